@@ -1,0 +1,45 @@
+"""The ``pokerarena`` command line: parses arguments and calls the modules."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from pokerarena.commands import UserError
+
+# Subcommand modules under pokerarena.commands; each has register(subparsers).
+COMMAND_MODULES = ("evaluator", "bench")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(prog="pokerarena", description=__doc__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"pokerarena.commands.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"pokerarena: error: {exc}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError) as exc:
+        # Value errors from the library (cards, options) are user errors at this level.
+        message = exc.args[0] if exc.args else exc
+        print(f"pokerarena: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
