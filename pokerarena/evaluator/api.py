@@ -1,0 +1,93 @@
+"""Public evaluation calls: one hand, a batch, Omaha.
+
+Table-friendly rankings (no wild cards, five-card high family, 5..7 cards) go through
+the lookup-table kernels of :mod:`pokerarena.evaluator.fast`; everything else through
+the general kernels of :mod:`pokerarena.evaluator.generic`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pokerarena.cards import NUM_CODES, CardError, parse_cards
+from pokerarena.evaluator import fast, generic
+from pokerarena.evaluator.rankings import HIGH, Ranking
+
+CardsLike = str | Sequence[int] | np.ndarray
+
+
+def _codes(cards: CardsLike) -> np.ndarray:
+    """Validated ``uint8`` codes of one hand."""
+    if isinstance(cards, str):
+        codes = parse_cards(cards)
+    else:
+        codes = [int(c) for c in cards]
+        if len(set(codes)) != len(codes):
+            raise CardError("duplicate card in hand")
+        if any(not 0 <= c < NUM_CODES for c in codes):
+            raise CardError("card codes must lie in 0..53")
+    if not codes:
+        raise CardError("a hand needs at least one card")
+    return np.asarray(codes, dtype=np.uint8)
+
+
+def _check_batch(hands: np.ndarray, name: str = "hands") -> np.ndarray:
+    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    if arr.ndim != 2 or arr.shape[1] == 0:
+        raise CardError(f"{name} must be a uint8[N, k] array with k >= 1")
+    if arr.size and int(arr.max()) >= NUM_CODES:
+        raise CardError(f"{name} hold a card code above 53")
+    return arr
+
+
+def evaluate(cards: CardsLike, ranking: Ranking = HIGH) -> int:
+    """Strength of one hand (higher is better) under ``ranking``."""
+    codes = _codes(cards)
+    n = len(codes)
+    if ranking.table_friendly and 5 <= n <= 7:
+        return int(fast.high_one(codes, n, fast.tables_for(ranking)))
+    return int(generic.any_value(codes, n, ranking.params, np.uint64(ranking.wild_mask)))
+
+
+def evaluate_batch(hands: np.ndarray, ranking: Ranking = HIGH) -> np.ndarray:
+    """Strengths of every row of a ``uint8[N, k]`` array, as ``int32[N]``.
+
+    Rows are trusted to hold distinct valid cards (checking them would cost more than
+    evaluating them); use :func:`evaluate` for untrusted single hands.
+    """
+    arr = _check_batch(hands)
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    k = arr.shape[1]
+    if ranking.table_friendly and 5 <= k <= 7:
+        fast.high_batch(arr, fast.tables_for(ranking), out)
+    else:
+        generic.batch_values(arr, ranking.params, np.uint64(ranking.wild_mask), out)
+    return out
+
+
+def evaluate_omaha_batch(hole: np.ndarray, board: np.ndarray,
+                         ranking: Ranking = HIGH) -> np.ndarray:
+    """Omaha strengths: exactly two of each row's hole cards with three board cards."""
+    hole = _check_batch(hole, "hole cards")
+    board = _check_batch(board, "board cards")
+    if hole.shape[0] != board.shape[0]:
+        raise CardError("hole and board arrays need the same number of rows")
+    if hole.shape[1] < 2 or board.shape[1] < 3:
+        raise CardError("Omaha needs at least two hole cards and three board cards")
+    out = np.empty(hole.shape[0], dtype=np.int32)
+    if ranking.table_friendly and board.shape[1] == 5:
+        fast.omaha_batch(hole, board, fast.tables_for(ranking), out)
+    else:
+        generic.omaha_values(hole, board, ranking.params, np.uint64(ranking.wild_mask), out)
+    return out
+
+
+def evaluate_omaha(hole: CardsLike, board: CardsLike, ranking: Ranking = HIGH) -> int:
+    """Omaha strength of one hand: exactly two hole cards and three board cards."""
+    h = _codes(hole)
+    b = _codes(board)
+    if set(h.tolist()) & set(b.tolist()):
+        raise CardError("a card is both in the hand and on the board")
+    return int(evaluate_omaha_batch(h[None, :], b[None, :], ranking)[0])
