@@ -7,6 +7,11 @@ is a ratio of integers. A player *wins* a board when it takes the whole pot alon
 *ties* when it takes part of it, and *loses* when it takes nothing; in a high-low game
 a scoop is a win and any split, high or low, is a tie.
 
+High hands go through ``evaluate_batch`` / ``evaluate_omaha_batch`` in chunks. The
+eight-or-better Omaha low has its own small numba kernel (the best qualifying low is
+a bit-mask minimum), which the tests check against ``evaluate_omaha`` with the
+``a5_low`` ranking and ``qualifies_low``; the general low kernels are ~100x slower.
+
 Exact runs enumerate every completion of the board from the cards nobody holds;
 Monte-Carlo runs draw completions from a seeded ``numpy.random.Generator`` and report
 the standard error of each equity.
@@ -24,10 +29,8 @@ import numpy as np
 
 from pokerarena import cards as _cards
 from pokerarena.evaluator import (
-    evaluate,
     evaluate_batch,
     evaluate_omaha_batch,
-    qualifies_low,
     ranking,
 )
 
@@ -240,22 +243,66 @@ def sample_without_replacement(
 
 
 @cache
-def _rankings(g: Game):
-    high = ranking(g.ranking, deck=g.deck)
-    low = ranking("a5_low") if g.hilo else None
-    return high, low
+def _ranking(g: Game):
+    return ranking(g.ranking, deck=g.deck)
 
 
-@cache
-def _low_threshold() -> int:
-    """The value of the worst eight-or-better low (8-7-6-5-4); every better low qualifies."""
-    low = ranking("a5_low")
-    worst = evaluate(_cards.parse_cards("8c7d6h5s4c"), low)
-    # A low ranking orders unpaired lows by their top card, above every paired hand, so
-    # qualification is one comparison; check that against the contract's own test.
-    assert qualifies_low(worst, low, 8)
-    assert not qualifies_low(evaluate(_cards.parse_cards("9c4d3h2sAc"), low), low, 8)
-    return int(worst)
+@numba.njit(cache=True)
+def _omaha_low8_kernel(hole: np.ndarray, boards: np.ndarray,
+                       out: np.ndarray) -> None:  # pragma: no cover - jit
+    """Eight-or-better Omaha lows of one hand on each board row; -1 when none qualifies.
+
+    Ranks are ace-low bits (A = bit 0 ... 8 = bit 7). A qualifying low is five distinct
+    ranks of eight or lower, two from the hole and three from the board; between two
+    such sets the one with the smaller bit mask is the better low (the highest card
+    decides first, then the next...). For a pair of hole ranks the best low takes the
+    three lowest board ranks the pair lacks. The value is ``255 - mask``: higher wins.
+    """
+    h = hole.shape[0]
+    pair_masks = np.zeros(h * (h - 1) // 2, dtype=np.int64)
+    n_pairs = 0
+    for i in range(h):
+        ri = ((hole[i] >> 2) + 1) % 13
+        if ri > 7:
+            continue
+        for j in range(i + 1, h):
+            rj = ((hole[j] >> 2) + 1) % 13
+            if rj > 7 or rj == ri:
+                continue
+            pm = (1 << ri) | (1 << rj)
+            dup = False
+            for q in range(n_pairs):
+                if pair_masks[q] == pm:
+                    dup = True
+            if not dup:
+                pair_masks[n_pairs] = pm
+                n_pairs += 1
+    for m in range(boards.shape[0]):
+        bm = 0
+        for j in range(boards.shape[1]):
+            r = ((boards[m, j] >> 2) + 1) % 13
+            if r <= 7:
+                bm |= 1 << r
+        best = 256
+        for q in range(n_pairs):
+            avail = bm & ~pair_masks[q]
+            low3 = 0
+            taken = 0
+            while taken < 3 and avail != 0:
+                bit = avail & -avail
+                low3 |= bit
+                avail ^= bit
+                taken += 1
+            if taken == 3 and (pair_masks[q] | low3) < best:
+                best = pair_masks[q] | low3
+        out[m] = 255 - best if best < 256 else -1
+
+
+def _omaha_low8(hole: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """``int32[M]`` eight-or-better low values (higher wins, -1 = no qualifying low)."""
+    out = np.empty(boards.shape[0], dtype=np.int32)
+    _omaha_low8_kernel(np.ascontiguousarray(hole), np.ascontiguousarray(boards), out)
+    return out
 
 
 def _values(g: Game, hole: np.ndarray, boards: np.ndarray, rk) -> np.ndarray:
@@ -285,12 +332,11 @@ def _split(values: np.ndarray, unit: int, eligible: np.ndarray | None = None) ->
 
 def _shares(g: Game, holes: np.ndarray, boards: np.ndarray, unit: int) -> np.ndarray:
     """Each player's share (``int64[P, M]``, pot = ``unit``) of each board."""
-    high_rk, low_rk = _rankings(g)
-    high = np.stack([_values(g, h, boards, high_rk) for h in holes])
+    high = np.stack([_values(g, h, boards, _ranking(g)) for h in holes])
     if not g.hilo:
         return _split(high, unit)
-    low = np.stack([_values(g, h, boards, low_rk) for h in holes])
-    qualified = low >= _low_threshold()
+    low = np.stack([_omaha_low8(h, boards) for h in holes])
+    qualified = low >= 0
     any_low = qualified.any(axis=0)
     half = _split(high, unit // 2) + _split(low, unit // 2, qualified)
     return np.where(any_low, half, _split(high, unit))
