@@ -224,7 +224,7 @@ def time_peers(arr: np.ndarray, omaha: bool, ours: np.ndarray) -> tuple[dict, di
     """
     n = arr.shape[0]
     rows = [tuple(map(int, r)) for r in arr]
-    reps = 1 if n >= 200_000 else 3
+    reps = 2 if n >= 200_000 else 3
     rates: dict = {}
     agree: dict = {}
     check = min(n, 20_000)
