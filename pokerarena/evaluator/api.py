@@ -18,19 +18,27 @@ from pokerarena.evaluator.rankings import HIGH, Ranking
 CardsLike = str | Sequence[int] | np.ndarray
 
 
-def _codes(cards: CardsLike) -> np.ndarray:
-    """Validated ``uint8`` codes of one hand."""
+_VALID_CODES = frozenset(range(NUM_CODES))
+
+
+def _codes(cards: CardsLike) -> list[int]:
+    """Validated card codes of one hand, as a list of Python ints."""
     if isinstance(cards, str):
         codes = parse_cards(cards)
+    elif isinstance(cards, np.ndarray):
+        codes = cards.tolist()
     else:
-        codes = [int(c) for c in cards]
-        if len(set(codes)) != len(codes):
-            raise CardError("duplicate card in hand")
-        if any(not 0 <= c < NUM_CODES for c in codes):
-            raise CardError("card codes must lie in 0..53")
+        codes = list(cards)
+        if codes and type(codes[0]) is not int:
+            codes = [int(c) for c in codes]
+    held = set(codes)
+    if len(held) != len(codes):
+        raise CardError("duplicate card in hand")
+    if not held <= _VALID_CODES:
+        raise CardError("card codes must be integers in 0..53")
     if not codes:
         raise CardError("a hand needs at least one card")
-    return np.asarray(codes, dtype=np.uint8)
+    return codes
 
 
 def _check_batch(hands: np.ndarray, name: str = "hands") -> np.ndarray:
@@ -46,9 +54,10 @@ def evaluate(cards: CardsLike, ranking: Ranking = HIGH) -> int:
     """Strength of one hand (higher is better) under ``ranking``."""
     codes = _codes(cards)
     n = len(codes)
-    if ranking.table_friendly and 5 <= n <= 7:
-        return int(fast.high_one(codes, n, fast.tables_for(ranking)))
-    return int(generic.any_value(codes, n, ranking.params, np.uint64(ranking.wild_mask)))
+    if ranking.table_friendly and 5 <= n <= 7 and max(codes) < 52:
+        return fast.high_one(codes, fast.py_tables_for(ranking))
+    arr = np.asarray(codes, dtype=np.uint8)
+    return int(generic.any_value(arr, n, ranking.params, np.uint64(ranking.wild_mask)))
 
 
 def evaluate_batch(hands: np.ndarray, ranking: Ranking = HIGH) -> np.ndarray:
@@ -88,6 +97,8 @@ def evaluate_omaha(hole: CardsLike, board: CardsLike, ranking: Ranking = HIGH) -
     """Omaha strength of one hand: exactly two hole cards and three board cards."""
     h = _codes(hole)
     b = _codes(board)
-    if set(h.tolist()) & set(b.tolist()):
+    if set(h) & set(b):
         raise CardError("a card is both in the hand and on the board")
-    return int(evaluate_omaha_batch(h[None, :], b[None, :], ranking)[0])
+    arr_h = np.asarray([h], dtype=np.uint8)
+    arr_b = np.asarray([b], dtype=np.uint8)
+    return int(evaluate_omaha_batch(arr_h, arr_b, ranking)[0])

@@ -58,97 +58,133 @@ def tables_for(ranking: Ranking) -> Tables:
     return found
 
 
-@njit(cache=True, inline="always")
-def _finish(key, row, k, flush, shift, offsets, values):
-    """Value of a hand from its key sum; rescans the cards only for a flush."""
-    flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
-    if flags:
-        if flags & np.uint64(0x8):
+# The batch kernels index a flattened view of the hands (slicing rows of a 2-D array
+# inside the loop costs more than the evaluation) and keep the flush test and the
+# perfect-hash lookup written out in the loop body: factored into an inlined helper,
+# numba's code ran five times slower.
+@njit(cache=True)
+def _batch7(flat, ck, flush, shift, offsets, values, out):
+    mask = (1 << shift) - 1
+    for i in range(out.shape[0]):
+        b = i * 7
+        key = (ck[flat[b]] + ck[flat[b + 1]] + ck[flat[b + 2]] + ck[flat[b + 3]]
+               + ck[flat[b + 4]] + ck[flat[b + 5]] + ck[flat[b + 6]])
+        flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
+        if flags:
             s = 0
-        elif flags & np.uint64(0x80):
-            s = 1
-        elif flags & np.uint64(0x800):
-            s = 2
+            while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
+                s += 1
+            m = 0
+            for j in range(7):
+                c = flat[b + j]
+                if (c & 3) == s:
+                    m |= 1 << (c >> 2)
+            out[i] = flush[m]
         else:
-            s = 3
+            rk = np.int64(key & LOW_WORD)
+            out[i] = values[offsets[rk >> shift] + (rk & mask)]
+
+
+@njit(cache=True)
+def _batch_k(flat, k, ck, flush, shift, offsets, values, out):
+    mask = (1 << shift) - 1
+    for i in range(out.shape[0]):
+        b = i * k
+        key = np.uint64(0)
+        for j in range(k):
+            key += ck[flat[b + j]]
+        flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
+        if flags:
+            s = 0
+            while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
+                s += 1
+            m = 0
+            for j in range(k):
+                c = flat[b + j]
+                if (c & 3) == s:
+                    m |= 1 << (c >> 2)
+            out[i] = flush[m]
+        else:
+            rk = np.int64(key & LOW_WORD)
+            out[i] = values[offsets[rk >> shift] + (rk & mask)]
+
+
+def high_batch(hands: np.ndarray, t: Tables, out: np.ndarray) -> None:
+    """Values of C-contiguous ``uint8[N, k]`` hands, ``k`` in 5..7, into ``out``."""
+    k = hands.shape[1]
+    flat = hands.reshape(-1)
+    if k == 7:
+        _batch7(flat, t.card_keys, t.flush, t.shift7, t.offsets7, t.values7, out)
+    elif k == 6:
+        _batch_k(flat, 6, t.card_keys, t.flush, t.shift6, t.offsets6, t.values6, out)
+    else:
+        _batch_k(flat, 5, t.card_keys, t.flush, t.shift5, t.offsets5, t.values5, out)
+
+
+class PyTables(NamedTuple):
+    """The same tables as Python lists, for single hands without a numba call."""
+
+    card_keys: list
+    flush: list
+    hashes: dict  # k -> (shift, offsets, values)
+
+
+def py_tables(t: Tables) -> PyTables:
+    """Python-list copies of ``t`` (cheaper than a numba dispatch for one hand)."""
+    return PyTables(
+        [int(x) for x in t.card_keys], t.flush.tolist(),
+        {5: (t.shift5, t.offsets5.tolist(), t.values5.tolist()),
+         6: (t.shift6, t.offsets6.tolist(), t.values6.tolist()),
+         7: (t.shift7, t.offsets7.tolist(), t.values7.tolist())},
+    )
+
+
+def py_tables_for(ranking: Ranking) -> PyTables:
+    """The Python-list tables of a table-friendly ranking, kept on the ranking object."""
+    found = ranking.__dict__.get("_py_tables")
+    if found is None:
+        found = py_tables(tables_for(ranking))
+        ranking.__dict__["_py_tables"] = found  # a cache, not part of the frozen value
+    return found
+
+
+def high_one(codes, t: PyTables) -> int:
+    """Value of one hand of 5..7 valid, distinct ordinary cards, in plain Python."""
+    ck = t.card_keys
+    key = 0
+    for c in codes:
+        key += ck[c]
+    flags = ((key >> 32) + 0x3333) & 0x8888
+    if flags:
+        s = ((flags & -flags).bit_length() - 4) >> 2
         m = 0
-        for i in range(k):
-            c = row[i]
-            if (c & 3) == s:
+        for c in codes:
+            if c & 3 == s:
                 m |= 1 << (c >> 2)
-        return flush[m]
-    rk = np.int64(key & LOW_WORD)
+        return t.flush[m]
+    shift, offsets, values = t.hashes[len(codes)]
+    rk = key & 0xFFFFFFFF
     return values[offsets[rk >> shift] + (rk & ((1 << shift) - 1))]
 
 
 @njit(cache=True)
-def _batch7(hands, ck, flush, shift, offsets, values, out):
-    for i in range(hands.shape[0]):
-        h = hands[i]
-        key = (ck[h[0]] + ck[h[1]] + ck[h[2]] + ck[h[3]] + ck[h[4]] + ck[h[5]] + ck[h[6]])
-        out[i] = _finish(key, h, 7, flush, shift, offsets, values)
-
-
-@njit(cache=True)
-def _batch6(hands, ck, flush, shift, offsets, values, out):
-    for i in range(hands.shape[0]):
-        h = hands[i]
-        key = ck[h[0]] + ck[h[1]] + ck[h[2]] + ck[h[3]] + ck[h[4]] + ck[h[5]]
-        out[i] = _finish(key, h, 6, flush, shift, offsets, values)
-
-
-@njit(cache=True)
-def _batch5(hands, ck, flush, shift, offsets, values, out):
-    for i in range(hands.shape[0]):
-        h = hands[i]
-        key = ck[h[0]] + ck[h[1]] + ck[h[2]] + ck[h[3]] + ck[h[4]]
-        out[i] = _finish(key, h, 5, flush, shift, offsets, values)
-
-
-def high_batch(hands: np.ndarray, t: Tables, out: np.ndarray) -> None:
-    """Values of ``uint8[N, k]`` hands, ``k`` in 5..7, into ``out``."""
-    k = hands.shape[1]
-    if k == 7:
-        _batch7(hands, t.card_keys, t.flush, t.shift7, t.offsets7, t.values7, out)
-    elif k == 6:
-        _batch6(hands, t.card_keys, t.flush, t.shift6, t.offsets6, t.values6, out)
-    else:
-        _batch5(hands, t.card_keys, t.flush, t.shift5, t.offsets5, t.values5, out)
-
-
-@njit(cache=True)
-def _one(row, k, ck, flush, shift, offsets, values):
-    key = np.uint64(0)
-    for i in range(k):
-        key += ck[row[i]]
-    return _finish(key, row, k, flush, shift, offsets, values)
-
-
-def high_one(codes: np.ndarray, k: int, t: Tables) -> int:
-    """Value of one hand of 5..7 cards."""
-    if k == 7:
-        return _one(codes, 7, t.card_keys, t.flush, t.shift7, t.offsets7, t.values7)
-    if k == 6:
-        return _one(codes, 6, t.card_keys, t.flush, t.shift6, t.offsets6, t.values6)
-    return _one(codes, 5, t.card_keys, t.flush, t.shift5, t.offsets5, t.values5)
-
-
-@njit(cache=True)
-def _omaha_flush(hole, board, s, flush):
+def _omaha_flush(hole, hb, h, board, bb, s, flush):
     """Best flush of suit ``s`` using exactly two hole and three board cards (0 if none)."""
     bm = 0
-    for c in board:
+    for j in range(5):
+        c = board[bb + j]
         if (c & 3) == s:
             bm |= 1 << (c >> 2)
     best = 0
-    h = hole.shape[0]
     for a in range(h):
-        if (hole[a] & 3) != s:
+        ca = hole[hb + a]
+        if (ca & 3) != s:
             continue
         for b in range(a + 1, h):
-            if (hole[b] & 3) != s:
+            cb = hole[hb + b]
+            if (cb & 3) != s:
                 continue
-            pm = (1 << (hole[a] >> 2)) | (1 << (hole[b] >> 2))
+            pm = (1 << (ca >> 2)) | (1 << (cb >> 2))
             for x in range(13):
                 if not (bm >> x) & 1:
                     continue
@@ -164,19 +200,20 @@ def _omaha_flush(hole, board, s, flush):
 
 
 @njit(cache=True)
-def _omaha(hole, board, ck, flush, shift5, offsets5, omaha, pair_idx, out):
-    h = hole.shape[1]
-    for i in range(hole.shape[0]):
-        bd = board[i]
-        key = ck[bd[0]] + ck[bd[1]] + ck[bd[2]] + ck[bd[3]] + ck[bd[4]]
+def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, pair_idx, out):
+    mask5 = (1 << shift5) - 1
+    for i in range(out.shape[0]):
+        bb = i * 5
+        key = (ck[board[bb]] + ck[board[bb + 1]] + ck[board[bb + 2]] + ck[board[bb + 3]]
+               + ck[board[bb + 4]])
         rk = np.int64(key & LOW_WORD)
-        base = (offsets5[rk >> shift5] + (rk & ((1 << shift5) - 1))) * 91
-        hr = hole[i]
+        base = (offsets5[rk >> shift5] + (rk & mask5)) * 91
+        hb = i * h
         best = 0
         for a in range(h):
-            ra = hr[a] >> 2
+            ra = (hole[hb + a] >> 2) * 13
             for b in range(a + 1, h):
-                v = omaha[base + pair_idx[ra, hr[b] >> 2]]
+                v = omaha[base + pair_idx[ra + (hole[hb + b] >> 2)]]
                 if v > best:
                     best = v
         # A flush needs three board cards of a suit (nibble + 5 reaches 8).
@@ -184,7 +221,7 @@ def _omaha(hole, board, ck, flush, shift5, offsets5, omaha, pair_idx, out):
         if flags:
             for s in range(4):
                 if (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
-                    v = _omaha_flush(hr, bd, s, flush)
+                    v = _omaha_flush(hole, hb, h, board, bb, s, flush)
                     if v > best:
                         best = v
         out[i] = best
@@ -192,4 +229,5 @@ def _omaha(hole, board, ck, flush, shift5, offsets5, omaha, pair_idx, out):
 
 def omaha_batch(hole: np.ndarray, board: np.ndarray, t: Tables, out: np.ndarray) -> None:
     """Omaha values for hole ``uint8[N, h]`` and five-card boards ``uint8[N, 5]``."""
-    _omaha(hole, board, t.card_keys, t.flush, t.shift5, t.offsets5, t.omaha, t.pair_index, out)
+    _omaha(hole.reshape(-1), board.reshape(-1), hole.shape[1], t.card_keys, t.flush, t.shift5,
+           t.offsets5, t.omaha, t.pair_index.reshape(-1), out)

@@ -116,24 +116,24 @@ class Ranking:
     trips_beat_straight: bool = False
     deck: str = "standard"
 
-    @property
+    @cached_property
     def kind(self) -> int:
         """The kernel family (high, a5, hilo, 27, badugi)."""
         return {"a5_low": KIND_A5, "hilo_low": KIND_HILO, "27_low": KIND_27,
                 "badugi": KIND_BADUGI}.get(self.name, KIND_HIGH)
 
-    @property
+    @cached_property
     def is_low(self) -> bool:
         """True for the low rankings, where the best hand is the lowest."""
         return self.name in LOW_NAMES
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         """How many cards make a full hand under this ranking."""
         return {"three_card": 3, "three_card_casino": 3, "two_card": 2, "badugi": 4}.get(
             self.name, 5)
 
-    @property
+    @cached_property
     def order(self) -> list[int]:
         """Category ids from worst to best (high rankings)."""
         wild_any = bool(self.wild) and self.wild_rule == "any"
@@ -141,7 +141,7 @@ class Ranking:
                            self.five_of_a_kind, self.double_ace_flush,
                            self.trips_beat_straight)
 
-    @property
+    @cached_property
     def wild_mask(self) -> int:
         """Bit ``c`` set for each wild card code ``c``."""
         mask = 0
@@ -163,7 +163,7 @@ class Ranking:
                 p[P_ORDER + cat] = pos
         return p
 
-    @property
+    @cached_property
     def table_friendly(self) -> bool:
         """True when the fast table kernels apply (no wilds, five-card high family)."""
         return (not self.wild and self.kind == KIND_HIGH and self.hand_size == 5
