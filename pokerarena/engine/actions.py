@@ -1,0 +1,85 @@
+"""Actions, legal-action sets and engine errors.
+
+Action kinds use the PHH codes: ``f`` fold, ``cc`` check or call, ``cbr`` complete,
+bet or raise **to** ``amount``, ``pb`` post the bring-in, ``sd`` discard ``cards``
+(none: stand pat), ``sm`` show ``cards`` (none: muck). The dealer's ``dh`` (deal
+``cards`` to seat ``target``) and ``db`` (deal ``cards`` to the board) are actions only
+when a hand is dealt by hand (``dealing="manual"``, as in PHH replay).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+DEALER = -1
+UNKNOWN = 255  # a card nobody knows (PHH "??")
+
+FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND = "f", "cc", "cbr", "pb"
+DISCARD_KIND, SHOW_KIND, DEAL_HOLE_KIND, DEAL_BOARD_KIND = "sd", "sm", "dh", "db"
+PLAYER_KINDS = (FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND, DISCARD_KIND, SHOW_KIND)
+DEALER_KINDS = (DEAL_HOLE_KIND, DEAL_BOARD_KIND)
+
+
+class Action(NamedTuple):
+    """One decision: ``kind`` (PHH code), ``amount`` (``cbr``: the total to bet to),
+    ``cards`` (``sd``, ``sm``, ``dh``, ``db``), ``target`` (seat dealt to by ``dh``)."""
+
+    kind: str
+    amount: int = 0
+    cards: tuple[int, ...] = ()
+    target: int = -1
+
+
+FOLD = Action(FOLD_KIND)
+CHECK_CALL = Action(CALL_KIND)
+BRING_IN = Action(BRING_IN_KIND)
+MUCK = Action(SHOW_KIND)
+
+
+def bet_to(amount: int) -> Action:
+    """Complete, bet or raise to ``amount`` chips in this round."""
+    return Action(RAISE_KIND, int(amount))
+
+
+def discard(cards=()) -> Action:
+    """Discard ``cards`` (nothing: stand pat)."""
+    return Action(DISCARD_KIND, 0, tuple(int(c) for c in cards))
+
+
+def show(cards=()) -> Action:
+    """Show ``cards`` at showdown (nothing: muck)."""
+    return Action(SHOW_KIND, 0, tuple(int(c) for c in cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What the player (or dealer) to act may do.
+
+    ``kinds``: allowed action kinds. ``call``: chips a ``cc`` adds (0: a check).
+    ``min_to``/``max_to``: the ``cbr`` range (totals for this round). ``bring_in``: chips a
+    ``pb`` posts. ``discard_min``/``discard_max``: how many cards ``sd`` may discard.
+    ``deal_to``: seats owed cards when the dealer acts; ``deal_board``: board cards owed.
+    """
+
+    kinds: tuple[str, ...]
+    call: int = 0
+    min_to: int = 0
+    max_to: int = 0
+    bring_in: int = 0
+    discard_min: int = 0
+    discard_max: int = 0
+    deal_to: tuple[int, ...] = ()
+    deal_board: int = 0
+
+    def allows(self, kind: str) -> bool:
+        """True when actions of ``kind`` are allowed."""
+        return kind in self.kinds
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow; the hand is unchanged."""
+
+
+class EngineError(ValueError):
+    """A hand that cannot be set up (bad stacks, too many players, ...)."""

@@ -1,0 +1,205 @@
+"""``Game``: a variant plus options (betting system, stakes, policies); deals hands.
+
+>>> game = Game("holdem", {"betting": "no_limit"})
+>>> hand = game.new_hand(seed=7, seats=6, stacks=[200] * 6, button=0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pokerarena.cards import deck as named_deck
+from pokerarena.engine.actions import EngineError
+from pokerarena.engine.scoring import Scorer
+from pokerarena.rules import (
+    BetStreet,
+    DealStreet,
+    DrawStreet,
+    Variant,
+    VariantError,
+    betting_system,
+    format_validation_error,
+    load_variant,
+)
+
+# Compiled street codes.
+ST_DEAL, ST_BET, ST_DRAW = 0, 1, 2
+FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
+               "high_showing": 3, "low_showing": 4}
+SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO = 0, 1, 2, 3
+_SYS_CODES = {"fixed_limit": SYS_FIXED, "spread_limit": SYS_SPREAD, "pot_limit": SYS_POT,
+              "no_limit": SYS_NO}
+
+
+class GameOptions(BaseModel):
+    """Options of a game; every field is optional and defaults to the variant's choice.
+
+    Amount fields override the variant's ``stakes``. ``antes`` and ``blinds`` are lists by
+    role (as PHH writes them: first the player left of the button; heads-up with blinds,
+    the button posts ``blinds[0]``). ``max_raises`` / ``heads_up_max_raises`` accept
+    ``"none"`` for no cap.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    betting: str | None = None
+    irregularities: Literal["strict"] = "strict"
+    odd_chip: Literal["called", "position", "fractional"] = "called"
+    dealing: Literal["auto", "manual"] = "auto"
+    showdown: Literal["auto", "manual"] = "auto"
+    ante: int | None = Field(None, ge=0)
+    antes: tuple[int, ...] | None = None
+    blinds: tuple[int, ...] | None = None
+    bring_in: int | None = Field(None, ge=0)
+    small_bet: int | None = Field(None, ge=1)
+    big_bet: int | None = Field(None, ge=1)
+    min_bet: int | None = Field(None, ge=1)
+    max_bet: int | None = Field(None, ge=1)
+    max_raises: int | Literal["none"] | None = None
+    heads_up_max_raises: int | Literal["none"] | None = None
+    ante_trimming: bool = True
+    open_pair_big_bet: bool | None = None
+
+
+def parse_option_value(text: str) -> Any:
+    """Turn ``--option k=v`` text into a value: int, bool, list of ints, or string."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if "," in text or text.startswith("["):
+        items = [t for t in text.strip("[]").split(",") if t.strip()]
+        return [parse_option_value(t) for t in items]
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+class Game:
+    """A variant with its options; :meth:`new_hand` starts a hand."""
+
+    def __init__(self, variant: Variant | str, options: GameOptions | dict | None = None):
+        self.variant: Variant = variant if isinstance(variant, Variant) else load_variant(variant)
+        if isinstance(options, GameOptions):
+            self.options = options
+        else:
+            try:
+                self.options = GameOptions.model_validate(dict(options or {}))
+            except ValidationError as exc:
+                raise VariantError(f"{self.variant.id}: options: "
+                                   f"{format_validation_error(exc)}") from None
+        v, o = self.variant, self.options
+        name = o.betting or v.betting[0]
+        if name not in v.betting:
+            raise VariantError(f"{v.id}: betting: {name!r} is not offered; choose one of "
+                               f"{', '.join(v.betting)}")
+        sys_opts: dict[str, Any] = {}
+        for key in ("max_raises", "heads_up_max_raises"):
+            value = getattr(o, key)
+            if value is not None:
+                sys_opts[key] = None if value == "none" else value
+        self.system = betting_system(name, **sys_opts)
+        self.system_name = name
+        self.sys = _SYS_CODES[name]
+        st = v.stakes
+        self.ante = st.ante if o.ante is None else o.ante
+        self.bring_in = st.bring_in if o.bring_in is None else o.bring_in
+        self.small_bet = st.small_bet if o.small_bet is None else o.small_bet
+        self.big_bet = st.big_bet if o.big_bet is None else o.big_bet
+        self.min_bet = st.min_bet if o.min_bet is None else o.min_bet
+        self.max_bet = st.max_bet if o.max_bet is None else o.max_bet
+        self.blinds = tuple(o.blinds) if o.blinds is not None else (
+            tuple(st.blinds) if v.forced.blinds else ())
+        self.max_raises = self.system.max_raises
+        self.heads_up_max_raises = self.system.heads_up_max_raises
+        self.open_pair_big_bet = (v.open_pair_big_bet if o.open_pair_big_bet is None
+                                  else o.open_pair_big_bet)
+        self.manual_deal = o.dealing == "manual"
+        self.manual_show = o.showdown == "manual"
+        self.odd_chip = o.odd_chip
+        self.ante_trimming = o.ante_trimming
+        self.deck_cards = named_deck(v.deck)
+        self.deck_list = self.deck_cards.tolist()
+        self.scorer = Scorer(v.showdown, v.deck)
+        self.split = v.showdown.split
+        streets: list[tuple] = []
+        for s in v.streets:
+            if isinstance(s, DealStreet):
+                streets.append((ST_DEAL, s.down, s.up, s.board))
+            elif isinstance(s, BetStreet):
+                streets.append((ST_BET, s.size == "big", FIRST_CODES[s.first]))
+            elif isinstance(s, DrawStreet):
+                streets.append((ST_DRAW, s.min, s.max))
+        self.streets = tuple(streets)
+        self.has_draw = any(s[0] == ST_DRAW for s in self.streets)
+        self.bring_in_rule = v.forced.bring_in
+        self._forced_cache: dict[int, tuple[list[int], list[int]]] = {}
+
+    # Forced bets --------------------------------------------------------------------
+    def forced_by_position(self, n: int) -> tuple[list[int], list[int]]:
+        """(antes, blinds) by position (0 = left of the button) for ``n`` players."""
+        cached = self._forced_cache.get(n)
+        if cached is not None:
+            return cached
+        o, v = self.options, self.variant
+        if o.antes is not None:
+            if len(o.antes) != n:
+                raise EngineError(f"antes: {len(o.antes)} amounts for {n} players")
+            antes = list(o.antes)
+        else:
+            antes = [0] * n
+            if v.forced.ante == "all":
+                antes = [self.ante] * n
+            elif v.forced.ante == "dealer":
+                antes[n - 1] = self.ante
+            elif v.forced.ante == "big_blind":
+                antes[1 if n > 2 else 0] = self.ante
+        blinds = list(self.blinds[:n]) + [0] * max(0, n - len(self.blinds))
+        if len(self.blinds) > n and any(self.blinds[n:]):
+            raise EngineError(f"blinds: {len(self.blinds)} blinds for {n} players")
+        if n == 2 and any(blinds) and o.antes is not None:
+            antes = [antes[1], antes[0]]
+        if n == 2 and any(blinds):
+            blinds = [blinds[1], blinds[0]]
+        out = (antes, blinds)
+        self._forced_cache[n] = out
+        return out
+
+    def bet_size(self, big: bool) -> int:
+        """Fixed-limit bet size of a round (``big``: the big bet)."""
+        return self.big_bet if big else self.small_bet
+
+    # Hands ----------------------------------------------------------------------------
+    def new_hand(self, seed: int | np.random.Generator | None, seats: int | Sequence,
+                 stacks: Sequence[int], button: int = 0):
+        """Start a hand: forced bets are posted and cards dealt up to the first decision.
+
+        ``seed`` is an int or a ``numpy.random.Generator`` (used as is); ``seats`` is the
+        number of players (or a sequence of them); ``stacks[i]`` is seat ``i``'s chips;
+        ``button`` is the seat of the button (the dealer).
+        """
+        from pokerarena.engine.hand import Hand
+
+        n = seats if isinstance(seats, int) else len(seats)
+        lo, hi = self.variant.players
+        if not lo <= n <= hi:
+            raise EngineError(f"{self.variant.id} is for {lo} to {hi} players, not {n}")
+        if len(stacks) != n:
+            raise EngineError(f"stacks: {len(stacks)} stacks for {n} seats")
+        if not 0 <= button < n:
+            raise EngineError(f"button: seat {button} is not one of the {n} seats")
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        return Hand(self, rng, n, stacks, button)
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-friendly summary of the game (variant, betting, stakes)."""
+        return {"variant": self.variant.id, "betting": self.system_name,
+                "ante": self.ante, "blinds": list(self.blinds), "bring_in": self.bring_in,
+                "small_bet": self.small_bet, "big_bet": self.big_bet,
+                "min_bet": self.min_bet, "max_bet": self.max_bet}

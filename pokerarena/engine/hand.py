@@ -1,0 +1,1019 @@
+"""``Hand``: the table state machine of one deal.
+
+Internally everything is indexed by *position*: 0 is the first seat left of the button,
+``n - 1`` the button (this is also PHH's player order p1..pn). The public interface
+speaks *seats* (``to_act``, ``observation(seat)``, ``result().deltas``). Hot-path state
+is plain Python ints and lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from pokerarena.cards import card_str
+from pokerarena.engine.actions import (
+    BRING_IN_KIND,
+    CALL_KIND,
+    DEAL_BOARD_KIND,
+    DEAL_HOLE_KIND,
+    DEALER,
+    DISCARD_KIND,
+    FOLD_KIND,
+    RAISE_KIND,
+    SHOW_KIND,
+    UNKNOWN,
+    Action,
+    EngineError,
+    IllegalAction,
+    Legal,
+)
+from pokerarena.engine.game import (
+    ST_BET,
+    ST_DEAL,
+    SYS_FIXED,
+    SYS_NO,
+    SYS_POT,
+    Game,
+)
+
+PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER = range(6)
+_PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over")
+
+
+def _card_text(c: int) -> str:
+    return "??" if c == UNKNOWN else card_str(c)
+
+
+def _showing_key_high(cards: list[int]) -> tuple:
+    """Strength of up cards for who opens (pairs, trips, quads, high cards; higher better)."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        if c != UNKNOWN:
+            r = c >> 2
+            counts[r] = counts.get(r, 0) + 1
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    return (tuple(g[1] for g in groups), tuple(g[0] for g in groups))
+
+
+def _showing_key_low(cards: list[int]) -> tuple:
+    """Strength of up cards for razz-style openers (ace low; *lower* key is better)."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        if c != UNKNOWN:
+            r = ((c >> 2) + 1) % 13
+            counts[r] = counts.get(r, 0) + 1
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    return (tuple(g[1] for g in groups), tuple(g[0] for g in groups))
+
+
+@dataclass
+class Pot:
+    """One pot (main or side): its chips, who could win it and what each won."""
+
+    amount: int
+    eligible: list[int]
+    winners: dict[int, Any] = field(default_factory=dict)
+    kind: str = "main"
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (seats as ints)."""
+        return {"amount": _num(self.amount), "kind": self.kind, "eligible": self.eligible,
+                "winners": {str(k): _num(v) for k, v in self.winners.items()}}
+
+
+def _num(x: Any) -> Any:
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else float(x)
+    return x
+
+
+@dataclass
+class HandResult:
+    """The outcome: per-seat chip deltas and final stacks, pots, showdown details."""
+
+    deltas: list[Any]
+    stacks: list[Any]
+    pots: list[Pot]
+    showdown: dict[int, dict[str, Any]]
+    rake: int = 0
+    went_to_showdown: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {"deltas": [_num(d) for d in self.deltas], "stacks": [_num(s) for s in self.stacks],
+                "pots": [p.as_dict() for p in self.pots],
+                "showdown": {str(k): v for k, v in self.showdown.items()},
+                "rake": self.rake, "went_to_showdown": self.went_to_showdown}
+
+
+class Observation:
+    """What one seat may see, at the moment it was taken.
+
+    ``hole``: the seat's own cards; ``up``: every seat's face-up cards; ``board``;
+    ``stacks``/``bets`` by seat; ``pot`` (all chips committed, this round's bets
+    included); ``to_call``; ``legal`` (None unless the seat is to act); ``history``: the
+    action log with other seats' down cards hidden.
+    """
+
+    __slots__ = ("variant", "seat", "button", "players", "hole", "up", "board", "stacks",
+                 "bets", "pot", "to_call", "legal", "street", "phase", "_hand", "_loglen")
+
+    def __init__(self, hand: Hand, seat: int) -> None:
+        h = hand
+        n = h.n
+        self._hand = h
+        self._loglen = len(h.log)
+        self.variant = h.game.variant.id
+        self.seat = seat
+        self.button = h.button
+        self.players = n
+        p = h.pos_of[seat]
+        self.hole = list(h.hole[p])
+        ups: list[list[int]] = [[] for _ in range(n)]
+        for q in range(n):
+            flags = h.isup[q]
+            ups[h.seat_of[q]] = [c for c, u in zip(h.hole[q], flags, strict=True) if u]
+        self.up = ups
+        self.board = list(h.board)
+        self.stacks = [0] * n
+        self.bets = [0] * n
+        for q in range(n):
+            self.stacks[h.seat_of[q]] = h.stack[q]
+            self.bets[h.seat_of[q]] = h.bets[q]
+        self.pot = sum(h.committed)
+        self.to_call = max(0, h.cur - h.bets[p]) if h.phase == PH_BET else 0
+        self.legal = h.legal_actions() if h.to_act == seat else None
+        self.street = h.si
+        self.phase = _PHASE_NAMES[h.phase]
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """(actor seat or DEALER, action) pairs; others' down cards are UNKNOWN."""
+        h = self._hand
+        out = []
+        for actor, act in h.log[:self._loglen]:
+            if act.kind == DEAL_HOLE_KIND and act.target != self.seat:
+                flags = act.amount  # bit mask of face-up cards
+                cards = tuple(c if (flags >> i) & 1 else UNKNOWN
+                              for i, c in enumerate(act.cards))
+                act = act._replace(cards=cards)
+            out.append((actor, act))
+        return out
+
+
+class Hand:
+    """One hand of a :class:`~pokerarena.engine.game.Game`; see the module docstring."""
+
+    def __init__(self, game: Game, rng, n: int, stacks, button: int) -> None:
+        g = game
+        self.game = g
+        self.rng = rng
+        self.n = n
+        self.button = button
+        self.seat_of = [(button + 1 + p) % n for p in range(n)]
+        self.pos_of = [0] * n
+        for p, s in enumerate(self.seat_of):
+            self.pos_of[s] = p
+        start = []
+        for p in range(n):
+            s = stacks[self.seat_of[p]]
+            if s != int(s) or s < 0:
+                raise EngineError(f"stacks: seat {self.seat_of[p]} has {s!r} chips")
+            start.append(int(s))
+        self.start = start
+        self.stack = list(start)
+        self.bets = [0] * n
+        self.committed = [0] * n
+        self.antes = [0] * n
+        self.folded = [False] * n
+        self.mucked = [False] * n
+        self.shown = [False] * n
+        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.isup: list[list[bool]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.muck_pile: list[int] = []
+        self.seen: set[int] = set()
+        self.log: list[tuple[int, Action]] = []
+        self.manual = g.manual_deal
+        if self.manual:
+            self.stock: list[int] = []
+        else:
+            self.stock = rng.permutation(g.deck_cards).tolist()
+        self.live = n
+        self.si = -1
+        self.phase = PH_NONE
+        self.actor = -1  # position to act; -1: the dealer (manual dealing) or nobody
+        # betting round state
+        self.cur = 0
+        self.min_raise = 0
+        self.nraises = 0
+        self.bet_sz = 0
+        self.need = [False] * n
+        self.can_raise = [True] * n
+        self.top = -1          # position that made the current highest bet
+        self.called = -1       # position that was called in the last round with a bet
+        self.bring_in_pos = -1
+        self.bring_in_pending = False
+        self.aggressor = -1    # last full bet/raise of the round
+        self.last_aggressor = -1
+        # draw state
+        self.drawn = [False] * n
+        self.owed = [0] * n
+        self.draw_min = 0
+        self.draw_max = 0
+        # manual dealing state
+        self.owe_down = [0] * n
+        self.owe_up = [0] * n
+        self.owe_board = 0
+        self.over = False
+        self._result: HandResult | None = None
+        self.went_to_showdown = False
+        antes, blinds = g.forced_by_position(n)
+        stack, committed = self.stack, self.committed
+        for p in range(n):
+            a = antes[p]
+            if a:
+                a = min(a, stack[p])
+                stack[p] -= a
+                committed[p] += a
+                self.antes[p] = a
+                self.log.append((self.seat_of[p], Action("ante", a)))
+        for p in range(n):
+            b = blinds[p]
+            if b:
+                b = min(b, stack[p])
+                stack[p] -= b
+                committed[p] += b
+                self.bets[p] = b
+                self.log.append((self.seat_of[p], Action("blind", b)))
+        self._blinds = blinds
+        self._advance()
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def is_over(self) -> bool:
+        """True once the pots have been awarded."""
+        return self.over
+
+    @property
+    def to_act(self) -> int | None:
+        """Seat to act, ``DEALER`` (-1) when a manual deal is owed, None when over."""
+        if self.over:
+            return None
+        if self.actor < 0:
+            return DEALER
+        return self.seat_of[self.actor]
+
+    @property
+    def phase_name(self) -> str:
+        """``bet``, ``draw``, ``deal`` (manual), ``showdown`` (manual) or ``over``."""
+        return _PHASE_NAMES[self.phase]
+
+    def stacks(self) -> list[int]:
+        """Chips behind, by seat."""
+        out = [0] * self.n
+        for p in range(self.n):
+            out[self.seat_of[p]] = self.stack[p]
+        return out
+
+    def pot_total(self) -> int:
+        """All chips committed so far (this round's bets included)."""
+        return sum(self.committed)
+
+    def cards_of(self, seat: int) -> list[int]:
+        """The seat's cards (down and up), in the order dealt."""
+        return list(self.hole[self.pos_of[seat]])
+
+    def legal_actions(self) -> Legal:
+        """What the seat (or dealer) to act may do, with amount ranges."""
+        if self.over:
+            return Legal(())
+        ph = self.phase
+        if ph == PH_BET:
+            return self._legal_bet(self.actor)
+        if ph == PH_DRAW:
+            if self.actor >= 0:
+                p = self.actor
+                return Legal((DISCARD_KIND,), discard_min=min(self.draw_min, len(self.hole[p])),
+                             discard_max=min(self.draw_max, len(self.hole[p])))
+            return self._legal_deal()
+        if ph == PH_DEAL:
+            return self._legal_deal()
+        if ph == PH_SHOW:
+            return Legal((SHOW_KIND,))
+        return Legal(())
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now."""
+        if not 0 <= seat < self.n:
+            raise EngineError(f"no seat {seat} at this table")
+        return Observation(self, seat)
+
+    def result(self) -> HandResult:
+        """The outcome; only once the hand is over."""
+        if self._result is None:
+            raise EngineError("the hand is not over yet")
+        return self._result
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` for the seat to act (or the given ``seat``: ``DEALER`` for
+        manual deals, any live seat for showing cards). Illegal actions raise
+        :class:`IllegalAction` and change nothing."""
+        if self.over:
+            raise IllegalAction("the hand is over")
+        kind = action.kind
+        actor_pos = self.actor
+        if seat is not None and (seat == DEALER or seat != self.to_act):
+            if seat == DEALER:
+                if not self.manual or kind not in (DEAL_HOLE_KIND, DEAL_BOARD_KIND):
+                    raise IllegalAction(f"the dealer cannot {kind!r} now")
+                return self._apply_deal(action)
+            if not 0 <= seat < self.n:
+                raise IllegalAction(f"no seat {seat}")
+            p = self.pos_of[seat]
+            if kind == SHOW_KIND and not self.folded[p] and self.phase != PH_BET:
+                return self._apply_show(p, action)
+            raise IllegalAction(f"seat {seat} cannot act now: seat {self.to_act} is to act")
+        if actor_pos < 0:
+            if kind in (DEAL_HOLE_KIND, DEAL_BOARD_KIND):
+                return self._apply_deal(action)
+            raise IllegalAction("the dealer is to act: the hand waits for cards")
+        ph = self.phase
+        if ph == PH_BET:
+            self._apply_bet(actor_pos, action)
+        elif ph == PH_DRAW:
+            if kind != DISCARD_KIND:
+                raise IllegalAction(f"seat {self.seat_of[actor_pos]} must discard (sd), "
+                                    f"not {kind!r}")
+            self._apply_discard(actor_pos, action)
+        elif ph == PH_SHOW:
+            if kind != SHOW_KIND:
+                raise IllegalAction(f"showdown: seat {self.seat_of[actor_pos]} shows or mucks "
+                                    f"(sm), not {kind!r}")
+            self._apply_show(actor_pos, action)
+        else:
+            raise IllegalAction("nothing to do")
+
+    # ------------------------------------------------------------------ betting
+    def _others_can_act(self, p: int) -> bool:
+        folded, stack = self.folded, self.stack
+        return any(q != p and not folded[q] and stack[q] > 0 for q in range(self.n))
+
+    def _raise_range(self, p: int) -> tuple[int, int]:
+        """(min_to, max_to) for a cbr by ``p``, or (0, 0) when raising is not allowed."""
+        g = self.game
+        cur = self.cur
+        stack = self.stack[p]
+        to_call = cur - self.bets[p]
+        if stack <= to_call or not self.can_raise[p] or not self._others_can_act(p):
+            return 0, 0
+        cap = g.max_raises
+        if self.live == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
+            cap = g.heads_up_max_raises
+        if cap is not None and self.nraises >= cap + 1:
+            return 0, 0
+        total = self.bets[p] + stack
+        sysc = g.sys
+        if sysc == SYS_FIXED:
+            size = self.bet_sz
+            nominal = size if (self.nraises == 0 and cur < size) else cur + size
+            lo = hi = nominal
+        else:
+            base = g.min_bet
+            # Completing a bring-in (or a short blind) goes to the base bet.
+            lo = base if self.nraises == 0 and 0 < cur < base else cur + self.min_raise
+            if sysc == SYS_NO:
+                hi = total
+            elif sysc == SYS_POT:
+                hi = cur + sum(self.committed) + to_call
+            else:  # spread
+                hi = max(cur + max(g.max_bet, self.min_raise), lo)
+        if lo > total:
+            lo = total
+        if hi > total:
+            hi = total
+        return lo, hi
+
+    def _legal_bet(self, p: int) -> Legal:
+        if self.bring_in_pending and p == self.bring_in_pos:
+            lo, hi = self._raise_range(p)
+            kinds = (BRING_IN_KIND, RAISE_KIND) if hi else (BRING_IN_KIND,)
+            return Legal(kinds, bring_in=min(self.game.bring_in, self.stack[p]),
+                         min_to=lo, max_to=hi)
+        to_call = self.cur - self.bets[p]
+        call = min(to_call, self.stack[p])
+        lo, hi = self._raise_range(p)
+        if to_call > 0:
+            kinds = (FOLD_KIND, CALL_KIND, RAISE_KIND) if hi else (FOLD_KIND, CALL_KIND)
+        else:
+            kinds = (CALL_KIND, RAISE_KIND) if hi else (CALL_KIND,)
+        return Legal(kinds, call=call, min_to=lo, max_to=hi)
+
+    def _apply_bet(self, p: int, action: Action) -> None:
+        kind = action.kind
+        seat = self.seat_of[p]
+        n = self.n
+        if self.bring_in_pending and p == self.bring_in_pos:
+            if kind == BRING_IN_KIND:
+                amt = min(self.game.bring_in, self.stack[p])
+                self.stack[p] -= amt
+                self.bets[p] += amt
+                self.committed[p] += amt
+                if self.bets[p] > self.cur:
+                    self.cur = self.bets[p]
+                    self.top = p
+                self.bring_in_pending = False
+                self.need[p] = False
+                self.log.append((seat, Action(BRING_IN_KIND, amt)))
+                self._next_actor(p)
+                return
+            if kind != RAISE_KIND:
+                raise IllegalAction(f"seat {seat} must post the bring-in (pb) or complete "
+                                    f"(cbr), not {kind!r}")
+        if kind == CALL_KIND:
+            to_call = self.cur - self.bets[p]
+            amt = to_call if to_call < self.stack[p] else self.stack[p]
+            if amt:
+                self.stack[p] -= amt
+                self.bets[p] += amt
+                self.committed[p] += amt
+            self.need[p] = False
+            self.can_raise[p] = False
+            self.log.append((seat, Action(CALL_KIND, amt)))
+            self._next_actor(p)
+        elif kind == FOLD_KIND:
+            if self.cur - self.bets[p] <= 0:
+                raise IllegalAction(f"seat {seat} cannot fold: nothing to call (check instead)")
+            self.folded[p] = True
+            self.live -= 1
+            self.need[p] = False
+            self.muck_pile.extend(c for c in self.hole[p] if c != UNKNOWN)
+            self.log.append((seat, Action(FOLD_KIND)))
+            if self.live == 1:
+                self._end_round()
+                self._settle()
+                return
+            self._next_actor(p)
+        elif kind == RAISE_KIND:
+            lo, hi = self._raise_range(p)
+            to = action.amount
+            if not hi:
+                raise IllegalAction(f"seat {seat} cannot bet or raise now")
+            try:
+                to_int = int(to)
+            except (TypeError, ValueError):
+                to_int = None
+            if to_int is None or to_int != to or not lo <= to_int <= hi:
+                rng = f"{lo}" if lo == hi else f"{lo} to {hi}"
+                raise IllegalAction(f"seat {seat} cannot bet/raise to {to}: allowed {rng}")
+            to = to_int
+            cur = self.cur
+            add = to - self.bets[p]
+            self.stack[p] -= add
+            self.bets[p] = to
+            self.committed[p] += add
+            inc = to - cur
+            g = self.game
+            if g.sys == SYS_FIXED:
+                size = self.bet_sz
+                nominal = size if (self.nraises == 0 and cur < size) else cur + size
+                full = to >= nominal
+            else:
+                base = g.min_bet
+                full = inc >= self.min_raise or (self.nraises == 0 and cur < base <= to)
+            self.cur = to
+            self.top = p
+            need, can_raise, folded, stack = self.need, self.can_raise, self.folded, self.stack
+            if full:
+                if g.sys != SYS_FIXED and inc > self.min_raise:
+                    self.min_raise = inc
+                self.nraises += 1
+                self.aggressor = p
+                for q in range(n):
+                    if q != p and not folded[q] and stack[q] > 0:
+                        need[q] = True
+                        can_raise[q] = True
+            else:
+                for q in range(n):
+                    if q != p and not folded[q] and stack[q] > 0 and self.bets[q] < to:
+                        need[q] = True
+            need[p] = False
+            can_raise[p] = False
+            self.bring_in_pending = False
+            self.log.append((seat, Action(RAISE_KIND, to)))
+            self._next_actor(p)
+        else:
+            raise IllegalAction(f"seat {seat} is in a betting round: {kind!r} is not a "
+                                f"betting action (f, cc, cbr)")
+
+    def _next_actor(self, p: int) -> None:
+        n, need = self.n, self.need
+        q = p
+        for _ in range(n):
+            q += 1
+            if q == n:
+                q = 0
+            if need[q]:
+                self.actor = q
+                return
+        self._end_round()
+        self._advance()
+
+    def _end_round(self) -> None:
+        if self.cur > 0 and self.top >= 0:
+            self.called = self.top
+            self.last_aggressor = self.aggressor if self.aggressor >= 0 else self.top
+        elif self.phase == PH_BET:
+            self.called = -1
+            self.last_aggressor = -1
+        self.bets = [0] * self.n
+        self.cur = 0
+        self.bring_in_pending = False
+        self.phase = PH_NONE
+
+    def _start_bet(self, big: bool, first: int) -> bool:
+        """Set up a betting round; False when nobody can bet (round skipped)."""
+        g, n = self.game, self.n
+        folded, stack, bets = self.folded, self.stack, self.bets
+        self.bet_sz = g.bet_size(big)
+        cur = max(bets)
+        self.cur = cur
+        self.top = bets.index(cur) if cur else -1
+        self.aggressor = -1
+        if g.sys == SYS_FIXED:
+            self.min_raise = self.bet_sz
+            self.nraises = 1 if cur >= self.bet_sz else 0
+        else:
+            self.min_raise = max(g.min_bet, cur)
+            self.nraises = 1 if cur > 0 else 0
+        need = [not folded[p] and stack[p] > 0 for p in range(n)]
+        self.can_raise = [True] * n
+        active = sum(need)
+        if active == 0:
+            self.need = need
+            return False
+        if active == 1:
+            p = need.index(True)
+            if bets[p] >= cur:
+                self.need = [False] * n
+                return False
+        self.need = need
+        self.bring_in_pending = False
+        start = 0
+        if first == 1:  # left of the blinds
+            blinds = self._blinds
+            mx = max(blinds) if blinds else 0
+            if mx:
+                last = max(i for i in range(n) if blinds[i] == mx)
+                start = (last + 1) % n
+        elif first == 2:  # bring-in
+            bp = self._bring_in_position()
+            self.bring_in_pos = bp
+            start = bp
+            if g.bring_in > 0 and need[bp]:
+                self.bring_in_pending = True
+        elif first in (3, 4):
+            start = self._showing_first(first == 4)
+        q = start
+        for _ in range(n):
+            if need[q]:
+                self.actor = q
+                self.phase = PH_BET
+                return True
+            q = (q + 1) % n
+        return False
+
+    def _bring_in_position(self) -> int:
+        rule = self.game.bring_in_rule
+        best_p, best_key = 0, None
+        for p in range(self.n):
+            if self.folded[p]:
+                continue
+            ups = [c for c, u in zip(self.hole[p], self.isup[p], strict=True) if u]
+            if not ups:
+                continue
+            c = ups[0]
+            if c == UNKNOWN:
+                continue
+            # razz: the highest door brings in (ace low, spades highest); else the
+            # lowest door brings in (clubs lowest).
+            key = ((-(((c >> 2) + 1) % 13), -(c & 3)) if rule == "highest_door"
+                   else (c >> 2, c & 3))
+            if best_key is None or key < best_key:
+                best_p, best_key = p, key
+        return best_p
+
+    def _showing_first(self, low: bool) -> int:
+        best_p, best_key = 0, None
+        for p in range(self.n):
+            if self.folded[p]:
+                continue
+            ups = [c for c, u in zip(self.hole[p], self.isup[p], strict=True) if u]
+            if low:
+                key = _showing_key_low(ups)
+                better = best_key is None or key < best_key
+            else:
+                key = _showing_key_high(ups)
+                better = best_key is None or key > best_key
+            if better:
+                best_p, best_key = p, key
+        return best_p
+
+    # ------------------------------------------------------------------ streets
+    def _advance(self) -> None:
+        g = self.game
+        streets = g.streets
+        while True:
+            if self.live == 1:
+                self._settle()
+                return
+            self.si += 1
+            if self.si >= len(streets):
+                self._showdown()
+                return
+            st = streets[self.si]
+            kind = st[0]
+            if kind == ST_DEAL:
+                if self.manual:
+                    self._owe_deal(st[1], st[2], st[3])
+                    if self.phase == PH_DEAL:
+                        return
+                else:
+                    self._deal_auto(st[1], st[2], st[3])
+            elif kind == ST_BET:
+                if self._start_bet(st[1], st[2]):
+                    return
+                self._end_round()
+            else:
+                self.draw_min, self.draw_max = st[1], st[2]
+                self.drawn = [False] * self.n
+                self.owed = [0] * self.n
+                self.phase = PH_DRAW
+                p = self._next_drawer(-1)
+                if p >= 0:
+                    self.actor = p
+                    return
+                self.phase = PH_NONE
+
+    def _take(self, k: int, exclude: tuple[int, ...] = ()) -> list[int]:
+        stock = self.stock
+        if len(stock) < k:
+            # Reshuffle the discards (not the ones just thrown) under the stock.
+            pile = [c for c in self.muck_pile if c not in exclude]
+            if len(stock) + len(pile) < k:
+                raise EngineError("the deck ran out of cards")
+            self.muck_pile = [c for c in self.muck_pile if c in exclude]
+            fresh = self.rng.permutation(pile).tolist() if pile else []
+            stock[:0] = fresh
+        out = stock[-k:]
+        del stock[-k:]
+        return out
+
+    def _deal_auto(self, down: int, up: int, board: int) -> None:
+        n = self.n
+        per = down + up
+        if per:
+            live = [p for p in range(n) if not self.folded[p]]
+            if len(self.stock) < per * len(live) and not up and not board:
+                # Stud: not enough cards for everyone: one shared card to the board.
+                board = 1
+                per = 0
+            if per:
+                mask = ((1 << up) - 1) << down
+                for p in live:
+                    cards = self._take(per)
+                    self.hole[p].extend(cards)
+                    self.isup[p].extend([False] * down + [True] * up)
+                    self.log.append((DEALER, Action(DEAL_HOLE_KIND, mask, tuple(cards),
+                                                    self.seat_of[p])))
+        if board:
+            cards = self._take(board)
+            self.board.extend(cards)
+            self.log.append((DEALER, Action(DEAL_BOARD_KIND, 0, tuple(cards))))
+
+    def _owe_deal(self, down: int, up: int, board: int) -> None:
+        for p in range(self.n):
+            if not self.folded[p]:
+                self.owe_down[p] = down
+                self.owe_up[p] = up
+        self.owe_board = board
+        if down + up or board:
+            self.phase = PH_DEAL
+            self.actor = -1
+
+    def _legal_deal(self) -> Legal:
+        to = tuple(self.seat_of[p] for p in range(self.n)
+                   if self.owe_down[p] + self.owe_up[p] + self.owed[p] > 0)
+        return Legal((DEAL_HOLE_KIND, DEAL_BOARD_KIND) if self.owe_board else (DEAL_HOLE_KIND,),
+                     deal_to=to, deal_board=self.owe_board)
+
+    def _check_new_cards(self, cards: tuple[int, ...]) -> None:
+        seen = set()
+        deck = self.game.deck_list
+        for c in cards:
+            if c == UNKNOWN:
+                continue
+            if c in self.seen or c in seen:
+                raise IllegalAction(f"card {_card_text(c)} was already dealt")
+            if c not in deck:
+                raise IllegalAction(f"card {_card_text(c)} is not in the {self.game.variant.deck} "
+                                    "deck")
+            seen.add(c)
+
+    def _apply_deal(self, action: Action) -> None:
+        cards = tuple(action.cards)
+        if not cards:
+            raise IllegalAction("a deal needs cards")
+        if action.kind == DEAL_BOARD_KIND:
+            owe = self.owe_board
+            if owe == 0 and self.phase == PH_DEAL and not any(self.owe_up) and any(self.owe_down):
+                # Stud with too few cards: the last card is one shared board card.
+                if len(cards) != 1:
+                    raise IllegalAction("a shared stud card is one card")
+                self._check_new_cards(cards)
+                self.owe_down = [0] * self.n
+                owe = 1
+            if len(cards) > owe:
+                raise IllegalAction(f"the board is owed {owe} card(s), not {len(cards)}")
+            self._check_new_cards(cards)
+            self.board.extend(cards)
+            self.seen.update(c for c in cards if c != UNKNOWN)
+            self.owe_board -= len(cards) if self.owe_board else 0
+            self.log.append((DEALER, Action(DEAL_BOARD_KIND, 0, cards)))
+        else:
+            seat = action.target
+            if not 0 <= seat < self.n:
+                raise IllegalAction(f"no seat {seat} to deal to")
+            p = self.pos_of[seat]
+            down, up, draw = self.owe_down[p], self.owe_up[p], self.owed[p]
+            if len(cards) > down + up + draw:
+                raise IllegalAction(f"seat {seat} is owed {down + up + draw} card(s), "
+                                    f"not {len(cards)}")
+            self._check_new_cards(cards)
+            mask = 0
+            for i, c in enumerate(cards):
+                if draw:
+                    draw -= 1
+                    faceup = False
+                elif down:
+                    down -= 1
+                    faceup = False
+                else:
+                    up -= 1
+                    faceup = True
+                if faceup:
+                    mask |= 1 << i
+                self.hole[p].append(c)
+                self.isup[p].append(faceup)
+            self.owe_down[p], self.owe_up[p], self.owed[p] = down, up, draw
+            self.seen.update(c for c in cards if c != UNKNOWN)
+            self.log.append((DEALER, Action(DEAL_HOLE_KIND, mask, cards, seat)))
+        self._after_manual_deal()
+
+    def _after_manual_deal(self) -> None:
+        if any(self.owe_down) or any(self.owe_up) or self.owe_board:
+            return
+        if self.phase == PH_DEAL:
+            self.phase = PH_NONE
+            self._advance()
+        elif self.phase == PH_DRAW:
+            self._continue_draw()
+
+    # ------------------------------------------------------------------ draws
+    def _next_drawer(self, p: int) -> int:
+        for q in range(p + 1, self.n):
+            if not self.folded[q] and not self.drawn[q]:
+                return q
+        return -1
+
+    def _apply_discard(self, p: int, action: Action) -> None:
+        seat = self.seat_of[p]
+        cards = tuple(action.cards)
+        hole = self.hole[p]
+        k = len(cards)
+        if not min(self.draw_min, len(hole)) <= k <= min(self.draw_max, len(hole)):
+            raise IllegalAction(f"seat {seat} may discard {self.draw_min} to "
+                                f"{min(self.draw_max, len(hole))} cards, not {k}")
+        if len(set(cards)) != k:
+            raise IllegalAction(f"seat {seat} discards the same card twice")
+        idx: list[int] = []
+        unknown = [i for i, c in enumerate(hole) if c == UNKNOWN]
+        for c in cards:
+            if c in hole and c != UNKNOWN:
+                idx.append(hole.index(c))
+            elif unknown:
+                idx.append(unknown.pop())
+            else:
+                raise IllegalAction(f"seat {seat} does not hold {_card_text(c)}")
+        if self.manual:
+            self._check_seen_discards(cards, hole)
+        for i in sorted(idx, reverse=True):
+            del hole[i]
+            del self.isup[p][i]
+        thrown = tuple(c for c in cards if c != UNKNOWN)
+        self.drawn[p] = True
+        self.log.append((seat, Action(DISCARD_KIND, 0, cards)))
+        if self.manual:
+            self.seen.update(thrown)
+            self.muck_pile.extend(thrown)
+            self.owed[p] = k
+        elif k:
+            new = self._take(k, exclude=thrown)
+            self.muck_pile.extend(thrown)
+            hole.extend(new)
+            self.isup[p].extend([False] * k)
+            self.log.append((DEALER, Action(DEAL_HOLE_KIND, 0, tuple(new), seat)))
+        self._continue_draw()
+
+    def _check_seen_discards(self, cards: tuple[int, ...], hole: list[int]) -> None:
+        for c in cards:
+            if c != UNKNOWN and c not in hole and c in self.seen:
+                raise IllegalAction(f"card {_card_text(c)} was already dealt elsewhere")
+
+    def _continue_draw(self) -> None:
+        p = self._next_drawer(-1)
+        if p >= 0:
+            self.actor = p
+            return
+        if any(self.owed):
+            self.actor = -1
+            return
+        self.phase = PH_NONE
+        self._advance()
+
+    # ------------------------------------------------------------------ showdown
+    def _showdown(self) -> None:
+        self.went_to_showdown = True
+        if not self.game.manual_show:
+            self._settle()
+            return
+        self.phase = PH_SHOW
+        self._show_order = self._showdown_order()
+        self._next_shower()
+
+    def _showdown_order(self) -> list[int]:
+        n = self.n
+        start = self.last_aggressor if self.last_aggressor >= 0 else 0
+        return [(start + i) % n for i in range(n) if not self.folded[(start + i) % n]]
+
+    def _next_shower(self) -> None:
+        for p in self._show_order:
+            if not self.shown[p] and not self.mucked[p]:
+                self.actor = p
+                return
+        self._settle()
+
+    def _apply_show(self, p: int, action: Action) -> None:
+        seat = self.seat_of[p]
+        cards = tuple(action.cards)
+        hole = self.hole[p]
+        if cards:
+            known = [c for c in hole if c != UNKNOWN]
+            if any(c not in cards for c in known):
+                raise IllegalAction(f"seat {seat} shows {''.join(map(_card_text, cards))} but "
+                                    f"holds {''.join(map(_card_text, hole))}")
+            extra = [c for c in cards if c not in known]
+            n_unknown = len(hole) - len(known)
+            if len(extra) > n_unknown or len(cards) != len(set(cards)):
+                raise IllegalAction(f"seat {seat} shows {''.join(map(_card_text, cards))} but "
+                                    f"holds {''.join(map(_card_text, hole))}")
+            self._check_new_cards(tuple(extra))
+            it = iter(extra)
+            for i, c in enumerate(hole):
+                if c == UNKNOWN:
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        hole[i] = nxt
+            self.seen.update(extra)
+            self.shown[p] = True
+        else:
+            if self.phase != PH_SHOW:
+                raise IllegalAction(f"seat {seat} can only muck at the showdown")
+            self.mucked[p] = True
+        self.log.append((seat, Action(SHOW_KIND, 0, cards)))
+        if self.phase == PH_SHOW:
+            self._next_shower()
+
+    def finish_showdown(self) -> None:
+        """Show every hand still owed at a manual showdown (PHH files may omit them)."""
+        if self.phase == PH_SHOW and not self.over:
+            for p in list(self._show_order):
+                if not self.shown[p] and not self.mucked[p]:
+                    self.shown[p] = True
+            self._settle()
+
+    # ------------------------------------------------------------------ settlement
+    def _priority(self) -> list[int]:
+        n = self.n
+        order = list(range(n))
+        if self.game.odd_chip == "called" and self.called >= 0:
+            order.remove(self.called)
+            order.insert(0, self.called)
+        return order
+
+    def _split(self, amount: int, winners: list[int], prio: list[int],
+               got: dict[int, Any]) -> None:
+        k = len(winners)
+        if self.game.odd_chip == "fractional" and amount % k:
+            share = Fraction(amount, k)
+            for p in winners:
+                got[p] = got.get(p, 0) + share
+            return
+        share, rem = divmod(amount, k)
+        ordered = sorted(winners, key=prio.index)
+        for i, p in enumerate(ordered):
+            got[p] = got.get(p, 0) + share + (1 if i < rem else 0)
+
+    def _settle(self) -> None:
+        n = self.n
+        self.phase = PH_OVER
+        self.actor = -1
+        folded = self.folded
+        contrib = list(self.committed)
+        dead = 0
+        if not self.game.ante_trimming:
+            for p in range(n):
+                contrib[p] -= self.antes[p]
+                dead += self.antes[p]
+        # Uncalled chips go back.
+        srt = sorted(contrib)
+        top_amt, second = srt[-1], (srt[-2] if n > 1 else 0)
+        if top_amt > second:
+            p = contrib.index(top_amt)
+            self.stack[p] += top_amt - second
+            contrib[p] = second
+        alive = [p for p in range(n) if not folded[p]]
+        pots: list[Pot] = []
+        levels = sorted({contrib[p] for p in alive})
+        prev = 0
+        for i, level in enumerate(levels):
+            amount = sum(min(c, level) - min(c, prev) for c in contrib)
+            if i == len(levels) - 1:
+                amount += sum(max(0, c - level) for c in contrib)
+            if i == 0:
+                amount += dead
+            elig = [p for p in alive if contrib[p] >= level]
+            prev = level
+            if amount:
+                pots.append(Pot(amount, elig, kind="main" if not pots else "side"))
+        if not pots and dead:
+            pots.append(Pot(dead, alive))
+        showdown_info: dict[int, dict[str, Any]] = {}
+        values: dict[int, tuple[Any, Any]] = {}
+        prio = self._priority()
+        g = self.game
+        scorer = g.scorer
+        for pot in pots:
+            elig = pot.eligible
+            claim = [p for p in elig if not self.mucked[p]] or elig
+            got: dict[int, Any] = {}
+            if len(claim) == 1:
+                got[claim[0]] = pot.amount
+            else:
+                for p in claim:
+                    if p not in values:
+                        hole = self.hole[p]
+                        if UNKNOWN in hole or UNKNOWN in self.board:
+                            raise EngineError(f"showdown: the cards of seat {self.seat_of[p]} "
+                                              "are not known")
+                        values[p] = (scorer.high(hole, self.board), scorer.low(hole, self.board))
+                highs = lows = None
+                if scorer.spec.high is not None:
+                    best = max(values[p][0] for p in claim)
+                    highs = [p for p in claim if values[p][0] == best]
+                if scorer.spec.low is not None:
+                    lv = [values[p][1] for p in claim if values[p][1] is not None]
+                    if lv:
+                        best = max(lv)
+                        lows = [p for p in claim if values[p][1] == best]
+                if highs and lows:
+                    low_amt = pot.amount // 2
+                    self._split(pot.amount - low_amt, highs, prio, got)
+                    self._split(low_amt, lows, prio, got)
+                else:
+                    self._split(pot.amount, highs or lows or claim, prio, got)
+            for p, v in got.items():
+                self.stack[p] += v
+            pot.winners = {self.seat_of[p]: v for p, v in got.items()}
+            pot.eligible = [self.seat_of[p] for p in elig]
+        for p, (hv, lv) in values.items():
+            showdown_info[self.seat_of[p]] = {
+                "cards": "".join(_card_text(c) for c in self.hole[p]),
+                "high": scorer.describe(hv), "low": scorer.describe(lv, low=True)}
+        stacks = [0] * n
+        deltas = [0] * n
+        for p in range(n):
+            s = self.seat_of[p]
+            st = self.stack[p]
+            if isinstance(st, Fraction) and st.denominator == 1:
+                st = int(st)
+                self.stack[p] = st
+            stacks[s] = st
+            deltas[s] = st - self.start[p]
+        self.committed = [0] * n
+        self.bets = [0] * n
+        self.over = True
+        self._result = HandResult(deltas, stacks, pots, showdown_info,
+                                  went_to_showdown=self.went_to_showdown and len(alive) > 1)

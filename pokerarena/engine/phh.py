@@ -1,0 +1,349 @@
+"""PHH (poker hand history) files: read, replay strictly, write.
+
+A ``.phh`` file is TOML: ``variant`` (FT, NT, NS, PO, FO/8, F7S, F7S/8, FR, N2L1D, F2L3D,
+FB, or a pokerarena variant id with ``_betting``), ``antes``, ``blinds_or_straddles``,
+``min_bet`` / ``small_bet`` + ``big_bet`` / ``bring_in``, ``starting_stacks`` and
+``actions`` (``d dh p1 AsKd``, ``d db 7c8cTs``, ``p2 cbr 350``, ``p1 cc``, ``p3 f``,
+``p1 sd 2c``, ``p2 sm KcTd``, ``p1 pb``; ``??`` is an unknown card; ``#`` starts a
+comment). Player p1 is the first seat left of the button; the replay seats the button
+at seat ``n - 1`` so that seat ``i`` is player ``p{i+1}``.
+
+Amounts may be fractional (online cash games): the replay scales them to integer chips
+by the smallest power of ten that makes every amount whole, and scales back at the end.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pokerarena.cards import CardError, card_str, parse_card
+from pokerarena.engine.actions import (
+    DEAL_BOARD_KIND,
+    DEAL_HOLE_KIND,
+    DEALER,
+    SHOW_KIND,
+    UNKNOWN,
+    Action,
+    EngineError,
+    IllegalAction,
+)
+from pokerarena.engine.game import Game
+from pokerarena.engine.hand import Hand
+from pokerarena.rules import VariantError, load_variant, phh_codes, variant_ids
+
+_PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm"}
+
+
+class PHHError(ValueError):
+    """A PHH file that cannot be read or replayed; the message names the field/action."""
+
+
+@dataclass
+class Replay:
+    """A replayed hand: the engine hand, the finishing stacks in PHH units, the scale."""
+
+    hand: Hand
+    finishing_stacks: list[int | float]
+    scale: int
+    data: dict[str, Any]
+
+
+def load_phh(path: str | Path) -> dict[str, Any]:
+    """Read a ``.phh`` file as a dict."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PHHError(f"{p}: cannot read: {exc.strerror}") from None
+    return loads_phh(text, origin=str(p))
+
+
+def loads_phh(text: str, origin: str = "PHH") -> dict[str, Any]:
+    """Parse PHH text as a dict."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PHHError(f"{origin}: not valid TOML: {exc}") from None
+
+
+def _decimals(x: Any) -> int:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise PHHError(f"{x!r} is not an amount")
+    d = Decimal(str(x)).normalize()
+    exp = d.as_tuple().exponent
+    return max(0, -exp) if isinstance(exp, int) else 0
+
+
+def _scaled(x: Any, scale: int, field: str) -> int:
+    d = Decimal(str(x)) * scale
+    if d != d.to_integral_value() or d < 0:
+        raise PHHError(f"{field}: {x!r} is not a valid amount")
+    return int(d)
+
+
+def _strip(action: str) -> str:
+    return action.split("#", 1)[0].strip()
+
+
+def parse_cards_text(text: str) -> tuple[int, ...]:
+    """PHH card text (``AsKd``, ``????``) as codes; ``??`` is :data:`UNKNOWN`."""
+    text = text.strip()
+    if text in ("", "-"):
+        return ()
+    if len(text) % 2:
+        raise CardError(f"bad cards {text!r}")
+    out = []
+    for i in range(0, len(text), 2):
+        tok = text[i:i + 2]
+        out.append(UNKNOWN if tok == "??" else parse_card(tok))
+    return tuple(out)
+
+
+def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
+    code = data.get("variant")
+    if not isinstance(code, str):
+        raise PHHError("variant: missing or not a string")
+    codes = phh_codes()
+    if code in codes:
+        variant_id, system = codes[code]
+    elif code in variant_ids():
+        variant_id = code
+        system = data.get("_betting") or load_variant(code).betting[0]
+    else:
+        raise PHHError(f"variant: unknown code {code!r}; known: {', '.join(sorted(codes))}")
+
+    def amounts(key: str) -> tuple[int, ...] | None:
+        if key not in data:
+            return None
+        values = data[key]
+        if not isinstance(values, list) or len(values) != n:
+            raise PHHError(f"{key}: expected a list of {n} amounts")
+        return tuple(_scaled(v, scale, key) for v in values)
+
+    opts: dict[str, Any] = {"betting": system, "dealing": "manual", "showdown": "manual",
+                            "odd_chip": odd_chip}
+    antes = amounts("antes")
+    opts["antes"] = antes if antes is not None else (0,) * n
+    blinds = amounts("blinds_or_straddles")
+    opts["blinds"] = blinds if blinds is not None else ()
+    for key in ("small_bet", "big_bet", "min_bet", "bring_in", "_max_bet"):
+        if key in data:
+            value = _scaled(data[key], scale, key)
+            name = key.lstrip("_")
+            if value or name == "bring_in":
+                opts[name] = value
+    for key in ("_max_raises", "_heads_up_max_raises"):
+        if key in data:
+            opts[key.lstrip("_")] = data[key]
+    opts["ante_trimming"] = bool(data.get("ante_trimming_status", False))
+    try:
+        return Game(variant_id, opts)
+    except VariantError as exc:
+        raise PHHError(str(exc)) from None
+
+
+def replay(data: dict[str, Any], *, odd_chip: str = "called") -> Replay:
+    """Replay a parsed PHH hand strictly; raises :class:`PHHError` naming the action."""
+    for key in ("variant", "starting_stacks", "actions"):
+        if key not in data:
+            raise PHHError(f"{key}: required field missing")
+    stacks_raw = data["starting_stacks"]
+    if not isinstance(stacks_raw, list) or not stacks_raw:
+        raise PHHError("starting_stacks: expected a list of amounts")
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PHHError("actions: expected a list of strings")
+    n = len(stacks_raw)
+    # Scale: the smallest power of ten making every amount whole.
+    numbers: list[Any] = list(stacks_raw)
+    for key in ("antes", "blinds_or_straddles"):
+        if isinstance(data.get(key), list):
+            numbers.extend(data[key])
+    for key in ("small_bet", "big_bet", "min_bet", "bring_in"):
+        if key in data:
+            numbers.append(data[key])
+    for a in actions:
+        parts = _strip(a).split()
+        if len(parts) == 3 and parts[1] == "cbr":
+            try:
+                numbers.append(float(parts[2]) if "." in parts[2] else int(parts[2]))
+            except ValueError:
+                raise PHHError(f"action {a!r}: bad amount") from None
+    try:
+        scale = 10 ** max(_decimals(x) for x in numbers)
+    except PHHError as exc:
+        raise PHHError(f"amounts: {exc}") from None
+    game = _game_for(data, odd_chip, scale, n)
+    stacks = [_scaled(s, scale, "starting_stacks") for s in stacks_raw]
+    try:
+        hand = game.new_hand(0, n, stacks, button=n - 1)
+    except EngineError as exc:
+        raise PHHError(str(exc)) from None
+    for i, text in enumerate(actions, 1):
+        body = _strip(text)
+        if not body:
+            continue
+        try:
+            seat, action = _parse_action(body, n, scale)
+            if hand.is_over:
+                if action.kind == SHOW_KIND:
+                    continue  # a voluntary show after the hand: no effect on chips
+                raise IllegalAction("the hand is already over")
+            hand.apply(action, seat)
+        except (IllegalAction, EngineError, CardError, PHHError) as exc:
+            raise PHHError(f"action {i} {text!r}: {exc}") from None
+    if not hand.is_over:
+        if hand.phase_name == "showdown":
+            try:
+                hand.finish_showdown()
+            except EngineError as exc:
+                raise PHHError(str(exc)) from None
+        else:
+            who = hand.to_act
+            whom = "the dealer" if who == DEALER else f"p{who + 1}"
+            raise PHHError(f"actions: the hand is incomplete: {whom} is still to act")
+    finishing = [_unscale(s, scale) for s in hand.result().stacks]
+    return Replay(hand, finishing, scale, data)
+
+
+def _unscale(x: int | Fraction, scale: int) -> int | float:
+    q = Fraction(x) / scale
+    if q.denominator == 1:
+        return int(q)
+    return float(round(Decimal(q.numerator) / Decimal(q.denominator), 10))
+
+
+def _parse_action(body: str, n: int, scale: int) -> tuple[int, Action]:
+    parts = body.split()
+    if parts[0] == "d":
+        if len(parts) >= 3 and parts[1] == "dh":
+            seat = _player(parts[2], n)
+            cards = parse_cards_text(parts[3] if len(parts) > 3 else "")
+            return DEALER, Action(DEAL_HOLE_KIND, 0, cards, seat)
+        if len(parts) >= 2 and parts[1] == "db":
+            cards = parse_cards_text(parts[2] if len(parts) > 2 else "")
+            return DEALER, Action(DEAL_BOARD_KIND, 0, cards)
+        raise PHHError("unknown dealer action")
+    seat = _player(parts[0], n)
+    if len(parts) < 2 or parts[1] not in _PLAYER_KINDS:
+        raise PHHError("unknown player action")
+    kind = parts[1]
+    if kind == "cbr":
+        if len(parts) != 3:
+            raise PHHError("cbr needs an amount")
+        return seat, Action(kind, _scaled(Decimal(parts[2]), scale, "amount"))
+    if kind in ("sd", "sm"):
+        return seat, Action(kind, 0, parse_cards_text(parts[2] if len(parts) > 2 else ""))
+    if len(parts) != 2:
+        raise PHHError(f"{kind} takes no argument")
+    return seat, Action(kind)
+
+
+def _player(token: str, n: int) -> int:
+    if not token.startswith("p") or not token[1:].isdigit():
+        raise PHHError(f"unknown player {token!r}")
+    k = int(token[1:])
+    if not 1 <= k <= n:
+        raise PHHError(f"no player {token} among {n}")
+    return k - 1
+
+
+# Writing --------------------------------------------------------------------------------
+
+def _cards_text(cards) -> str:
+    return "".join("??" if c == UNKNOWN else card_str(c) for c in cards)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
+    """The PHH fields of a hand the engine played (players in PHH order p1..pn)."""
+    g = hand.game
+    n = hand.n
+    v = g.variant
+    code = v.phh.get(g.system_name)
+    data: dict[str, Any] = {"variant": code or v.id}
+    if code is None:
+        data["_betting"] = g.system_name
+    antes_pos, blinds_pos = g.forced_by_position(n)
+    if n == 2 and any(blinds_pos):  # heads-up blind games list forced bets in reverse
+        antes_role = [antes_pos[1], antes_pos[0]]
+        blinds_role = [blinds_pos[1], blinds_pos[0]]
+    else:
+        antes_role, blinds_role = list(antes_pos), list(blinds_pos)
+    data["antes"] = antes_role
+    data["blinds_or_straddles"] = blinds_role
+    data["ante_trimming_status"] = g.ante_trimming
+    if g.sys == 0:
+        data["small_bet"] = g.small_bet
+        data["big_bet"] = g.big_bet
+    else:
+        data["min_bet"] = g.min_bet
+    if g.sys == 1:
+        data["_max_bet"] = g.max_bet
+    if v.forced.bring_in != "none":
+        data["bring_in"] = g.bring_in
+    if g.max_raises != type(g.system)().max_raises:
+        data["_max_raises"] = g.max_raises if g.max_raises is not None else "none"
+    if g.heads_up_max_raises != type(g.system)().heads_up_max_raises:
+        hu = g.heads_up_max_raises
+        data["_heads_up_max_raises"] = hu if hu is not None else "none"
+    data["starting_stacks"] = list(hand.start)
+    pos_of = hand.pos_of
+    acts: list[str] = []
+    shown: set[int] = set()
+    for actor, act in hand.log:
+        k = act.kind
+        if k == DEAL_HOLE_KIND:
+            acts.append(f"d dh p{pos_of[act.target] + 1} {_cards_text(act.cards)}")
+        elif k == DEAL_BOARD_KIND:
+            acts.append(f"d db {_cards_text(act.cards)}")
+        elif k in ("ante", "blind"):
+            continue
+        else:
+            who = f"p{pos_of[actor] + 1}"
+            if k == "cbr":
+                acts.append(f"{who} cbr {act.amount}")
+            elif k in ("sd", "sm"):
+                if k == "sm":
+                    shown.add(pos_of[actor])
+                cards = _cards_text(act.cards)
+                acts.append(f"{who} {k} {cards}".rstrip())
+            else:
+                acts.append(f"{who} {k}")
+    if hand.is_over and hand.result().went_to_showdown and hand.phase_name == "over":
+        for p in hand._showdown_order():
+            if p not in shown and not hand.folded[p]:
+                acts.append(f"p{p + 1} sm {_cards_text(hand.hole[p])}")
+    data["actions"] = acts
+    if hand.is_over:
+        data["finishing_stacks"] = [_num(hand.stack[p]) for p in range(n)]
+    data.update(extra)
+    return data
+
+
+def _num(x: Any) -> Any:
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else float(x)
+    return x
+
+
+def dumps_phh(hand: Hand, **extra: Any) -> str:
+    """PHH text of a hand the engine played; ``extra`` adds fields (``_seed = 7``)."""
+    data = hand_to_phh(hand, **extra)
+    return "".join(f"{k} = {_toml_value(v)}\n" for k, v in data.items())

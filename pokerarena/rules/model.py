@@ -1,0 +1,352 @@
+"""Typed models of a variant file and of the betting systems.
+
+A variant file is TOML. Its streets are a list of one-key tables, ``{ deal = {...} }``,
+``{ bet = {...} }``, ``{ draw = {...} }``; see ``variants/holdem.toml`` for a
+commented example. :func:`load_variant_text` turns the text into a :class:`Variant`,
+or raises :class:`VariantError` with one message naming the bad field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from pokerarena.cards import DECK_NAMES
+
+RANKING_NAMES = ("high", "short_deck", "three_card", "three_card_casino", "two_card",
+                 "a5_low", "hilo_low", "27_low", "badugi")
+LOW_RANKINGS = ("a5_low", "hilo_low", "27_low", "badugi")
+BETTING_SYSTEMS = ("fixed_limit", "spread_limit", "pot_limit", "no_limit")
+FIRST_TO_ACT = ("left_of_button", "left_of_blinds", "bring_in", "high_showing",
+                "low_showing")
+
+
+class VariantError(ValueError):
+    """A variant file (or variant data) that cannot be used; the message names the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# Streets ---------------------------------------------------------------------------
+
+class DealStreet(_Strict):
+    """Deal cards: ``down`` and ``up`` to every player in the hand, ``board`` to the table."""
+
+    kind: Literal["deal"] = "deal"
+    down: int = Field(0, ge=0, le=13)
+    up: int = Field(0, ge=0, le=13)
+    board: int = Field(0, ge=0, le=10)
+
+    @model_validator(mode="after")
+    def _something(self) -> DealStreet:
+        if self.down + self.up + self.board == 0:
+            raise ValueError("a deal street deals at least one card (down, up or board)")
+        return self
+
+
+class BetStreet(_Strict):
+    """A betting round: bet ``size`` (fixed limit) and who acts ``first``."""
+
+    kind: Literal["bet"] = "bet"
+    size: Literal["small", "big"] = "small"
+    first: Literal["left_of_button", "left_of_blinds", "bring_in", "high_showing",
+                   "low_showing"] = "left_of_button"
+
+
+class DrawStreet(_Strict):
+    """Each player in the hand discards ``min``..``max`` cards and gets replacements."""
+
+    kind: Literal["draw"] = "draw"
+    max: int = Field(5, ge=0, le=13)
+    min: int = Field(0, ge=0, le=13)
+
+    @model_validator(mode="after")
+    def _range(self) -> DrawStreet:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is above max ({self.max})")
+        return self
+
+
+Street = Annotated[DealStreet | BetStreet | DrawStreet, Field(discriminator="kind")]
+
+
+# Forced bets, showdown, stakes ------------------------------------------------------
+
+class Forced(_Strict):
+    """Forced bets of a variant: who antes, whether blinds are posted, bring-in rule."""
+
+    ante: Literal["none", "all", "dealer", "big_blind"] = "none"
+    blinds: bool = False
+    bring_in: Literal["none", "lowest_door", "highest_door"] = "none"
+
+
+class Showdown(_Strict):
+    """How hands are compared: ranking of the high half and/or the low half."""
+
+    high: str | None = "high"
+    low: str | None = None
+    low_qualifier: int = Field(0, ge=0, le=13, description="0: no qualifier; 8: eight or better")
+    combine: Literal["any", "omaha"] = "any"
+    wild: str = "none"
+
+    @field_validator("high", "low", mode="before")
+    @classmethod
+    def _none_word(cls, v: Any) -> Any:
+        return None if v in ("none", "") else v
+
+    @field_validator("high")
+    @classmethod
+    def _high_ok(cls, v: str | None) -> str | None:
+        if v is not None and (v not in RANKING_NAMES or v in LOW_RANKINGS):
+            highs = [r for r in RANKING_NAMES if r not in LOW_RANKINGS]
+            raise ValueError(f"unknown high ranking {v!r}; choose one of {', '.join(highs)}")
+        return v
+
+    @field_validator("low")
+    @classmethod
+    def _low_ok(cls, v: str | None) -> str | None:
+        if v is not None and v not in LOW_RANKINGS:
+            raise ValueError(f"unknown low ranking {v!r}; choose one of {', '.join(LOW_RANKINGS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _one(self) -> Showdown:
+        if self.high is None and self.low is None:
+            raise ValueError("a showdown needs a high ranking, a low ranking or both")
+        if self.low_qualifier and self.low is None:
+            raise ValueError("low_qualifier needs a low ranking")
+        return self
+
+    @property
+    def split(self) -> bool:
+        """True for high-low split pots."""
+        return self.high is not None and self.low is not None
+
+
+class Stakes(_Strict):
+    """Default amounts in chips; every field can be overridden by game options."""
+
+    ante: int = Field(0, ge=0)
+    blinds: tuple[int, ...] = ()
+    bring_in: int = Field(0, ge=0)
+    small_bet: int = Field(2, ge=1)
+    big_bet: int = Field(4, ge=1)
+    min_bet: int = Field(2, ge=1)
+    max_bet: int = Field(4, ge=1)
+    stack: int = Field(200, ge=1)
+
+    @field_validator("blinds")
+    @classmethod
+    def _blinds_ok(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if any(b < 0 for b in v):
+            raise ValueError("blinds are amounts of 0 or more")
+        return v
+
+
+# Betting systems --------------------------------------------------------------------
+
+class FixedLimit(_Strict):
+    """Small bet in early rounds, big bet in later ones; one bet and ``max_raises`` raises."""
+
+    system: Literal["fixed_limit"] = "fixed_limit"
+    max_raises: int | None = Field(3, ge=0)
+    heads_up_max_raises: int | None = Field(5, ge=0, description="None: no cap heads-up")
+
+
+class SpreadLimit(_Strict):
+    """Any bet or raise between ``min_bet`` and ``max_bet`` of the stakes."""
+
+    system: Literal["spread_limit"] = "spread_limit"
+    max_raises: int | None = Field(3, ge=0)
+    heads_up_max_raises: int | None = Field(None, ge=0)
+
+
+class PotLimit(_Strict):
+    """Maximum raise = pot + all bets on the table + the amount to call."""
+
+    system: Literal["pot_limit"] = "pot_limit"
+    max_raises: int | None = Field(None, ge=0)
+    heads_up_max_raises: int | None = Field(None, ge=0)
+
+
+class NoLimit(_Strict):
+    """Minimum raise = previous bet or raise; maximum = the player's whole stack."""
+
+    system: Literal["no_limit"] = "no_limit"
+    max_raises: int | None = Field(None, ge=0)
+    heads_up_max_raises: int | None = Field(None, ge=0)
+
+
+BettingSystem = Annotated[FixedLimit | SpreadLimit | PotLimit | NoLimit,
+                          Field(discriminator="system")]
+_SYSTEM_MODELS = {"fixed_limit": FixedLimit, "spread_limit": SpreadLimit,
+                  "pot_limit": PotLimit, "no_limit": NoLimit}
+
+
+def betting_system(name: str, **options: Any) -> FixedLimit | SpreadLimit | PotLimit | NoLimit:
+    """The betting-system model called ``name`` with ``options`` (validated)."""
+    model = _SYSTEM_MODELS.get(name)
+    if model is None:
+        raise VariantError(f"betting: unknown system {name!r}; choose one of "
+                           f"{', '.join(BETTING_SYSTEMS)}")
+    try:
+        return model(**options)
+    except ValidationError as exc:
+        raise VariantError(format_validation_error(exc, prefix=f"betting.{name}")) from None
+
+
+# The variant --------------------------------------------------------------------------
+
+class Variant(_Strict):
+    """A poker variant as data: deck, forced bets, streets, showdown, betting systems."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str
+    source: str = ""
+    notes: str = ""
+    players: tuple[int, int] = (2, 10)
+    deck: str = "standard"
+    forced: Forced = Forced()
+    streets: tuple[Street, ...]
+    showdown: Showdown = Showdown()
+    betting: tuple[Literal["fixed_limit", "spread_limit", "pot_limit", "no_limit"], ...] = (
+        "fixed_limit",)
+    stakes: Stakes = Stakes()
+    open_pair_big_bet: bool = False
+    phh: dict[str, str] = Field(default_factory=dict,
+                                description="PHH variant code for each betting system")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _street_tables(cls, data: Any) -> Any:
+        """Accept streets written as one-key tables: ``{ deal = { down = 2 } }``."""
+        if isinstance(data, dict) and isinstance(data.get("streets"), list):
+            streets = []
+            for item in data["streets"]:
+                if isinstance(item, dict) and len(item) == 1 and "kind" not in item:
+                    (kind, body), = item.items()
+                    if isinstance(body, dict):
+                        item = {"kind": kind, **body}
+                    elif kind == "bet" and body is True:
+                        item = {"kind": "bet"}
+                    else:
+                        item = {"kind": kind, "_value": body}
+                streets.append(item)
+            data = {**data, "streets": streets}
+        return data
+
+    @field_validator("deck")
+    @classmethod
+    def _deck_ok(cls, v: str) -> str:
+        if v not in DECK_NAMES:
+            raise ValueError(f"unknown deck {v!r}; choose one of {', '.join(DECK_NAMES)}")
+        return v
+
+    @field_validator("players")
+    @classmethod
+    def _players_ok(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if not 2 <= v[0] <= v[1] <= 23:
+            raise ValueError("players is [min, max] with 2 <= min <= max <= 23")
+        return v
+
+    @field_validator("betting")
+    @classmethod
+    def _betting_ok(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if not v:
+            raise ValueError("list at least one betting system")
+        if len(set(v)) != len(v):
+            raise ValueError("a betting system is listed twice")
+        return v
+
+    @model_validator(mode="after")
+    def _coherent(self) -> Variant:
+        streets = self.streets
+        if not any(isinstance(s, BetStreet) for s in streets):
+            raise ValueError("streets: a variant needs at least one bet street")
+        for i, s in enumerate(streets):
+            no_bring_in = self.forced.bring_in == "none"
+            if isinstance(s, BetStreet) and s.first == "bring_in" and no_bring_in:
+                raise ValueError(f"streets[{i}].bet.first: 'bring_in' needs forced.bring_in")
+            if isinstance(s, BetStreet) and s.first == "left_of_blinds" and not self.forced.blinds:
+                raise ValueError(f"streets[{i}].bet.first: 'left_of_blinds' needs forced.blinds")
+            if isinstance(s, DrawStreet) and s.max > self.hole_cards:
+                raise ValueError(f"streets[{i}].draw.max: {s.max} is more than the "
+                                 f"{self.hole_cards} cards a player holds")
+        if self.showdown.combine == "omaha" and (self.hole_cards < 2 or self.board_cards < 3):
+            raise ValueError("showdown.combine: 'omaha' needs 2+ hole cards and 3+ board cards")
+        if self.forced.bring_in != "none" and not any(
+                isinstance(s, DealStreet) and s.up for s in streets):
+            raise ValueError("forced.bring_in: a bring-in needs a street dealing up cards")
+        for system in self.phh:
+            if system not in self.betting:
+                raise ValueError(f"phh.{system}: not one of this variant's betting systems")
+        return self
+
+    @property
+    def hole_cards(self) -> int:
+        """Cards each player holds at the end (down + up)."""
+        return sum(s.down + s.up for s in self.streets if isinstance(s, DealStreet))
+
+    @property
+    def board_cards(self) -> int:
+        """Community cards dealt in a full hand."""
+        return sum(s.board for s in self.streets if isinstance(s, DealStreet))
+
+    def max_cards_used(self, players: int) -> int:
+        """Cards dealt to ``players`` players without draws."""
+        return self.hole_cards * players + self.board_cards
+
+
+def format_validation_error(exc: ValidationError, prefix: str = "") -> str:
+    """One line naming the first bad field of a pydantic error (and how many others)."""
+    errors = exc.errors()
+    first = errors[0]
+    parts: list[str] = [prefix] if prefix else []
+    loc = list(first.get("loc", ()))
+    # Drop discriminator tags pydantic inserts ("deal", "bet", ...) after an index.
+    path = ""
+    for item in loc:
+        if isinstance(item, int):
+            path += f"[{item}]"
+        else:
+            path += ("." if path else "") + str(item)
+    if path:
+        parts.append(path)
+    where = ".".join(p for p in parts if p)
+    msg = first.get("msg", "invalid")
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    if first.get("type") == "extra_forbidden":
+        msg = "unknown field"
+    text = f"{where}: {msg}" if where else msg
+    if len(errors) > 1:
+        text += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return text
+
+
+def load_variant_data(data: dict[str, Any], origin: str = "variant") -> Variant:
+    """Validate parsed TOML data as a :class:`Variant`."""
+    try:
+        return Variant.model_validate(data)
+    except ValidationError as exc:
+        raise VariantError(f"{origin}: {format_validation_error(exc)}") from None
+
+
+def load_variant_text(text: str, origin: str = "variant") -> Variant:
+    """Parse and validate the TOML text of a variant file."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"{origin}: not valid TOML: {exc}") from None
+    return load_variant_data(data, origin)
