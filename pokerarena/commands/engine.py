@@ -1,0 +1,150 @@
+"""Engine commands: ``replay`` (PHH), ``variants`` and ``play`` (an in-process session)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from pokerarena.commands import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``replay``, ``variants`` and ``play``."""
+    p = subparsers.add_parser("replay", help="replay a PHH hand history strictly",
+                              description="Replay a .phh hand strictly; the last line of "
+                              "the output is the finishing stacks as a JSON list.")
+    p.add_argument("file", help="a .phh file")
+    p.add_argument("--json", action="store_true", help="also print the details as JSON")
+    p.add_argument("--odd-chip", choices=("called", "position", "fractional"),
+                   default="called", help="odd chips of split pots (fractional: PHH halves)")
+    p.set_defaults(func=cmd_replay)
+
+    p = subparsers.add_parser("variants", help="list the shipped variants")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_variants)
+
+    p = subparsers.add_parser("play", help="bots play a session in-process")
+    p.add_argument("--variant", required=True, help="variant id or path to a variant file")
+    p.add_argument("--betting", help="betting system (default: the variant's first)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="game option, e.g. max_raises=4, blinds=1,2 (repeatable)")
+    p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat")
+    p.add_argument("--hands", type=int, default=100, help="hands to play")
+    p.add_argument("--seed", type=int, default=0, help="session seed")
+    p.add_argument("--stack", type=int, help="chips per seat at the start of each hand")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_play)
+
+
+def _fmt(x: Any) -> str:
+    return json.dumps(x)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a PHH file and print its finishing stacks."""
+    from pokerarena.engine.phh import PHHError, load_phh, replay
+
+    try:
+        rep = replay(load_phh(args.file), odd_chip=args.odd_chip)
+    except PHHError as exc:
+        raise UserError(str(exc)) from None
+    res = rep.hand.result()
+    expected = rep.data.get("finishing_stacks")
+    if args.json:
+        scale = rep.scale
+
+        def unscale(v: Any) -> Any:
+            q = v / scale
+            return int(q) if float(q).is_integer() else float(q)
+
+        detail = {"variant": rep.data.get("variant"), "players": rep.hand.n,
+                  "finishing_stacks": rep.finishing_stacks,
+                  "matches_file": None if expected is None else _same(expected,
+                                                                      rep.finishing_stacks),
+                  "pots": [{"amount": unscale(p.amount),
+                            "winners": {f"p{s + 1}": unscale(v) for s, v in p.winners.items()}}
+                           for p in res.pots]}
+        print(json.dumps(detail))
+    else:
+        print(f"variant {rep.data.get('variant')}, {rep.hand.n} players")
+        for i, pot in enumerate(res.pots):
+            winners = ", ".join(f"p{s + 1}" for s in pot.winners)
+            amount = pot.amount / rep.scale
+            text = str(int(amount)) if float(amount).is_integer() else f"{float(amount):.10g}"
+            print(f"pot {i + 1}: {text} to {winners}")
+        if expected is not None:
+            print("matches the file's finishing_stacks: "
+                  f"{'yes' if _same(expected, rep.finishing_stacks) else 'NO'}")
+    print(_fmt(rep.finishing_stacks))
+    return 0
+
+
+def _same(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(abs(float(x) - float(y)) < 1e-9 for x, y in zip(a, b,
+                                                                                   strict=True))
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    """List the shipped variants."""
+    from pokerarena.rules import VariantError, all_variants
+
+    try:
+        variants = all_variants()
+    except VariantError as exc:
+        raise UserError(str(exc)) from None
+    rows = [{"id": v.id, "name": v.name, "players": list(v.players), "deck": v.deck,
+             "betting": list(v.betting), "phh": dict(v.phh)} for v in variants]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for r in rows:
+        phh = ", ".join(f"{k}={c}" for k, c in r["phh"].items())
+        print(f"{r['id']:<16} {r['name']:<42} {r['players'][0]}-{r['players'][1]} players  "
+              f"{r['deck']:<9} {', '.join(r['betting'])}" + (f"  [PHH {phh}]" if phh else ""))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a session with built-in bots and print the summary."""
+    from pokerarena.bots import BUILTIN_BOTS
+    from pokerarena.bots.session import play_session
+    from pokerarena.engine import EngineError, Game, parse_option_value
+    from pokerarena.rules import VariantError
+
+    options: dict[str, Any] = {}
+    for item in args.option:
+        if "=" not in item:
+            raise UserError(f"--option {item!r}: expected KEY=VALUE")
+        key, value = item.split("=", 1)
+        options[key.strip()] = parse_option_value(value.strip())
+    if args.betting:
+        options["betting"] = args.betting
+    for k in ("blinds", "antes"):
+        if k in options and not isinstance(options[k], list):
+            options[k] = [options[k]]
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in BUILTIN_BOTS]
+    if unknown:
+        raise UserError(f"--bots: unknown bot {unknown[0]!r}; built-in: "
+                        f"{', '.join(BUILTIN_BOTS)}")
+    if args.hands < 0:
+        raise UserError("--hands: must be 0 or more")
+    if args.stack is not None and args.stack < 1:
+        raise UserError("--stack: must be 1 or more")
+    try:
+        game = Game(args.variant, options)
+        summary = play_session(game, bots, args.hands, args.seed, args.stack)
+    except (VariantError, EngineError) as exc:
+        raise UserError(str(exc)) from None
+    out = summary.as_dict()
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{out['variant']} ({out['betting']}), {out['hands']} hands, seed {out['seed']}")
+    for s in out["seats"]:
+        print(f"seat {s['seat']} {s['bot']:<8} net {s['net']:>+8}  showdowns {s['showdowns']:>5}"
+              f"  faults {s['faults']}")
+    print(f"showdown hands: {out['showdown_hands']}")
+    print(f"chips_conserved: {'true' if out['chips_conserved'] else 'false'}")
+    return 0
