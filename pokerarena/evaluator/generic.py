@@ -410,7 +410,9 @@ def _subset_low(nat, sel, m, wild_ranks, wcount, kind, lowest):
                 counts[r] += 1
                 mask |= 1 << r
     cat, ranks = _pattern(counts, singles)
-    if kind != KIND_A5 and k == 5 and cat == HIGH_CARD:
+    # Wild cards never make a flush; in deuce-to-seven they do count in straights.
+    flush = flush and k == 5
+    if kind != KIND_A5 and k + popcount(wild_ranks) == 5 and cat == HIGH_CARD:
         # Ranks are ace-low for high-low and ace-high for deuce-to-seven: either way a
         # straight is five consecutive rank indices.
         straight = False
