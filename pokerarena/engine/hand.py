@@ -109,48 +109,94 @@ class HandResult:
 
 
 class Observation:
-    """What one seat may see, at the moment it was taken.
+    """What one seat may see: a cheap view of the hand, valid until the next action.
 
     ``hole``: the seat's own cards; ``up``: every seat's face-up cards; ``board``;
     ``stacks``/``bets`` by seat; ``pot`` (all chips committed, this round's bets
     included); ``to_call``; ``legal`` (None unless the seat is to act); ``history``: the
-    action log with other seats' down cards hidden.
+    action log with other seats' down cards hidden. The list fields are computed on
+    first use; :meth:`snapshot` copies everything for keeping.
     """
 
-    __slots__ = ("variant", "seat", "button", "players", "hole", "up", "board", "stacks",
-                 "bets", "pot", "to_call", "legal", "street", "phase", "_hand", "_loglen")
+    __slots__ = ("variant", "seat", "button", "players", "pot", "to_call", "legal", "street",
+                 "phase", "_hand", "_loglen", "_cache")
 
     def __init__(self, hand: Hand, seat: int) -> None:
         h = hand
-        n = h.n
         self._hand = h
         self._loglen = len(h.log)
+        self._cache: dict[str, Any] = {}
         self.variant = h.game.variant.id
         self.seat = seat
         self.button = h.button
-        self.players = n
+        self.players = h.n
         p = h.pos_of[seat]
-        self.hole = list(h.hole[p])
-        ups: list[list[int]] = [[] for _ in range(n)]
-        for q in range(n):
-            flags = h.isup[q]
-            ups[h.seat_of[q]] = [c for c, u in zip(h.hole[q], flags, strict=True) if u]
-        self.up = ups
-        self.board = list(h.board)
-        self.stacks = [0] * n
-        self.bets = [0] * n
-        for q in range(n):
-            self.stacks[h.seat_of[q]] = h.stack[q]
-            self.bets[h.seat_of[q]] = h.bets[q]
         self.pot = sum(h.committed)
         self.to_call = max(0, h.cur - h.bets[p]) if h.phase == PH_BET else 0
         self.legal = h.legal_actions() if h.to_act == seat else None
         self.street = h.si
         self.phase = _PHASE_NAMES[h.phase]
 
+    def _by_seat(self, values: list) -> list:
+        h = self._hand
+        out = [0] * h.n
+        for q in range(h.n):
+            out[h.seat_of[q]] = values[q]
+        return out
+
+    @property
+    def hole(self) -> list[int]:
+        """The seat's own cards (down and up) in the order dealt."""
+        c = self._cache
+        if "hole" not in c:
+            c["hole"] = list(self._hand.hole[self._hand.pos_of[self.seat]])
+        return c["hole"]
+
+    @property
+    def up(self) -> list[list[int]]:
+        """Face-up cards of every seat."""
+        c = self._cache
+        if "up" not in c:
+            h = self._hand
+            c["up"] = self._by_seat([[x for x, u in zip(h.hole[q], h.isup[q], strict=True) if u]
+                                     for q in range(h.n)])
+        return c["up"]
+
+    @property
+    def board(self) -> list[int]:
+        """Community cards."""
+        c = self._cache
+        if "board" not in c:
+            c["board"] = list(self._hand.board)
+        return c["board"]
+
+    @property
+    def stacks(self) -> list[int]:
+        """Chips behind, by seat."""
+        c = self._cache
+        if "stacks" not in c:
+            c["stacks"] = self._by_seat(self._hand.stack)
+        return c["stacks"]
+
+    @property
+    def bets(self) -> list[int]:
+        """This round's bets, by seat."""
+        c = self._cache
+        if "bets" not in c:
+            c["bets"] = self._by_seat(self._hand.bets)
+        return c["bets"]
+
+    def snapshot(self) -> Observation:
+        """Compute every field now so the observation can be kept after the hand moves."""
+        for name in ("hole", "up", "board", "stacks", "bets", "history"):
+            getattr(self, name)
+        return self
+
     @property
     def history(self) -> list[tuple[int, Action]]:
         """(actor seat or DEALER, action) pairs; others' down cards are UNKNOWN."""
+        if "history" in self._cache:
+            return self._cache["history"]
         h = self._hand
         out = []
         for actor, act in h.log[:self._loglen]:
@@ -160,6 +206,7 @@ class Observation:
                               for i, c in enumerate(act.cards))
                 act = act._replace(cards=cards)
             out.append((actor, act))
+        self._cache["history"] = out
         return out
 
 
@@ -390,6 +437,8 @@ class Hand:
                 hi = cur + sum(self.committed) + to_call
             else:  # spread
                 hi = max(cur + max(g.max_bet, self.min_raise), lo)
+        if hi < lo:
+            hi = lo  # the minimum bet is always allowed (a tiny pot in pot limit)
         if lo > total:
             lo = total
         if hi > total:

@@ -196,7 +196,8 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called") -> Replay:
                 raise IllegalAction("the hand is already over")
             hand.apply(action, seat)
         except (IllegalAction, EngineError, CardError, PHHError) as exc:
-            raise PHHError(f"action {i} {text!r}: {exc}") from None
+            unit = f" (amounts in units of 1/{scale})" if scale > 1 else ""
+            raise PHHError(f"action {i} {text!r}: {exc}{unit}") from None
     if not hand.is_over:
         if hand.phase_name == "showdown":
             try:

@@ -1,0 +1,102 @@
+"""PHH writing and strict reading: export-then-replay, fractional amounts, rule errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerarena.bots import RandomBot
+from pokerarena.bots.session import play_hand
+from pokerarena.engine import Game
+from pokerarena.engine.phh import PHHError, dumps_phh, loads_phh, replay
+from pokerarena.rules import all_variants
+
+
+def _played(variant_id, betting, n, seed):
+    game = Game(variant_id, {"betting": betting})
+    rng = np.random.default_rng(seed)
+    stacks = [int(x) for x in rng.integers(5, 120, n)]
+    hand = game.new_hand(rng, n, stacks, button=seed % n)
+    play_hand(hand, [RandomBot(seed * 10 + i) for i in range(n)])
+    return hand
+
+
+CASES = [(v.id, b) for v in all_variants() for b in v.betting]
+
+
+@pytest.mark.parametrize(("variant_id", "betting"), CASES)
+def test_export_then_replay_gives_same_stacks(variant_id, betting):
+    for seed in range(4):
+        n = 2 + seed % 4
+        hand = _played(variant_id, betting, n, seed)
+        text = dumps_phh(hand, _seed=seed)
+        rep = replay(loads_phh(text))
+        by_pos = [hand.stacks()[hand.seat_of[p]] for p in range(n)]
+        assert rep.finishing_stacks == by_pos, text
+        assert loads_phh(text)["finishing_stacks"] == by_pos
+
+
+def _phh(**fields):
+    return "\n".join(f"{k} = {v!r}" if not isinstance(v, bool) else f"{k} = {str(v).lower()}"
+                     for k, v in fields.items())
+
+
+def test_illegal_action_names_the_action():
+    text = _phh(variant="NT", antes=[0, 0, 0], blinds_or_straddles=[1, 2, 0], min_bet=2,
+                starting_stacks=[100, 100, 100],
+                actions=["d dh p1 AsKs", "d dh p2 QdQc", "d dh p3 7h2c", "p3 cbr 3"])
+    with pytest.raises(PHHError, match=r"action 4 'p3 cbr 3'.*4 to 100"):
+        replay(loads_phh(text))
+
+
+def test_out_of_turn_is_an_error():
+    text = _phh(variant="NT", antes=[0, 0, 0], blinds_or_straddles=[1, 2, 0], min_bet=2,
+                starting_stacks=[100, 100, 100],
+                actions=["d dh p1 AsKs", "d dh p2 QdQc", "d dh p3 7h2c", "p1 cc"])
+    with pytest.raises(PHHError, match="action 4 'p1 cc'"):
+        replay(loads_phh(text))
+
+
+def test_duplicate_card_is_an_error():
+    text = _phh(variant="NT", antes=[0, 0], blinds_or_straddles=[1, 2], min_bet=2,
+                starting_stacks=[100, 100], actions=["d dh p1 AsKs", "d dh p2 AsQc"])
+    with pytest.raises(PHHError, match="already dealt"):
+        replay(loads_phh(text))
+
+
+def test_incomplete_hand_is_an_error():
+    text = _phh(variant="NT", antes=[0, 0], blinds_or_straddles=[1, 2], min_bet=2,
+                starting_stacks=[100, 100], actions=["d dh p1 AsKs", "d dh p2 QsQc"])
+    with pytest.raises(PHHError, match="incomplete"):
+        replay(loads_phh(text))
+
+
+def test_unknown_variant_code():
+    with pytest.raises(PHHError, match="variant: unknown code 'XYZ'"):
+        replay(loads_phh(_phh(variant="XYZ", starting_stacks=[1, 1], actions=[])))
+
+
+def _split_board_hand(river):
+    return dict(variant="NT", antes=[0, 0, 0], blinds_or_straddles=[0.5, 1, 0], min_bet=1,
+                starting_stacks=[10, 10, 10.01],
+                actions=["d dh p1 2c3d", "d dh p2 2d3c", "d dh p3 4c5d", "p3 cbr 2.01",
+                         "p1 cc", "p2 cc", "d db AsKsQs", "p1 cbr 1", "p2 cc", "p3 f",
+                         "d db Js", "p1 cc", "p2 cc", "d db Ts", *river,
+                         "p1 sm 2c3d", "p2 sm 2d3c"])
+
+
+def test_odd_chip_goes_first_left_of_button_when_nobody_was_called():
+    # Both play the board (royal flush); pot 8.03 in cents: 803 = 402 + 401.
+    fields = _split_board_hand(["p1 cc", "p2 cc"])
+    rules = replay(loads_phh(_phh(**fields)))
+    assert rules.finishing_stacks == [11.01, 11.0, 8.0]
+    frac = replay(loads_phh(_phh(**fields)), odd_chip="fractional")
+    assert frac.finishing_stacks == [11.005, 11.005, 8.0]
+
+
+def test_odd_chip_goes_to_the_player_who_was_called():
+    fields = _split_board_hand(["p1 cc", "p2 cbr 1", "p1 cc"])
+    rules = replay(loads_phh(_phh(**fields)))
+    assert rules.finishing_stacks == [11.0, 11.01, 8.0]
+    pos = replay(loads_phh(_phh(**fields)), odd_chip="position")
+    assert pos.finishing_stacks == [11.01, 11.0, 8.0]
