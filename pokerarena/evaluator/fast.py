@@ -32,6 +32,8 @@ class Tables(NamedTuple):
     offsets7: np.ndarray
     values7: np.ndarray
     omaha: np.ndarray
+    omaha_values: np.ndarray
+    omaha_board: np.ndarray
     pair_index: np.ndarray
 
 
@@ -52,7 +54,7 @@ def tables_for(ranking: Ranking) -> Tables:
             int(raw["shift5"][0]), raw["offsets5"], raw["values5"],
             int(raw["shift6"][0]), raw["offsets6"], raw["values6"],
             int(raw["shift7"][0]), raw["offsets7"], raw["values7"],
-            raw["omaha"], tbl.pair_index(),
+            raw["omaha"], raw["omaha_values"], raw["omaha_board"], tbl.pair_index(),
         )
         _LOADED[key] = found
     return found
@@ -200,22 +202,24 @@ def _omaha_flush(hole, hb, h, board, bb, s, flush):
 
 
 @njit(cache=True)
-def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, pair_idx, out):
+def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, omaha_values, omaha_board,
+           pair_idx, out):
     mask5 = (1 << shift5) - 1
     for i in range(out.shape[0]):
         bb = i * 5
         key = (ck[board[bb]] + ck[board[bb + 1]] + ck[board[bb + 2]] + ck[board[bb + 3]]
                + ck[board[bb + 4]])
         rk = np.int64(key & LOW_WORD)
-        base = (offsets5[rk >> shift5] + (rk & mask5)) * 91
+        base = np.int64(omaha_board[offsets5[rk >> shift5] + (rk & mask5)]) * 91
         hb = i * h
-        best = 0
+        cls = 0
         for a in range(h):
             ra = (hole[hb + a] >> 2) * 13
             for b in range(a + 1, h):
                 v = omaha[base + pair_idx[ra + (hole[hb + b] >> 2)]]
-                if v > best:
-                    best = v
+                if v > cls:
+                    cls = v
+        best = omaha_values[cls]
         # A flush needs three board cards of a suit (nibble + 5 reaches 8).
         flags = ((key >> np.uint64(32)) + np.uint64(0x5555)) & SUIT_FLAGS
         if flags:
@@ -230,4 +234,4 @@ def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, pair_idx, out):
 def omaha_batch(hole: np.ndarray, board: np.ndarray, t: Tables, out: np.ndarray) -> None:
     """Omaha values for hole ``uint8[N, h]`` and five-card boards ``uint8[N, 5]``."""
     _omaha(hole.reshape(-1), board.reshape(-1), hole.shape[1], t.card_keys, t.flush, t.shift5,
-           t.offsets5, t.omaha, t.pair_index.reshape(-1), out)
+           t.offsets5, t.omaha, t.omaha_values, t.omaha_board, t.pair_index.reshape(-1), out)

@@ -21,7 +21,7 @@ from pokerarena.evaluator.generic import high_value
 RANK_KEYS = np.array([0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345,
                       1479181], dtype=np.int64)
 SUIT_SHIFT = 32
-TABLE_VERSION = 3
+TABLE_VERSION = 4
 HASH_SIZES = (5, 6, 7)
 
 
@@ -148,10 +148,15 @@ def _perfect_hash(keys: np.ndarray, values: np.ndarray) -> tuple[int, np.ndarray
 
 @njit(cache=True)
 def _omaha_table(ms5, keys5, shift5, offsets5, table5, size5):
-    """Best non-flush value for (five-card board multiset slot, hole-rank pair)."""
+    """Best non-flush value for (five-card board multiset, hole-rank pair).
+
+    Returns the table indexed by ``board id * 91 + pair id`` and the board id of each
+    slot of the five-card perfect hash.
+    """
     rank_keys = np.array([0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345,
                           1479181], np.int64)
-    out = np.zeros(size5 * 91, np.int32)
+    out = np.zeros(ms5.shape[0] * 91, np.int32)
+    dense = np.zeros(size5, np.int32)
     board = np.zeros(5, np.int64)
     mask5 = (1 << shift5) - 1
     for i in range(ms5.shape[0]):
@@ -160,7 +165,7 @@ def _omaha_table(ms5, keys5, shift5, offsets5, table5, size5):
             for _ in range(ms5[i, r]):
                 board[k] = r
                 k += 1
-        slot = offsets5[keys5[i] >> shift5] + (keys5[i] & mask5)
+        dense[offsets5[keys5[i] >> shift5] + (keys5[i] & mask5)] = i
         pid = 0
         for a in range(13):
             for b in range(a, 13):
@@ -182,9 +187,9 @@ def _omaha_table(ms5, keys5, shift5, offsets5, table5, size5):
                             v = table5[offsets5[key >> shift5] + (key & mask5)]
                             if v > best:
                                 best = v
-                out[slot * 91 + pid] = best
+                out[i * 91 + pid] = best
                 pid += 1
-    return out
+    return out, dense
 
 
 def pair_index() -> np.ndarray:
@@ -216,7 +221,13 @@ def build(params: np.ndarray) -> dict[str, np.ndarray]:
         out[f"offsets{n}"] = offsets
         out[f"values{n}"] = table
         if n == 5:
-            out["omaha"] = _omaha_table(ms, keys, shift, offsets, table, table.size)
+            best, dense = _omaha_table(ms, keys, shift, offsets, table, table.size)
+            # Store class numbers (uint16) rather than values: the table then fits in
+            # about 1 MB, and the largest class number is the largest value.
+            classes, codes = np.unique(best, return_inverse=True)
+            out["omaha"] = codes.astype(np.uint16)
+            out["omaha_values"] = classes.astype(np.int32)
+            out["omaha_board"] = dense
     return out
 
 
