@@ -1,0 +1,217 @@
+"""Betting, forced bets, pots and showdown rules of the engine, hand by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokerarena.cards import parse_cards
+from pokerarena.engine import (
+    BRING_IN,
+    CHECK_CALL,
+    DEALER,
+    FOLD,
+    Action,
+    Game,
+    IllegalAction,
+    bet_to,
+    discard,
+)
+
+
+def manual(variant, stacks, **options):
+    """A hand dealt by hand; seat i is PHH player p{i+1} (button on the last seat)."""
+    game = Game(variant, {"dealing": "manual", **options})
+    return game.new_hand(0, len(stacks), stacks, button=len(stacks) - 1)
+
+
+def deal(hand, *holes, board=None):
+    for seat, cards in enumerate(holes):
+        if cards:
+            hand.apply(Action("dh", 0, tuple(parse_cards(cards)), seat), DEALER)
+    if board:
+        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
+
+
+def test_heads_up_button_posts_small_blind_and_acts_first_preflop_only():
+    hand = Game("holdem").new_hand(1, 2, [100, 100], button=1)
+    assert hand.stacks() == [98, 99]  # seat 0 big blind, seat 1 (button) small blind
+    assert hand.to_act == 1
+    hand.apply(CHECK_CALL)
+    assert hand.to_act == 0
+    legal = hand.legal_actions()
+    assert legal.kinds == ("cc", "cbr") and legal.call == 0 and legal.min_to == 4
+    hand.apply(CHECK_CALL)
+    assert hand.to_act == 0 and len(hand.board) == 3  # big blind first after the flop
+
+
+def test_no_limit_minimum_raise_follows_the_last_raise():
+    hand = Game("holdem").new_hand(1, 3, [100, 100, 100], button=2)
+    legal = hand.legal_actions()
+    assert hand.to_act == 2 and (legal.min_to, legal.max_to) == (4, 100)
+    hand.apply(bet_to(10))
+    legal = hand.legal_actions()
+    assert (legal.call, legal.min_to, legal.max_to) == (9, 18, 100)
+
+
+def test_short_all_in_raise_does_not_reopen_the_betting():
+    hand = Game("holdem").new_hand(1, 3, [25, 100, 100], button=2)
+    hand.apply(bet_to(20))            # button
+    legal = hand.legal_actions()      # small blind: only 25 chips
+    assert (legal.min_to, legal.max_to) == (25, 25)
+    hand.apply(bet_to(25))            # all in: a raise of 5, less than a full raise
+    assert "cbr" in hand.legal_actions().kinds   # big blind has not acted yet
+    hand.apply(CHECK_CALL)
+    assert hand.to_act == 2
+    assert hand.legal_actions().kinds == ("f", "cc")  # the button may not re-raise
+
+
+def test_pot_limit_maximum():
+    hand = Game("holdem", {"betting": "pot_limit"}).new_hand(1, 3, [100] * 3, button=2)
+    legal = hand.legal_actions()
+    assert (legal.min_to, legal.max_to) == (4, 7)   # call 2, pot 5, raise 5
+    hand.apply(bet_to(7))
+    legal = hand.legal_actions()                    # SB: call 6, pot 16 -> to 23
+    assert (legal.min_to, legal.max_to) == (12, 23)
+
+
+def test_fixed_limit_cap_and_heads_up_cap():
+    hand = Game("holdem", {"betting": "fixed_limit"}).new_hand(1, 3, [100] * 3, button=2)
+    for to in (4, 6, 8):
+        assert hand.legal_actions().min_to == to
+        hand.apply(bet_to(to))
+    assert hand.legal_actions().kinds == ("f", "cc")  # one bet and three raises
+    with pytest.raises(IllegalAction):
+        hand.apply(bet_to(10))
+    hu = Game("holdem", {"betting": "fixed_limit"}).new_hand(1, 2, [100] * 2, button=1)
+    for to in (4, 6, 8, 10, 12):
+        hu.apply(bet_to(to))
+    assert hu.legal_actions().kinds == ("f", "cc")  # heads-up: five raises
+    capped = Game("holdem", {"betting": "fixed_limit", "heads_up_max_raises": "none"})
+    hu = capped.new_hand(1, 2, [100] * 2, button=1)
+    for to in (4, 6, 8, 10, 12, 14, 16):
+        hu.apply(bet_to(to))
+    assert "cbr" in hu.legal_actions().kinds
+
+
+def test_side_pots_and_uncalled_bet():
+    hand = manual("holdem", [10, 30, 100])
+    deal(hand, "AsAh", "KsKh", "QsQh")
+    hand.apply(bet_to(100))   # p3, the button
+    hand.apply(CHECK_CALL)    # p1 all in for 10
+    hand.apply(CHECK_CALL)    # p2 all in for 30
+    for board in ("2c7d9h", "3s", "4c"):
+        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
+    res = hand.result()
+    assert res.stacks == [30, 40, 70]
+    assert [(p.amount, p.eligible) for p in res.pots] == [(30, [0, 1, 2]), (40, [1, 2])]
+    assert res.deltas == [20, 10, -30] and sum(res.deltas) == 0
+
+
+def test_high_low_split_odd_chip_goes_high():
+    hand = manual("omaha_hilo", [50, 50, 50], antes=(1, 1, 1))
+    deal(hand, "Ac2cJdJh", "KhKc9s9c", "3h3s7d7c")
+    hand.apply(FOLD)          # the button
+    hand.apply(CHECK_CALL)    # small blind completes
+    hand.apply(CHECK_CALL)    # big blind checks
+    for board in ("4h5c8s", "Kd", "Qc"):
+        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
+        if not hand.is_over:
+            hand.apply(CHECK_CALL)
+            hand.apply(CHECK_CALL)
+    res = hand.result()
+    # Pot 7: high (kings) gets 4, low (A-2-4-5-8) gets 3.
+    assert res.stacks == [50, 51, 49]
+
+
+def test_high_low_without_qualifying_low_scoops():
+    hand = manual("omaha_hilo", [50, 50, 50])
+    deal(hand, "AcKcJdJh", "KhKs9s9c", "3h3s7d7c")
+    hand.apply(FOLD)
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    for board in ("4h5cKd", "Qs", "Qc"):
+        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
+        if not hand.is_over:
+            hand.apply(CHECK_CALL)
+            hand.apply(CHECK_CALL)
+    assert hand.result().stacks == [48, 52, 50]
+
+
+def test_stud_bring_in_lowest_door_ties_by_suit():
+    hand = manual("stud7", [100, 100, 100])
+    deal(hand, "AsKs2h", "AdKd2c", "QcQd9s")
+    assert hand.to_act == 1   # 2c: lowest door card, clubs lowest
+    assert hand.legal_actions().kinds == ("pb", "cbr")
+    assert hand.legal_actions().min_to == 4          # complete to the small bet
+    with pytest.raises(IllegalAction):
+        hand.apply(CHECK_CALL)
+    hand.apply(BRING_IN)
+    assert hand.to_act == 2 and hand.legal_actions().call == 2
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)    # seat 0 calls the bring-in; round over (no option)
+    deal(hand, "3d", "Ac", "9d")
+    assert hand.to_act == 2   # the open pair of nines beats ace-high: it opens
+    assert hand.legal_actions().kinds == ("cc", "cbr")
+
+
+def test_razz_bring_in_highest_door_and_lowest_showing_opens():
+    hand = manual("razz", [100, 100, 100])
+    deal(hand, "2s3sKc", "2d3dKs", "4s5sAs")
+    assert hand.to_act == 1   # K of spades: the highest door (ace low, spades highest)
+    hand.apply(BRING_IN)
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    deal(hand, "2c", "3c", "4d")
+    assert hand.to_act == 2   # A-4 is the lowest showing hand
+
+
+def test_stud_with_eight_players_deals_a_shared_last_card():
+    game = Game("stud7")
+    hand = game.new_hand(5, 8, [1000] * 8, button=0)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        hand.apply(BRING_IN if "pb" in legal.kinds else CHECK_CALL)
+    assert len(hand.board) == 1
+    assert all(len(hand.cards_of(s)) == 6 for s in range(8))
+    assert sum(hand.result().deltas) == 0
+
+
+def test_draw_reshuffles_the_discards_when_the_stock_runs_out():
+    hand = Game("draw27_triple").new_hand(3, 6, [500] * 6, button=0)
+    draws = 0
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        if "sd" in legal.kinds:
+            seat = hand.to_act
+            hand.apply(discard(hand.cards_of(seat)))  # throw all five every time
+            draws += 1
+            live = [c for s in range(6) if not hand.folded[hand.pos_of[s]]
+                    for c in hand.cards_of(s)]
+            everything = live + hand.stock + hand.muck_pile
+            assert sorted(everything) == list(range(52))
+        else:
+            hand.apply(CHECK_CALL)
+    assert draws == 18  # 3 draws x 6 players: 90 replacement cards from 52
+    assert sum(hand.result().deltas) == 0
+
+
+def test_fold_with_nothing_to_call_is_illegal_and_changes_nothing():
+    hand = Game("holdem").new_hand(1, 3, [100] * 3, button=2)
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    before = (hand.to_act, hand.stacks(), list(hand.log), hand.legal_actions())
+    with pytest.raises(IllegalAction, match="cannot fold"):
+        hand.apply(FOLD)
+    assert (hand.to_act, hand.stacks(), list(hand.log), hand.legal_actions()) == before
+
+
+def test_observation_hides_other_down_cards():
+    hand = Game("stud7").new_hand(2, 3, [100] * 3, button=0)
+    obs = hand.observation(0)
+    assert obs.hole == hand.cards_of(0) and len(obs.hole) == 3
+    for seat in (1, 2):
+        assert obs.up[seat] == hand.cards_of(seat)[2:]
+    for _actor, act in obs.history:
+        if act.kind == "dh" and act.target != 0:
+            assert act.cards[:2] == (255, 255) and act.cards[2] != 255
+    assert (obs.legal is not None) == (hand.to_act == 0)
