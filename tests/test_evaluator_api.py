@@ -176,3 +176,12 @@ def test_rank_keys_identify_multisets():
         ms = tables.rank_multisets(n)
         sums = ms @ tables.RANK_KEYS
         assert np.unique(sums).size == ms.shape[0]
+
+
+def test_single_omaha_path_equals_batch():
+    cards = _random_hands(3000, 11, seed=5)
+    for h in (4, 5, 6):
+        hole, board = np.ascontiguousarray(cards[:, :h]), np.ascontiguousarray(cards[:, 6:])
+        batch = evaluate_omaha_batch(hole, board)
+        singles = [evaluate_omaha(hole[i].tolist(), board[i].tolist()) for i in range(3000)]
+        assert singles == batch.tolist()

@@ -99,6 +99,10 @@ def evaluate_omaha(hole: CardsLike, board: CardsLike, ranking: Ranking = HIGH) -
     b = _codes(board)
     if set(h) & set(b):
         raise CardError("a card is both in the hand and on the board")
+    if len(h) < 2 or len(b) < 3:
+        raise CardError("Omaha needs at least two hole cards and three board cards")
+    if ranking.table_friendly and len(b) == 5 and max(h + b) < 52:
+        return fast.omaha_one(h, b, fast.py_tables_for(ranking))
     arr_h = np.asarray([h], dtype=np.uint8)
     arr_b = np.asarray([b], dtype=np.uint8)
     return int(evaluate_omaha_batch(arr_h, arr_b, ranking)[0])

@@ -129,6 +129,10 @@ class PyTables(NamedTuple):
     card_keys: list
     flush: list
     hashes: dict  # k -> (shift, offsets, values)
+    omaha: np.ndarray  # kept as an array: as a list it would cost ~20 MB per process
+    omaha_values: list
+    omaha_board: list
+    pair_index: list
 
 
 def py_tables(t: Tables) -> PyTables:
@@ -138,6 +142,8 @@ def py_tables(t: Tables) -> PyTables:
         {5: (t.shift5, t.offsets5.tolist(), t.values5.tolist()),
          6: (t.shift6, t.offsets6.tolist(), t.values6.tolist()),
          7: (t.shift7, t.offsets7.tolist(), t.values7.tolist())},
+        t.omaha, t.omaha_values.tolist(), t.omaha_board.tolist(),
+        t.pair_index.reshape(-1).tolist(),
     )
 
 
@@ -167,6 +173,45 @@ def high_one(codes, t: PyTables) -> int:
     shift, offsets, values = t.hashes[len(codes)]
     rk = key & 0xFFFFFFFF
     return values[offsets[rk >> shift] + (rk & ((1 << shift) - 1))]
+
+
+def omaha_one(hole: list[int], board: list[int], t: PyTables) -> int:
+    """Omaha value of one hand (2..6 hole cards, five board cards), in plain Python."""
+    ck = t.card_keys
+    key = ck[board[0]] + ck[board[1]] + ck[board[2]] + ck[board[3]] + ck[board[4]]
+    shift, offsets, _ = t.hashes[5]
+    rk = key & 0xFFFFFFFF
+    base = t.omaha_board[offsets[rk >> shift] + (rk & ((1 << shift) - 1))] * 91
+    item = t.omaha.item
+    pair_index = t.pair_index
+    h = len(hole)
+    cls = 0
+    for a in range(h):
+        ra = (hole[a] >> 2) * 13
+        for b in range(a + 1, h):
+            v = item(base + pair_index[ra + (hole[b] >> 2)])
+            if v > cls:
+                cls = v
+    best = t.omaha_values[cls]
+    flags = ((key >> 32) + 0x5555) & 0x8888
+    while flags:  # suits with three or more board cards
+        s = ((flags & -flags).bit_length() - 4) >> 2
+        flags &= flags - 1
+        suited = [c >> 2 for c in hole if c & 3 == s]
+        if len(suited) < 2:
+            continue
+        on_board = [c >> 2 for c in board if c & 3 == s]
+        for a in range(len(suited)):
+            for b in range(a + 1, len(suited)):
+                pm = (1 << suited[a]) | (1 << suited[b])
+                for x in range(len(on_board)):
+                    for y in range(x + 1, len(on_board)):
+                        for z in range(y + 1, len(on_board)):
+                            v = t.flush[pm | (1 << on_board[x]) | (1 << on_board[y])
+                                        | (1 << on_board[z])]
+                            if v > best:
+                                best = v
+    return best
 
 
 @njit(cache=True)
