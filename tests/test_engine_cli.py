@@ -1,0 +1,106 @@
+"""``pokerarena replay / variants / play`` through a subprocess, with exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "phh-examples"
+
+
+def run(cli, *args):
+    return subprocess.run([*cli, *args], capture_output=True, text=True, timeout=300)
+
+
+GOOD_PHH = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [5, 10, 0]
+min_bet = 10
+starting_stacks = [1000, 1000, 1000]
+actions = ['d dh p1 AsKs', 'd dh p2 QdQc', 'd dh p3 7h2c', 'p3 f', 'p1 cbr 30', 'p2 f']
+"""
+
+
+def test_replay_prints_finishing_stacks_last(pokerarena_cli, tmp_path):
+    path = tmp_path / "hand.phh"
+    path.write_text(GOOD_PHH)
+    out = run(pokerarena_cli, "replay", str(path))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [1010, 990, 1000]
+    out = run(pokerarena_cli, "replay", str(path), "--json")
+    lines = out.stdout.strip().splitlines()
+    assert out.returncode == 0
+    assert json.loads(lines[0])["finishing_stacks"] == [1010, 990, 1000]
+    assert json.loads(lines[-1]) == [1010, 990, 1000]
+
+
+def test_replay_illegal_action_exits_2_naming_it(pokerarena_cli, tmp_path):
+    path = tmp_path / "bad.phh"
+    path.write_text(GOOD_PHH.replace("'p1 cbr 30'", "'p1 cbr 12'"))
+    out = run(pokerarena_cli, "replay", str(path))
+    assert out.returncode == 2
+    assert "p1 cbr 12" in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_replay_missing_file_exits_2(pokerarena_cli, tmp_path):
+    out = run(pokerarena_cli, "replay", str(tmp_path / "nope.phh"))
+    assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+@pytest.mark.skipif(not (EXAMPLES / "wsop").exists(), reason="../shared/phh-examples absent")
+def test_replay_a_real_stud_hand(pokerarena_cli):
+    out = run(pokerarena_cli, "replay", str(EXAMPLES / "wsop/2023/43/5/69.phh"))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [2550000, 1825000, 21650000,
+                                                               3675000]
+
+
+def test_variants_lists_everything(pokerarena_cli):
+    out = run(pokerarena_cli, "variants", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["id"]: r for r in json.loads(out.stdout)}
+    assert rows["omaha"]["phh"] == {"pot_limit": "PO"}
+    assert rows["stud7"]["players"] == [2, 8] and rows["holdem_short"]["deck"] == "short"
+    text = run(pokerarena_cli, "variants")
+    assert text.returncode == 0 and "razz" in text.stdout
+
+
+def test_play_is_deterministic_and_conserves_chips(pokerarena_cli):
+    args = ["play", "--variant", "holdem", "--bots", "random,call,random,call",
+            "--hands", "40", "--seed", "11", "--json"]
+    a = run(pokerarena_cli, *args)
+    b = run(pokerarena_cli, *args)
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    data = json.loads(a.stdout)
+    assert data["hands"] == 40 and data["chips_conserved"] is True
+    assert sum(s["net"] for s in data["seats"]) == 0
+    assert [s["bot"] for s in data["seats"]] == ["random", "call", "random", "call"]
+    other = run(pokerarena_cli, *args[:-3], "12", "--json")
+    assert other.stdout != a.stdout
+
+
+def test_play_with_betting_and_options(pokerarena_cli):
+    out = run(pokerarena_cli, "play", "--variant", "stud7_hilo", "--betting", "fixed_limit",
+              "--option", "max_raises=2", "--option", "ante=2", "--bots", "random,random,call",
+              "--hands", "20", "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    assert "chips_conserved: true" in out.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--variant", "nope", "--bots", "call,call"], "unknown variant 'nope'"),
+    (["--variant", "holdem", "--bots", "call,shark"], "unknown bot 'shark'"),
+    (["--variant", "holdem", "--bots", "call"], "for 2 to 10 players, not 1"),
+    (["--variant", "holdem", "--betting", "limp", "--bots", "call,call"], "not offered"),
+    (["--variant", "holdem", "--option", "colour=red", "--bots", "call,call"], "colour"),
+    (["--variant", "holdem", "--option", "oops", "--bots", "call,call"], "KEY=VALUE"),
+])
+def test_play_user_errors_exit_2(pokerarena_cli, args, message):
+    out = run(pokerarena_cli, "play", *args, "--hands", "1")
+    assert out.returncode == 2
+    assert message in out.stderr and "Traceback" not in out.stderr
