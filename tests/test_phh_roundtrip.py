@@ -100,3 +100,19 @@ def test_odd_chip_goes_to_the_player_who_was_called():
     assert rules.finishing_stacks == [11.0, 11.01, 8.0]
     pos = replay(loads_phh(_phh(**fields)), odd_chip="position")
     assert pos.finishing_stacks == [11.01, 11.0, 8.0]
+
+
+def test_showdown_order_starts_with_the_last_rounds_opener_or_aggressor():
+    # Triple draw: the last betting round is skipped (p2 all in), so p1 (its opener)
+    # shows first although p2 raised in the round before.
+    base = dict(variant="F2L3D", antes=[0, 0], blinds_or_straddles=[1, 2], small_bet=2,
+                big_bet=4, starting_stacks=[100, 10],
+                actions=["d dh p1 QdJc8s7d5h", "d dh p2 KsKd4s4c2s", "p2 cbr 4", "p1 cc",
+                         "p1 sd QdJc", "p2 sd KsKd4s", "d dh p1 As6s", "d dh p2 7s7c5c",
+                         "p1 cc", "p2 cbr 2", "p1 cc", "p1 sd As", "p2 sd 7s",
+                         "d dh p1 9d", "d dh p2 6h", "p1 cc", "p2 cbr 4", "p1 cc",
+                         "p1 sd 8s", "p2 sd", "d dh p1 7h"])
+    rep = replay(loads_phh(_phh(**base)), complete=False)
+    assert rep.hand.phase_name == "showdown" and rep.hand.to_act == 0
+    done = replay(loads_phh(_phh(**base)))
+    assert done.finishing_stacks == [90, 20]   # 7-6-5-4-2 beats 9-7-7-6-5

@@ -264,7 +264,7 @@ class Hand:
         self.bring_in_pos = -1
         self.bring_in_pending = False
         self.aggressor = -1    # last full bet/raise of the round
-        self.last_aggressor = -1
+        self.show_first = 0    # who shows first at the showdown
         # draw state
         self.drawn = [False] * n
         self.owed = [0] * n
@@ -534,6 +534,7 @@ class Hand:
                 full = inc >= self.min_raise or (self.nraises == 0 and cur < base <= to)
             self.cur = to
             self.top = p
+            self.show_first = p
             need, can_raise, folded, stack = self.need, self.can_raise, self.folded, self.stack
             if full:
                 if g.sys != SYS_FIXED and inc > self.min_raise:
@@ -573,10 +574,8 @@ class Hand:
     def _end_round(self) -> None:
         if self.cur > 0 and self.top >= 0:
             self.called = self.top
-            self.last_aggressor = self.aggressor if self.aggressor >= 0 else self.top
         elif self.phase == PH_BET:
             self.called = -1
-            self.last_aggressor = -1
         self.bets = [0] * self.n
         self.cur = 0
         self.bring_in_pending = False
@@ -599,6 +598,21 @@ class Hand:
             self.nraises = 1 if cur > 0 else 0
         need = [not folded[p] and stack[p] > 0 for p in range(n)]
         self.can_raise = [True] * n
+        self.bring_in_pending = False
+        start = 0
+        if first == 1:  # left of the blinds
+            blinds = self._blinds
+            mx = max(blinds) if blinds else 0
+            if mx:
+                last = max(i for i in range(n) if blinds[i] == mx)
+                start = (last + 1) % n
+        elif first == 2:  # bring-in
+            start = self.bring_in_pos = self._bring_in_position()
+        elif first in (3, 4):
+            start = self._showing_first(first == 4)
+        # The showdown starts with the opener of the last betting round (or its last
+        # bettor/raiser), even when nobody could bet in it.
+        self.show_first = start
         active = sum(need)
         if active == 0:
             self.need = need
@@ -609,22 +623,8 @@ class Hand:
                 self.need = [False] * n
                 return False
         self.need = need
-        self.bring_in_pending = False
-        start = 0
-        if first == 1:  # left of the blinds
-            blinds = self._blinds
-            mx = max(blinds) if blinds else 0
-            if mx:
-                last = max(i for i in range(n) if blinds[i] == mx)
-                start = (last + 1) % n
-        elif first == 2:  # bring-in
-            bp = self._bring_in_position()
-            self.bring_in_pos = bp
-            start = bp
-            if g.bring_in > 0 and need[bp]:
-                self.bring_in_pending = True
-        elif first in (3, 4):
-            start = self._showing_first(first == 4)
+        if first == 2 and g.bring_in > 0 and need[start]:
+            self.bring_in_pending = True
         q = start
         for _ in range(n):
             if need[q]:
@@ -904,7 +904,7 @@ class Hand:
 
     def _showdown_order(self) -> list[int]:
         n = self.n
-        start = self.last_aggressor if self.last_aggressor >= 0 else 0
+        start = self.show_first
         return [(start + i) % n for i in range(n) if not self.folded[(start + i) % n]]
 
     def _next_shower(self) -> None:

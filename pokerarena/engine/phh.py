@@ -147,8 +147,11 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
         raise PHHError(str(exc)) from None
 
 
-def replay(data: dict[str, Any], *, odd_chip: str = "called") -> Replay:
-    """Replay a parsed PHH hand strictly; raises :class:`PHHError` naming the action."""
+def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = True) -> Replay:
+    """Replay a parsed PHH hand strictly; raises :class:`PHHError` naming the action.
+
+    With ``complete=False`` the hand is left where the actions stop (the finishing
+    stacks are then the chips behind at that point)."""
     for key in ("variant", "starting_stacks", "actions"):
         if key not in data:
             raise PHHError(f"{key}: required field missing")
@@ -198,6 +201,8 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called") -> Replay:
         except (IllegalAction, EngineError, CardError, PHHError) as exc:
             unit = f" (amounts in units of 1/{scale})" if scale > 1 else ""
             raise PHHError(f"action {i} {text!r}: {exc}{unit}") from None
+    if not complete and not hand.is_over:
+        return Replay(hand, [_unscale(x, scale) for x in hand.stacks()], scale, data)
     if not hand.is_over:
         if hand.phase_name == "showdown":
             try:
