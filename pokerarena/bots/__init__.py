@@ -11,8 +11,10 @@ import random
 from typing import Any, Protocol
 
 from pokerarena.engine.actions import (
+    BRING_IN,
     BRING_IN_KIND,
     CALL_KIND,
+    CHECK_CALL,
     DISCARD_KIND,
     FOLD_KIND,
     RAISE_KIND,
@@ -44,8 +46,14 @@ class CallBot:
     def act(self, observation: Observation) -> Action:
         """Check/call whenever possible."""
         legal = observation.legal
-        return default_action(legal, observation.hole) if legal is not None else Action(
-            CALL_KIND)
+        if legal is None:
+            return CHECK_CALL
+        kinds = legal.kinds
+        if CALL_KIND in kinds:
+            return CHECK_CALL
+        if BRING_IN_KIND in kinds:
+            return BRING_IN
+        return default_action(legal, observation.hole)
 
 
 class RandomBot:

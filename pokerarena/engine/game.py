@@ -95,6 +95,7 @@ class Game:
                 raise VariantError(f"{self.variant.id}: options: "
                                    f"{format_validation_error(exc)}") from None
         v, o = self.variant, self.options
+        self.variant_id = v.id
         name = o.betting or v.betting[0]
         if name not in v.betting:
             raise VariantError(f"{v.id}: betting: {name!r} is not offered; choose one of "

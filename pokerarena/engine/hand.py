@@ -126,7 +126,7 @@ class Observation:
         self._hand = h
         self._loglen = len(h.log)
         self._cache: dict[str, Any] = {}
-        self.variant = h.game.variant.id
+        self.variant = h.game.variant_id
         self.seat = seat
         self.button = h.button
         self.players = h.n
@@ -296,6 +296,7 @@ class Hand:
                 self.bets[p] = b
                 self.log.append((self.seat_of[p], Action("blind", b)))
         self._blinds = blinds
+        self._legal: Legal | None = None
         self._advance()
 
     # ------------------------------------------------------------------ public API
@@ -335,6 +336,12 @@ class Hand:
 
     def legal_actions(self) -> Legal:
         """What the seat (or dealer) to act may do, with amount ranges."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> Legal:
         if self.over:
             return Legal(())
         ph = self.phase
@@ -368,6 +375,10 @@ class Hand:
         """Apply ``action`` for the seat to act (or the given ``seat``: ``DEALER`` for
         manual deals, any live seat for showing cards). Illegal actions raise
         :class:`IllegalAction` and change nothing."""
+        self._dispatch(action, seat)
+        self._legal = None
+
+    def _dispatch(self, action: Action, seat: int | None) -> None:
         if self.over:
             raise IllegalAction("the hand is over")
         kind = action.kind
@@ -406,7 +417,7 @@ class Hand:
     # ------------------------------------------------------------------ betting
     def _others_can_act(self, p: int) -> bool:
         folded, stack = self.folded, self.stack
-        return any(q != p and not folded[q] and stack[q] > 0 for q in range(self.n))
+        return any(q != p and stack[q] > 0 and not folded[q] for q in range(self.n))
 
     def _raise_range(self, p: int) -> tuple[int, int]:
         """(min_to, max_to) for a cbr by ``p``, or (0, 0) when raising is not allowed."""
@@ -506,7 +517,8 @@ class Hand:
                 return
             self._next_actor(p)
         elif kind == RAISE_KIND:
-            lo, hi = self._raise_range(p)
+            legal = self.legal_actions()
+            lo, hi = legal.min_to, legal.max_to
             to = action.amount
             if not hi:
                 raise IllegalAction(f"seat {seat} cannot bet or raise now")
