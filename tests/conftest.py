@@ -1,0 +1,40 @@
+"""Shared fixtures of the test suite (keep small; add fixtures as needed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_REFERENCE = REPO_ROOT.parent / "shared" / "reference"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository root (where pyproject.toml lives)."""
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def pokerarena_cli() -> list[str]:
+    """The command that runs the ``pokerarena`` console script, as an argv prefix."""
+    script = Path(sys.executable).parent / "pokerarena"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("pokerarena")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "pokerarena.cli"]
+
+
+@pytest.fixture(scope="session")
+def standard_census() -> dict:
+    """The exact census tables of ../shared/reference/standard_census.json."""
+    path = SHARED_REFERENCE / "standard_census.json"
+    if not path.is_file():
+        pytest.skip(f"reference census file {path} is absent")
+    return json.loads(path.read_text())
