@@ -73,7 +73,8 @@ def random_action(hand, draw):
     kind = draw(st.sampled_from(legal.kinds))
     if kind == "cbr":
         lo, hi = legal.min_to, legal.max_to
-        to = draw(st.one_of(st.just(lo), st.just(hi), st.integers(lo, hi)))
+        to = draw(st.sampled_from(legal.choices) if legal.choices else
+                  st.one_of(st.just(lo), st.just(hi), st.integers(lo, hi)))
         return Action("cbr", to)
     if kind == "sd":
         held = hand.cards_of(hand.to_act)
@@ -146,8 +147,10 @@ def test_check_call_play_is_deterministic_by_seed(case, seed):
                 hand.apply(Action("pb"))
             elif "sd" in legal.kinds:
                 hand.apply(Action("sd", 0, tuple(hand.cards_of(hand.to_act)[:1])))
-            else:
+            elif "cc" in legal.kinds:
                 hand.apply(Action("cc"))
+            else:
+                hand.apply(Action("cbr", legal.min_to))  # pass and out: open
         return hand.log, hand.result().stacks
 
     assert play() == play()

@@ -215,3 +215,58 @@ def test_observation_hides_other_down_cards():
         if act.kind == "dh" and act.target != 0:
             assert act.cards[:2] == (255, 255) and act.cards[2] != 255
     assert (obs.legal is not None) == (hand.to_act == 0)
+
+
+def test_stud_open_pair_allows_the_big_bet_on_fourth_street():
+    hand = manual("stud7", [100, 100, 100])
+    deal(hand, "AsKs2h", "AdKd3c", "QcQd9s")
+    hand.apply(BRING_IN)      # seat 0: 2h
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    deal(hand, "5d", "6c", "9d")            # seat 2 shows a pair of nines
+    legal = hand.legal_actions()
+    assert hand.to_act == 2 and legal.choices == (4, 8)
+    with pytest.raises(IllegalAction, match="allowed 4 or 8"):
+        hand.apply(bet_to(6))
+    hand.apply(bet_to(8))
+    assert hand.legal_actions().min_to == 16   # raises are big bets now
+    off = manual("stud7", [100, 100, 100], open_pair_big_bet=False)
+    deal(off, "AsKs2h", "AdKd3c", "QcQd9s")
+    for _ in range(3):
+        off.apply(BRING_IN if "pb" in off.legal_actions().kinds else CHECK_CALL)
+    deal(off, "5d", "6c", "9d")
+    assert off.legal_actions().choices == () and off.legal_actions().max_to == 4
+
+
+def test_pass_and_out_forbids_checking_an_unopened_pot():
+    game = Game("draw5", {"pass_and_out": True})
+    hand = game.new_hand(4, 3, [50, 50, 50], button=2)
+    assert hand.legal_actions().kinds == ("f", "cbr")
+    with pytest.raises(IllegalAction, match="no checking"):
+        hand.apply(CHECK_CALL)
+    hand.apply(FOLD)          # pass = fold
+    hand.apply(FOLD)
+    assert hand.is_over and hand.result().stacks == [49, 49, 52]
+    # After the draw, checking is allowed again.
+    hand = game.new_hand(4, 2, [50, 50], button=1)
+    hand.apply(bet_to(2))
+    hand.apply(CHECK_CALL)
+    while hand.phase_name == "draw":
+        hand.apply(discard())
+    assert hand.legal_actions().kinds == ("cc", "cbr")
+
+
+def test_ten_card_hands_score_the_best_five():
+    from pokerarena.engine import _pyeval
+    from pokerarena.engine.scoring import Scorer
+    from pokerarena.rules import load_variant
+
+    scorer = Scorer(load_variant("cincinnati").showdown)
+    hole = parse_cards("2c7d9hJsKd")
+    board = parse_cards("3c4c5c6cQh")
+    assert scorer.high(hole, board) is not None
+    other = parse_cards("AhAdAsKsKc")
+    a = scorer.high(hole, board)        # straight flush 2-6 of clubs
+    b = scorer.high(other, board)       # aces full
+    assert a > b
+    assert _pyeval.evaluate(hole + board, "high") > _pyeval.evaluate(other + board, "high")

@@ -72,6 +72,8 @@ class RandomBot:
         rng = self.rng
         kind = rng.choice(legal.kinds)
         if kind == RAISE_KIND:
+            if legal.choices:
+                return Action(RAISE_KIND, rng.choice(legal.choices))
             return Action(RAISE_KIND, rng.randint(legal.min_to, legal.max_to))
         if kind == DISCARD_KIND:
             k = rng.randint(legal.discard_min, legal.discard_max)

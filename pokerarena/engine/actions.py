@@ -60,6 +60,8 @@ class Legal:
     ``min_to``/``max_to``: the ``cbr`` range (totals for this round). ``bring_in``: chips a
     ``pb`` posts. ``discard_min``/``discard_max``: how many cards ``sd`` may discard.
     ``deal_to``: seats owed cards when the dealer acts; ``deal_board``: board cards owed.
+    ``choices``: when not empty, the only ``cbr`` amounts allowed inside the range (stud's
+    open-pair rule: the small or the big bet).
     """
 
     kinds: tuple[str, ...]
@@ -71,6 +73,7 @@ class Legal:
     discard_max: int = 0
     deal_to: tuple[int, ...] = ()
     deal_board: int = 0
+    choices: tuple[int, ...] = ()
 
     def allows(self, kind: str) -> bool:
         """True when actions of ``kind`` are allowed."""

@@ -62,7 +62,8 @@ class GameOptions(BaseModel):
     max_raises: int | Literal["none"] | None = None
     heads_up_max_raises: int | Literal["none"] | None = None
     ante_trimming: bool = True
-    open_pair_big_bet: bool | None = None
+    open_pair_big_bet: bool = True
+    pass_and_out: bool = False
 
 
 def parse_option_value(text: str) -> Any:
@@ -119,8 +120,6 @@ class Game:
             tuple(st.blinds) if v.forced.blinds else ())
         self.max_raises = self.system.max_raises
         self.heads_up_max_raises = self.system.heads_up_max_raises
-        self.open_pair_big_bet = (v.open_pair_big_bet if o.open_pair_big_bet is None
-                                  else o.open_pair_big_bet)
         self.manual_deal = o.dealing == "manual"
         self.manual_show = o.showdown == "manual"
         self.odd_chip = o.odd_chip
@@ -130,11 +129,16 @@ class Game:
         self.scorer = Scorer(v.showdown, v.deck)
         self.split = v.showdown.split
         streets: list[tuple] = []
+        first_bet = True
         for s in v.streets:
             if isinstance(s, DealStreet):
                 streets.append((ST_DEAL, s.down, s.up, s.board))
             elif isinstance(s, BetStreet):
-                streets.append((ST_BET, s.size == "big", FIRST_CODES[s.first]))
+                check = s.check and not (o.pass_and_out and first_bet)
+                open_pair = s.open_pair_big and o.open_pair_big_bet and name == "fixed_limit"
+                streets.append((ST_BET, s.size == "big", FIRST_CODES[s.first], check,
+                                open_pair))
+                first_bet = False
             elif isinstance(s, DrawStreet):
                 streets.append((ST_DRAW, s.min, s.max))
         self.streets = tuple(streets)

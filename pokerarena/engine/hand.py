@@ -264,6 +264,8 @@ class Hand:
         self.bring_in_pos = -1
         self.bring_in_pending = False
         self.aggressor = -1    # last full bet/raise of the round
+        self.check_ok = True
+        self.open_pair = False
         self.show_first = 0    # who shows first at the showdown
         # draw state
         self.drawn = [False] * n
@@ -419,25 +421,29 @@ class Hand:
         folded, stack = self.folded, self.stack
         return any(q != p and stack[q] > 0 and not folded[q] for q in range(self.n))
 
-    def _raise_range(self, p: int) -> tuple[int, int]:
-        """(min_to, max_to) for a cbr by ``p``, or (0, 0) when raising is not allowed."""
+    def _raise_range(self, p: int) -> tuple[int, int, tuple[int, ...]]:
+        """(min_to, max_to, choices) for a cbr by ``p``; (0, 0, ()) when not allowed."""
         g = self.game
         cur = self.cur
         stack = self.stack[p]
         to_call = cur - self.bets[p]
         if stack <= to_call or not self.can_raise[p] or not self._others_can_act(p):
-            return 0, 0
+            return 0, 0, ()
         cap = g.max_raises
         if self.live == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
             cap = g.heads_up_max_raises
         if cap is not None and self.nraises >= cap + 1:
-            return 0, 0
+            return 0, 0, ()
         total = self.bets[p] + stack
         sysc = g.sys
+        choices: tuple[int, ...] = ()
         if sysc == SYS_FIXED:
             size = self.bet_sz
             nominal = size if (self.nraises == 0 and cur < size) else cur + size
             lo = hi = nominal
+            if self.open_pair and self.nraises == 0 and g.big_bet > size:
+                hi = g.big_bet  # open pair on fourth street: small or big bet
+                choices = (min(lo, total), min(hi, total))
         else:
             base = g.min_bet
             # Completing a bring-in (or a short blind) goes to the base bet.
@@ -454,22 +460,26 @@ class Hand:
             lo = total
         if hi > total:
             hi = total
-        return lo, hi
+        if choices and choices[0] == choices[1]:
+            choices = ()
+        return lo, hi, choices
 
     def _legal_bet(self, p: int) -> Legal:
         if self.bring_in_pending and p == self.bring_in_pos:
-            lo, hi = self._raise_range(p)
+            lo, hi, choices = self._raise_range(p)
             kinds = (BRING_IN_KIND, RAISE_KIND) if hi else (BRING_IN_KIND,)
             return Legal(kinds, bring_in=min(self.game.bring_in, self.stack[p]),
-                         min_to=lo, max_to=hi)
+                         min_to=lo, max_to=hi, choices=choices)
         to_call = self.cur - self.bets[p]
         call = min(to_call, self.stack[p])
-        lo, hi = self._raise_range(p)
+        lo, hi, choices = self._raise_range(p)
         if to_call > 0:
             kinds = (FOLD_KIND, CALL_KIND, RAISE_KIND) if hi else (FOLD_KIND, CALL_KIND)
+        elif not self.check_ok and self.cur == 0 and hi:
+            kinds = (FOLD_KIND, RAISE_KIND)  # pass and out: no checking an unopened pot
         else:
             kinds = (CALL_KIND, RAISE_KIND) if hi else (CALL_KIND,)
-        return Legal(kinds, call=call, min_to=lo, max_to=hi)
+        return Legal(kinds, call=call, min_to=lo, max_to=hi, choices=choices)
 
     def _apply_bet(self, p: int, action: Action) -> None:
         kind = action.kind
@@ -492,6 +502,17 @@ class Hand:
             if kind != RAISE_KIND:
                 raise IllegalAction(f"seat {seat} must post the bring-in (pb) or complete "
                                     f"(cbr), not {kind!r}")
+        legal = self.legal_actions()
+        if kind not in legal.kinds:
+            if kind == FOLD_KIND:
+                raise IllegalAction(f"seat {seat} cannot fold: nothing to call (check instead)")
+            if kind == CALL_KIND:
+                raise IllegalAction(f"seat {seat} cannot check: no checking in this round "
+                                    "(pass and out: bet or fold)")
+            if kind == RAISE_KIND:
+                raise IllegalAction(f"seat {seat} cannot bet or raise now")
+            raise IllegalAction(f"seat {seat} is in a betting round: {kind!r} is not a "
+                                f"betting action ({', '.join(legal.kinds)})")
         if kind == CALL_KIND:
             to_call = self.cur - self.bets[p]
             amt = to_call if to_call < self.stack[p] else self.stack[p]
@@ -504,8 +525,6 @@ class Hand:
             self.log.append((seat, Action(CALL_KIND, amt)))
             self._next_actor(p)
         elif kind == FOLD_KIND:
-            if self.cur - self.bets[p] <= 0:
-                raise IllegalAction(f"seat {seat} cannot fold: nothing to call (check instead)")
             self.folded[p] = True
             self.live -= 1
             self.need[p] = False
@@ -517,17 +536,16 @@ class Hand:
                 return
             self._next_actor(p)
         elif kind == RAISE_KIND:
-            legal = self.legal_actions()
             lo, hi = legal.min_to, legal.max_to
             to = action.amount
-            if not hi:
-                raise IllegalAction(f"seat {seat} cannot bet or raise now")
             try:
                 to_int = int(to)
             except (TypeError, ValueError):
                 to_int = None
-            if to_int is None or to_int != to or not lo <= to_int <= hi:
-                rng = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            if (to_int is None or to_int != to or not lo <= to_int <= hi
+                    or (legal.choices and to_int not in legal.choices)):
+                rng = (" or ".join(map(str, legal.choices)) if legal.choices
+                       else f"{lo}" if lo == hi else f"{lo} to {hi}")
                 raise IllegalAction(f"seat {seat} cannot bet/raise to {to}: allowed {rng}")
             to = to_int
             cur = self.cur
@@ -538,6 +556,8 @@ class Hand:
             inc = to - cur
             g = self.game
             if g.sys == SYS_FIXED:
+                if legal.choices and to == g.big_bet:
+                    self.bet_sz = g.big_bet  # an open-pair big bet: raises are big bets
                 size = self.bet_sz
                 nominal = size if (self.nraises == 0 and cur < size) else cur + size
                 full = to >= nominal
@@ -593,11 +613,14 @@ class Hand:
         self.bring_in_pending = False
         self.phase = PH_NONE
 
-    def _start_bet(self, big: bool, first: int) -> bool:
+    def _start_bet(self, big: bool, first: int, check: bool = True,
+                   open_pair: bool = False) -> bool:
         """Set up a betting round; False when nobody can bet (round skipped)."""
         g, n = self.game, self.n
         folded, stack, bets = self.folded, self.stack, self.bets
         self.bet_sz = g.bet_size(big)
+        self.check_ok = check
+        self.open_pair = open_pair and self._open_pair_showing()
         cur = max(bets)
         self.cur = cur
         self.top = bets.index(cur) if cur else -1
@@ -644,6 +667,15 @@ class Hand:
                 self.phase = PH_BET
                 return True
             q = (q + 1) % n
+        return False
+
+    def _open_pair_showing(self) -> bool:
+        for p in range(self.n):
+            if not self.folded[p]:
+                ranks = [c >> 2 for c, u in zip(self.hole[p], self.isup[p], strict=True)
+                         if u and c != UNKNOWN]
+                if len(set(ranks)) < len(ranks):
+                    return True
         return False
 
     def _bring_in_position(self) -> int:
@@ -704,7 +736,7 @@ class Hand:
                 else:
                     self._deal_auto(st[1], st[2], st[3])
             elif kind == ST_BET:
-                if self._start_bet(st[1], st[2]):
+                if self._start_bet(st[1], st[2], st[3], st[4]):
                     return
                 self._end_round()
             else:

@@ -7,6 +7,7 @@ Uses :mod:`pokerarena.evaluator` (``ranking``, ``evaluate``, ``evaluate_omaha``,
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from pokerarena.engine import _pyeval
@@ -56,7 +57,11 @@ class Scorer:
         if self.use_ev:
             if self.omaha:
                 return int(_ev.evaluate_omaha(hole, board, rk))
-            return int(_ev.evaluate(hole + board, rk))
+            cards = hole + board
+            if len(cards) > 9:  # the evaluator takes up to nine cards: best of 9-subsets
+                return max(int(_ev.evaluate(list(sub), rk))
+                           for sub in combinations(cards, 9))
+            return int(_ev.evaluate(cards, rk))
         if self.omaha:
             return _pyeval.evaluate_omaha(hole, board, name)
         return _pyeval.evaluate(hole + board, name)

@@ -56,12 +56,19 @@ class DealStreet(_Strict):
 
 
 class BetStreet(_Strict):
-    """A betting round: bet ``size`` (fixed limit) and who acts ``first``."""
+    """A betting round: bet ``size`` (fixed limit) and who acts ``first``.
+
+    ``check = false`` forbids checking an unopened pot (pass-and-out: pass means fold).
+    ``open_pair_big = true`` (stud fourth street): when a player shows an open pair, the
+    first bet may be the small or the big bet (fixed limit; option ``open_pair_big_bet``).
+    """
 
     kind: Literal["bet"] = "bet"
     size: Literal["small", "big"] = "small"
     first: Literal["left_of_button", "left_of_blinds", "bring_in", "high_showing",
                    "low_showing"] = "left_of_button"
+    check: bool = True
+    open_pair_big: bool = False
 
 
 class DrawStreet(_Strict):
@@ -223,7 +230,6 @@ class Variant(_Strict):
     betting: tuple[Literal["fixed_limit", "spread_limit", "pot_limit", "no_limit"], ...] = (
         "fixed_limit",)
     stakes: Stakes = Stakes()
-    open_pair_big_bet: bool = False
     phh: dict[str, str] = Field(default_factory=dict,
                                 description="PHH variant code for each betting system")
 
