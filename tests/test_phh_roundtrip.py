@@ -116,3 +116,31 @@ def test_showdown_order_starts_with_the_last_rounds_opener_or_aggressor():
     assert rep.hand.phase_name == "showdown" and rep.hand.to_act == 0
     done = replay(loads_phh(_phh(**base)))
     assert done.finishing_stacks == [90, 20]   # 7-6-5-4-2 beats 9-7-7-6-5
+
+
+def test_all_in_hands_may_be_shown_before_the_runout():
+    text = _phh(variant="NT", antes=[0, 0, 0], blinds_or_straddles=[50, 100, 0],
+                min_bet=100, starting_stacks=[10000, 10000, 10000],
+                actions=["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 f",
+                         "p1 cbr 10000", "p2 cc", "p1 sm AsAd", "p2 sm KsKd",
+                         "d db 2c7h9d", "d db Th", "d db 3c"])
+    assert replay(loads_phh(text)).finishing_stacks == [20000, 0, 10000]
+
+
+def test_winner_need_not_show_when_the_others_muck():
+    text = _phh(variant="NT", antes=[0, 0], blinds_or_straddles=[50, 100], min_bet=100,
+                starting_stacks=[1000, 1000],
+                actions=["d dh p1 ????", "d dh p2 ????", "p2 cc", "p1 cc", "d db 2c7h9d",
+                         "p1 cc", "p2 cc", "d db Th", "p1 cc", "p2 cc", "d db 3c", "p1 cc",
+                         "p2 cbr 100", "p1 cc", "p2 sm", "# p1 wins unseen"])
+    assert replay(loads_phh(text)).finishing_stacks == [1200, 800]
+
+
+def test_unknown_cards_at_a_contested_showdown_are_an_error():
+    text = _phh(variant="NT", antes=[0, 0], blinds_or_straddles=[50, 100], min_bet=100,
+                starting_stacks=[1000, 1000],
+                actions=["d dh p1 ????", "d dh p2 ????", "p2 cc", "p1 cc", "d db 2c7h9d",
+                         "p1 cc", "p2 cc", "d db Th", "p1 cc", "p2 cc", "d db 3c", "p1 cc",
+                         "p2 cc"])
+    with pytest.raises(PHHError, match="not known"):
+        replay(loads_phh(text))
