@@ -154,3 +154,17 @@ def test_check_call_play_is_deterministic_by_seed(case, seed):
         return hand.log, hand.result().stacks
 
     assert play() == play()
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10 ** 6),
+       percent=st.integers(1, 20), cap=st.one_of(st.none(), st.integers(0, 10)))
+def test_chips_are_conserved_with_rake(data, seed, percent, cap):
+    game = Game("omaha_hilo", {"rake_percent": percent, "rake_cap": cap})
+    stacks = data.draw(st.lists(st.integers(1, 80), min_size=4, max_size=4))
+    hand = game.new_hand(seed, 4, stacks, seed % 4)
+    while not hand.is_over:
+        hand.apply(random_action(hand, data.draw))
+    res = hand.result()
+    assert sum(res.stacks) + res.rake == sum(stacks)
+    assert cap is None or res.rake <= cap

@@ -270,3 +270,17 @@ def test_ten_card_hands_score_the_best_five():
     b = scorer.high(other, board)       # aces full
     assert a > b
     assert _pyeval.evaluate(hole + board, "high") > _pyeval.evaluate(other + board, "high")
+
+
+def test_rake_is_taken_from_the_main_pot_and_capped():
+    hand = manual("holdem", [10, 30, 100], rake_percent=10, rake_cap=5)
+    deal(hand, "AsAh", "KsKh", "QsQh")
+    hand.apply(bet_to(100))
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    for board in ("2c7d9h", "3s", "4c"):
+        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
+    res = hand.result()
+    assert res.rake == 5                       # 10% of 70 is 7, capped at 5
+    assert res.stacks == [25, 40, 70]          # the main pot 30 pays the rake
+    assert sum(res.stacks) + res.rake == 140

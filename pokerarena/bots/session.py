@@ -30,6 +30,7 @@ class SessionSummary:
     won: list[int]
     showdown_hands: int = 0
     faults: list[int] = field(default_factory=list)
+    rake: int = 0
     chips_conserved: bool = True
 
     def as_dict(self) -> dict[str, Any]:
@@ -39,7 +40,7 @@ class SessionSummary:
                  for i, b in enumerate(self.bots)]
         return {"variant": self.variant, "betting": self.betting, "seed": self.seed,
                 "hands": self.hands, "showdown_hands": self.showdown_hands, "seats": seats,
-                "chips_conserved": self.chips_conserved}
+                "rake": self.rake, "chips_conserved": self.chips_conserved}
 
 
 def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
@@ -73,7 +74,8 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
         hand = game.new_hand(rng, n, stacks, button=i % n)
         play_hand(hand, bots, summary.faults)
         res = hand.result()
-        if sum(res.deltas) != 0 or any(s < 0 for s in res.stacks):
+        summary.rake += res.rake
+        if sum(res.deltas) + res.rake != 0 or any(s < 0 for s in res.stacks):
             summary.chips_conserved = False
         for s in range(n):
             summary.net[s] += res.deltas[s]
@@ -84,6 +86,6 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
             for s in res.showdown:
                 summary.showdowns[s] += 1
         summary.hands += 1
-    if sum(summary.net) != 0:
+    if sum(summary.net) + summary.rake != 0:
         summary.chips_conserved = False
     return summary

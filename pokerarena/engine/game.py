@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
@@ -41,7 +42,9 @@ class GameOptions(BaseModel):
     Amount fields override the variant's ``stakes``. ``antes`` and ``blinds`` are lists by
     role (as PHH writes them: first the player left of the button; heads-up with blinds,
     the button posts ``blinds[0]``). ``max_raises`` / ``heads_up_max_raises`` accept
-    ``"none"`` for no cap.
+    ``"none"`` for no cap. ``rake_percent`` (of the pots, rounded down, at most
+    ``rake_cap``; with ``rake_showdown_only`` only hands that reach a showdown) goes to the
+    house: chips are then conserved as stacks + rake.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -64,6 +67,9 @@ class GameOptions(BaseModel):
     ante_trimming: bool = True
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
+    rake_percent: Fraction = Field(Fraction(0), ge=0, le=100)
+    rake_cap: int | None = Field(None, ge=0)
+    rake_showdown_only: bool = False
 
 
 def parse_option_value(text: str) -> Any:
@@ -124,6 +130,9 @@ class Game:
         self.manual_show = o.showdown == "manual"
         self.odd_chip = o.odd_chip
         self.ante_trimming = o.ante_trimming
+        self.rake_percent = o.rake_percent
+        self.rake_cap = o.rake_cap
+        self.rake_showdown_only = o.rake_showdown_only
         self.deck_cards = named_deck(v.deck)
         self.deck_list = self.deck_cards.tolist()
         self.scorer = Scorer(v.showdown, v.deck)

@@ -277,6 +277,7 @@ class Hand:
         self.owe_up = [0] * n
         self.owe_board = 0
         self.over = False
+        self.rake = 0
         self._result: HandResult | None = None
         self.went_to_showdown = False
         antes, blinds = g.forced_by_position(n)
@@ -1053,10 +1054,22 @@ class Hand:
                 pots.append(Pot(amount, elig, kind="main" if not pots else "side"))
         if not pots and dead:
             pots.append(Pot(dead, alive))
+        rake = 0
+        g = self.game
+        if g.rake_percent and (self.went_to_showdown or not g.rake_showdown_only):
+            total = sum(pot.amount for pot in pots)
+            rake = int(total * g.rake_percent / 100)
+            if g.rake_cap is not None:
+                rake = min(rake, g.rake_cap)
+            left = rake
+            for pot in pots:  # taken from the main pot first
+                take = min(left, pot.amount)
+                pot.amount -= take
+                left -= take
+        self.rake = rake
         showdown_info: dict[int, dict[str, Any]] = {}
         values: dict[int, tuple[Any, Any]] = {}
         prio = self._priority()
-        g = self.game
         scorer = g.scorer
         for pot in pots:
             elig = pot.eligible
@@ -1108,5 +1121,5 @@ class Hand:
         self.committed = [0] * n
         self.bets = [0] * n
         self.over = True
-        self._result = HandResult(deltas, stacks, pots, showdown_info,
+        self._result = HandResult(deltas, stacks, pots, showdown_info, rake=rake,
                                   went_to_showdown=self.went_to_showdown and len(alive) > 1)
