@@ -1,0 +1,261 @@
+"""The driver: keeps a bounded number of units in flight, retries failed ones, records
+finished ones in the manifest, and reports progress.
+
+Usable from a CLI or a service alike::
+
+    driver = RunDriver.create(spec, data_dir, RayExecutor(workers=4))
+    threading.Thread(target=driver.run).start()
+    driver.progress().as_dict()      # poll from anywhere
+    driver.cancel()                  # units stop; what was written stays consistent
+
+``RunDriver.resume(data_dir, run_id, executor)`` continues an interrupted run: units
+the manifest records as finished are skipped, the others are played again and their
+parts replace any partial ones (same names), so no row is ever duplicated.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pokerarena.platform.planner import Plan, Unit, plan
+from pokerarena.platform.spec import RunSpec, SpecError
+from pokerarena.platform.storage import RunStore, new_run_id, remove_stale_temporaries
+
+
+class RunFailed(RuntimeError):
+    """A unit failed ``limits.max_attempts`` times; the run stopped."""
+
+
+@dataclass
+class Progress:
+    """A snapshot of a run being driven."""
+
+    run_id: str
+    status: str
+    executor: str
+    workers: int
+    units_total: int
+    units_done: int
+    units_in_flight: int
+    units_skipped: int
+    failures: int
+    retries: int
+    hands_total: int
+    hands_done: int
+    rows: int
+    bytes: int
+    elapsed_s: float
+    hands_per_s: float
+    eta_s: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return asdict(self)
+
+
+class RunDriver:
+    """Drives one run to its end (see the module docstring)."""
+
+    def __init__(self, store: RunStore, spec: RunSpec, executor: Any, *,
+                 manage_executor: bool = True,
+                 on_progress: Callable[[Progress], None] | None = None,
+                 on_unit: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.store = store
+        self.spec = spec
+        self.executor = executor
+        self.manage_executor = manage_executor
+        self.on_progress = on_progress
+        self.on_unit = on_unit
+        self.plan: Plan = plan(spec, store.run_id)
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._status = "created"
+        self._done = 0
+        self._skipped = 0
+        self._hands_done = 0
+        self._hands_session = 0
+        self._rows = 0
+        self._bytes = 0
+        self._failures = 0
+        self._retries = 0
+        self._in_flight = 0
+        self._t0: float | None = None
+
+    @property
+    def run_id(self) -> str:
+        """The run's id."""
+        return self.store.run_id
+
+    @classmethod
+    def create(cls, spec: RunSpec, data_dir: str | Path, executor: Any,
+               run_id: str | None = None, **kwargs: Any) -> RunDriver:
+        """A new run under ``data_dir`` (spec.json written now)."""
+        store = RunStore(data_dir, run_id or new_run_id(spec))
+        if store.exists():
+            raise SpecError(f"run {store.run_id} already exists; use --resume")
+        store.create(spec)
+        return cls(store, spec, executor, **kwargs)
+
+    @classmethod
+    def resume(cls, data_dir: str | Path, run_id: str, executor: Any,
+               **kwargs: Any) -> RunDriver:
+        """An existing run, to be continued where it stopped."""
+        store = RunStore(data_dir, run_id)
+        spec = store.load_spec()
+        return cls(store, spec, executor, **kwargs)
+
+    # control --------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Ask the run to stop: in-flight units are abandoned, the run ends ``cancelled``."""
+        self._cancel.set()
+
+    def progress(self) -> Progress:
+        """A consistent snapshot (thread-safe)."""
+        with self._lock:
+            elapsed = time.monotonic() - self._t0 if self._t0 is not None else 0.0
+            rate = self._hands_session / elapsed if elapsed > 0 else 0.0
+            left = self.plan.hands - self._hands_done
+            eta = left / rate if rate > 0 else None
+            return Progress(
+                run_id=self.run_id, status=self._status,
+                executor=getattr(self.executor, "name", "?"),
+                workers=getattr(self.executor, "workers", 1),
+                units_total=len(self.plan.units), units_done=self._done,
+                units_in_flight=self._in_flight, units_skipped=self._skipped,
+                failures=self._failures, retries=self._retries,
+                hands_total=self.plan.hands, hands_done=self._hands_done, rows=self._rows,
+                bytes=self._bytes, elapsed_s=elapsed, hands_per_s=rate, eta_s=eta)
+
+    def _emit(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.progress())
+
+    # the loop -------------------------------------------------------------------------
+    def run(self) -> Progress:
+        """Drive the run to its end; returns the final progress.
+
+        Raises :class:`RunFailed` when a unit keeps failing; a KeyboardInterrupt ends
+        the run ``interrupted`` (resumable) and propagates.
+        """
+        store = self.store
+        with store.lock():
+            remove_stale_temporaries(store.run_dir)
+            done = store.done_units()
+            todo = [u for u in self.plan.units if u.unit_id not in done]
+            with self._lock:
+                self._skipped = self._done = len(self.plan.units) - len(todo)
+                self._hands_done = sum(u.hands for u in self.plan.units
+                                       if u.unit_id in done)
+                self._status = "running"
+                self._t0 = time.monotonic()
+            store.append({"event": "start", "units": len(self.plan.units),
+                          "hands": self.plan.hands, "skipped": self._skipped,
+                          "digest": self.spec.digest(),
+                          "executor": getattr(self.executor, "name", "?"),
+                          "workers": getattr(self.executor, "workers", 1),
+                          "host": socket.gethostname(), "pid": os.getpid()})
+            status, error = "finished", None
+            try:
+                if self.manage_executor:
+                    self.executor.start()
+                with self._lock:
+                    self._t0 = time.monotonic()
+                status = self._loop(todo)
+            except RunFailed as exc:
+                status, error = "failed", str(exc)
+                raise
+            except BaseException as exc:
+                status, error = "interrupted", f"{type(exc).__name__}: {exc}"
+                raise
+            finally:
+                if self.manage_executor:
+                    with contextlib.suppress(Exception):
+                        self.executor.shutdown()
+                with self._lock:
+                    self._status = status
+                    self._in_flight = 0
+                event: dict[str, Any] = {"event": "end", "status": status}
+                if error:
+                    event["error"] = error
+                store.append(event)
+                self._emit()
+        return self.progress()
+
+    def _loop(self, todo: list[Unit]) -> str:
+        ex = self.executor
+        limits = self.spec.limits
+        run_dir = str(self.store.run_dir)
+        pending: deque[Unit] = deque(todo)
+        attempts: dict[str, int] = {}
+        inflight: dict[int, tuple[Unit, int, float]] = {}
+        deadline_factor = getattr(ex, "depth", 1)
+        last_emit = 0.0
+        while pending or inflight:
+            if self._cancel.is_set():
+                for ticket in list(inflight):
+                    ex.abandon(ticket)
+                return "cancelled"
+            while pending and len(inflight) < ex.capacity:
+                unit = pending.popleft()
+                attempt = attempts.get(unit.unit_id, 0) + 1
+                attempts[unit.unit_id] = attempt
+                ticket = ex.submit(unit.to_dict(), run_dir, attempt)
+                inflight[ticket] = (unit, attempt, time.monotonic())
+            with self._lock:
+                self._in_flight = len(inflight)
+            for ticket, result, failure in ex.wait(0.25):
+                entry = inflight.pop(ticket, None)
+                if entry is None:
+                    continue
+                unit, attempt, _ = entry
+                if failure is not None:
+                    self._record_failure(unit, attempt, failure, limits.max_attempts)
+                    pending.appendleft(unit)
+                    continue
+                self._record_unit(unit, result)
+            now = time.monotonic()
+            for ticket, (unit, _attempt, t0) in list(inflight.items()):
+                if now - t0 > limits.unit_seconds * deadline_factor:
+                    ex.abandon(ticket)
+                    inflight[ticket] = (unit, _attempt, float("inf"))
+            if now - last_emit > 0.2:
+                last_emit = now
+                with self._lock:
+                    self._in_flight = len(inflight)
+                self._emit()
+        return "finished"
+
+    def _record_failure(self, unit: Unit, attempt: int, failure: Any, max_attempts: int) -> None:
+        with self._lock:
+            self._failures += 1
+        self.store.append({"event": "retry", "unit": unit.unit_id, "attempt": attempt,
+                           "error": failure.message, "worker_died": failure.worker_died})
+        if attempt >= max_attempts:
+            raise RunFailed(f"unit {unit.unit_id} failed {attempt} times; last error: "
+                            f"{failure.message}")
+        with self._lock:
+            self._retries += 1
+
+    def _record_unit(self, unit: Unit, result: dict[str, Any]) -> None:
+        self.store.append({"event": "unit", "unit": unit.unit_id, "hands": unit.hands,
+                           "rows": result["rows"], "bytes": result["bytes"],
+                           "attempt": result["attempt"], "worker": result["worker"],
+                           "play_seconds": round(result["play_seconds"], 6),
+                           "write_seconds": round(result["write_seconds"], 6)})
+        with self._lock:
+            self._done += 1
+            self._hands_done += unit.hands
+            self._hands_session += unit.hands
+            self._rows += sum(result["rows"].values())
+            self._bytes += result["bytes"]
+        if self.on_unit is not None:
+            self.on_unit(result)

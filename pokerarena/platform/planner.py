@@ -1,0 +1,96 @@
+"""The planner: a spec becomes matches, and matches become work units (shards of hands).
+
+Match ``m`` is one game (variant, betting system, options) with one lineup of bots.
+Its hands are cut into shards of at most ``unit_hands``; shard ``s`` is unit
+``m{m:05d}s{s:05d}``, played with the seed ``SeedSequence(run_seed, spawn_key=(m, s))``
+and with the lineup rotated ``s`` seats (so over a match every bot sits everywhere).
+A unit's rows are a pure function of the unit, so results never depend on how many
+workers play them or in which order they finish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pokerarena.platform.spec import RunSpec
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One work unit: ``hands`` hands of one game by one lineup, from its own seed."""
+
+    unit_id: str
+    index: int
+    match: int
+    shard: int
+    variant: str
+    betting: str
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+    hands: int
+    first_hand: int
+    seed: int
+    spawn_key: tuple[int, ...]
+    stack: int | None = None
+    run_id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (what travels to a worker)."""
+        d = asdict(self)
+        d["bots"] = list(self.bots)
+        d["spawn_key"] = list(self.spawn_key)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Unit:
+        """Inverse of :meth:`to_dict`."""
+        d = dict(d)
+        d["bots"] = tuple(d["bots"])
+        d["spawn_key"] = tuple(d["spawn_key"])
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every unit of a run, in plan order."""
+
+    units: list[Unit]
+
+    @property
+    def hands(self) -> int:
+        """Hands in the whole run."""
+        return sum(u.hands for u in self.units)
+
+    def by_id(self) -> dict[str, Unit]:
+        """Units by id."""
+        return {u.unit_id: u for u in self.units}
+
+
+def unit_id(match: int, shard: int) -> str:
+    """The id of shard ``shard`` of match ``match`` (also its Parquet partition)."""
+    return f"m{match:05d}s{shard:05d}"
+
+
+def plan(spec: RunSpec, run_id: str = "") -> Plan:
+    """Expand a spec into its units (deterministic: same spec, same plan)."""
+    units: list[Unit] = []
+    match = 0
+    for game in spec.game_configs():
+        for lineup in spec.lineups():
+            n = len(lineup)
+            shards = -(-spec.hands // spec.unit_hands)
+            for s in range(shards):
+                first = s * spec.unit_hands
+                hands = min(spec.unit_hands, spec.hands - first)
+                r = s % n
+                bots = tuple(lineup[r:] + lineup[:r])
+                units.append(Unit(
+                    unit_id=unit_id(match, s), index=len(units), match=match, shard=s,
+                    variant=game["variant"], betting=game["betting"],
+                    options=dict(game["options"]), bots=bots, hands=hands,
+                    first_hand=first, seed=spec.seed, spawn_key=(match, s),
+                    stack=spec.stack, run_id=run_id))
+            match += 1
+    return Plan(units)

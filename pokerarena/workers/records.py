@@ -1,0 +1,292 @@
+"""Play one work unit and turn every hand, seat and action into columns.
+
+:func:`play_unit` is pure: the rows depend only on the unit (game, lineup, hands,
+seed), never on the process, the worker count or the clock. The Arrow schemas of the
+tables live here (documented column by column in ``docs/schema.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from pokerarena.bots import default_action, make_bot
+from pokerarena.cards import card_str
+from pokerarena.engine import Game, IllegalAction
+from pokerarena.engine.actions import UNKNOWN
+
+S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), pa.int64(),
+                                pa.bool_(), pa.float64())
+
+HANDS_SCHEMA = pa.schema([
+    ("run_id", S), ("match", I32), ("hand", I32), ("variant", S), ("betting", S),
+    ("players", I8), ("button", I8), ("board", S), ("pot", I64), ("rake", I64),
+    ("showdown", B), ("decisions", I16), ("winners", I8), ("bb", I32), ("stack", I64),
+    ("ante", I32), ("small_blind", I32), ("big_blind", I32), ("bring_in", I32),
+    ("small_bet", I32), ("big_bet", I32), ("min_bet", I32), ("max_bet", I32),
+    ("max_raises", I32), ("options", S),
+])
+
+SEATS_SCHEMA = pa.schema([
+    ("run_id", S), ("match", I32), ("hand", I32), ("variant", S), ("betting", S),
+    ("seat", I8), ("position", I8), ("is_button", B), ("bot", S), ("cards", S),
+    ("up_cards", S), ("start_stack", I64), ("end_stack", I64), ("net", I64),
+    ("pot_won", I64), ("folded", B), ("showdown", B), ("high", S), ("high_category", S),
+    ("low", S), ("low_category", S), ("faults", I16),
+])
+
+ACTIONS_SCHEMA = pa.schema([
+    ("run_id", S), ("match", I32), ("hand", I32), ("seq", I16), ("street", I8),
+    ("seat", I8), ("bot", S), ("kind", S), ("amount", I64), ("cards", S), ("target", I8),
+    ("fault", B),
+])
+
+UNITS_SCHEMA = pa.schema([
+    ("run_id", S), ("match", I32), ("shard", I32), ("variant", S), ("betting", S),
+    ("options", S), ("bots", S), ("hands", I32), ("first_hand", I32), ("seed", I64),
+    ("spawn_key", S), ("worker", S), ("attempt", I32), ("started_at", pa.timestamp("ms",
+                                                                                   tz="UTC")),
+    ("play_seconds", F64), ("write_seconds", F64), ("rows_hands", I64), ("rows_seats", I64),
+    ("rows_actions", I64), ("bytes", I64),
+])
+
+SCHEMAS: dict[str, pa.Schema] = {"hands": HANDS_SCHEMA, "seats": SEATS_SCHEMA,
+                                 "actions": ACTIONS_SCHEMA, "units": UNITS_SCHEMA}
+# Tables a unit writes, in order; ``units`` is written last and marks a complete unit.
+DATA_TABLES = ("hands", "seats", "actions")
+
+
+def cards_text(cards) -> str:
+    """``AsKd7c`` (``??`` for an unknown card)."""
+    return "".join("??" if c == UNKNOWN else card_str(c) for c in cards)
+
+
+class GameCache:
+    """Games and showdown rankings by (variant, options), kept warm across units."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, tuple[Game, Any, Any]] = {}
+
+    def get(self, variant: str, options: dict[str, Any]) -> tuple[Game, Any, Any]:
+        """``(game, high_ranking, low_ranking)``; rankings are None when unavailable."""
+        key = json.dumps([variant, options], sort_keys=True)
+        hit = self._games.get(key)
+        if hit is None:
+            game = Game(variant, options)
+            hit = (game, *_rankings(game))
+            self._games[key] = hit
+        return hit
+
+
+def _rankings(game: Game) -> tuple[Any, Any]:
+    try:
+        from pokerarena.evaluator import ranking
+    except Exception:  # noqa: BLE001 - no evaluator: no categories
+        return None, None
+    sd = game.variant.showdown
+    kwargs: dict[str, Any] = {"deck": game.variant.deck}
+    if sd.wild != "none":
+        kwargs["wild"] = sd.wild
+    try:
+        high = ranking(sd.high, **kwargs) if sd.high is not None else None
+        low = ranking(sd.low, **kwargs) if sd.low is not None else None
+    except Exception:  # noqa: BLE001 - categories are descriptive only
+        return None, None
+    return high, low
+
+
+def _category(value: Any, rk: Any) -> str | None:
+    if value is None or rk is None:
+        return None
+    try:
+        from pokerarena.evaluator import category
+
+        return category(int(value), rk)
+    except Exception:  # noqa: BLE001 - e.g. a ranking without categories
+        return None
+
+
+def _bb(game: Game) -> int:
+    """The normalising unit of a game: its big blind, else its small bet."""
+    return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
+
+
+def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str, pa.Table]:
+    """Play the unit's hands; return its ``hands``, ``seats`` and ``actions`` tables."""
+    cache = cache or GameCache()
+    game, high_rk, low_rk = cache.get(unit["variant"], unit["options"])
+    names: list[str] = list(unit["bots"])
+    n = len(names)
+    run_id = unit.get("run_id", "")
+    match = int(unit["match"])
+    ss = np.random.SeedSequence(int(unit["seed"]), spawn_key=tuple(unit["spawn_key"]))
+    deck_seq, *bot_seqs = ss.spawn(n + 1)
+    rng = np.random.default_rng(deck_seq)
+    bots = [make_bot(name, int(s.generate_state(1)[0]))
+            for name, s in zip(names, bot_seqs, strict=True)]
+    stack = int(unit["stack"] or game.variant.stakes.stack)
+    stacks = [stack] * n
+    options_json = json.dumps(unit["options"], sort_keys=True)
+    desc = game.describe()
+    blinds = list(game.blinds)
+    max_raises = game.max_raises
+    variant, betting = unit["variant"], unit["betting"]
+    bb = _bb(game)
+
+    h: dict[str, list] = {f: [] for f in HANDS_SCHEMA.names}
+    st: dict[str, list] = {f: [] for f in SEATS_SCHEMA.names}
+    ac: dict[str, list] = {f: [] for f in ACTIONS_SCHEMA.names}
+
+    for i in range(int(unit["hands"])):
+        hand_no = int(unit["first_hand"]) + i
+        button = hand_no % n
+        hand = game.new_hand(rng, n, stacks, button=button)
+        faults = [0] * n
+        marks: dict[int, tuple[int, bool]] = {}
+        while not hand.is_over:
+            seat = hand.to_act
+            obs = hand.observation(seat)
+            street = obs.street
+            at = len(hand.log)
+            fault = False
+            try:
+                action = bots[seat].act(obs)
+            except Exception:  # noqa: BLE001 - a failing bot gets the passive action
+                action = None
+            if action is not None:
+                try:
+                    hand.apply(action)
+                except IllegalAction:
+                    action = None
+            if action is None:
+                fault = True
+                faults[seat] += 1
+                hand.apply(default_action(hand.legal_actions(), obs.hole))
+            marks[at] = (street, fault)
+        res = hand.result()
+
+        # actions: every log entry; dealer entries and forced bets carry the street of
+        # the decision that follows them (after the last decision: that decision's).
+        log = hand.log
+        streets = [0] * len(log)
+        nxt = None
+        for k in range(len(log) - 1, -1, -1):
+            if k in marks:
+                nxt = marks[k][0]
+            streets[k] = nxt
+        last = 0
+        for k in range(len(log)):
+            if streets[k] is None:
+                streets[k] = last
+            last = streets[k]
+        for k, (actor, act) in enumerate(log):
+            ac["run_id"].append(run_id)
+            ac["match"].append(match)
+            ac["hand"].append(hand_no)
+            ac["seq"].append(k)
+            ac["street"].append(streets[k])
+            ac["seat"].append(actor)
+            ac["bot"].append(names[actor] if actor >= 0 else None)
+            ac["kind"].append(act.kind)
+            ac["amount"].append(int(act.amount) if act.kind not in ("dh", "db") else 0)
+            ac["cards"].append(cards_text(act.cards) if act.cards else None)
+            ac["target"].append(act.target if act.kind == "dh" else None)
+            ac["fault"].append(marks[k][1] if k in marks else False)
+
+        end = hand.observation(button)
+        board = list(end.board)
+        up_by_seat = end.up
+        folded = {actor for actor, act in log if act.kind == "f"}
+        pot = sum(p.amount for p in res.pots)
+        won = [0] * n
+        for p in res.pots:
+            for s, v in p.winners.items():
+                won[s] += int(v)
+        h["run_id"].append(run_id)
+        h["match"].append(match)
+        h["hand"].append(hand_no)
+        h["variant"].append(variant)
+        h["betting"].append(betting)
+        h["players"].append(n)
+        h["button"].append(button)
+        h["board"].append(cards_text(board) if board else None)
+        h["pot"].append(int(pot))
+        h["rake"].append(int(res.rake))
+        h["showdown"].append(bool(res.went_to_showdown))
+        h["decisions"].append(len(marks))
+        h["winners"].append(sum(1 for w in won if w > 0))
+        h["bb"].append(bb)
+        h["stack"].append(stack)
+        h["ante"].append(desc["ante"])
+        h["small_blind"].append(min(b for b in blinds if b) if any(blinds) else 0)
+        h["big_blind"].append(max(blinds) if blinds else 0)
+        h["bring_in"].append(desc["bring_in"])
+        h["small_bet"].append(desc["small_bet"])
+        h["big_bet"].append(desc["big_bet"])
+        h["min_bet"].append(desc["min_bet"])
+        h["max_bet"].append(desc["max_bet"])
+        h["max_raises"].append(max_raises)
+        h["options"].append(options_json)
+
+        sd = res.showdown
+        for seat in range(n):
+            pos = (seat - button - 1) % n
+            cards = hand.cards_of(seat)
+            info = sd.get(seat)
+            up = up_by_seat[seat]
+            st["run_id"].append(run_id)
+            st["match"].append(match)
+            st["hand"].append(hand_no)
+            st["variant"].append(variant)
+            st["betting"].append(betting)
+            st["seat"].append(seat)
+            st["position"].append(pos)
+            st["is_button"].append(seat == button)
+            st["bot"].append(names[seat])
+            st["cards"].append(cards_text(cards))
+            st["up_cards"].append(cards_text(up) if up else None)
+            st["start_stack"].append(stack)
+            st["end_stack"].append(int(res.stacks[seat]))
+            st["net"].append(int(res.deltas[seat]))
+            st["pot_won"].append(won[seat])
+            st["folded"].append(seat in folded)
+            st["showdown"].append(info is not None)
+            if info is not None:
+                hv = game.scorer.high(cards, board) if high_rk is not None else None
+                lv = game.scorer.low(cards, board) if low_rk is not None else None
+                st["high"].append(info.get("high") or None)
+                st["high_category"].append(_category(hv, high_rk))
+                st["low"].append(info.get("low") or None)
+                st["low_category"].append(_category(lv, low_rk))
+            else:
+                st["high"].append(None)
+                st["high_category"].append(None)
+                st["low"].append(None)
+                st["low_category"].append(None)
+            st["faults"].append(faults[seat])
+
+    return {"hands": pa.table(h, schema=HANDS_SCHEMA),
+            "seats": pa.table(st, schema=SEATS_SCHEMA),
+            "actions": pa.table(ac, schema=ACTIONS_SCHEMA)}
+
+
+def units_row(unit: dict[str, Any], *, worker: str, attempt: int, started_at: float,
+              play_seconds: float, write_seconds: float, rows: dict[str, int],
+              nbytes: int) -> pa.Table:
+    """The one-row ``units`` table of a finished unit."""
+    row = {
+        "run_id": [unit.get("run_id", "")], "match": [unit["match"]],
+        "shard": [unit["shard"]], "variant": [unit["variant"]], "betting": [unit["betting"]],
+        "options": [json.dumps(unit["options"], sort_keys=True)],
+        "bots": [",".join(unit["bots"])], "hands": [unit["hands"]],
+        "first_hand": [unit["first_hand"]], "seed": [int(unit["seed"])],
+        "spawn_key": [",".join(str(k) for k in unit["spawn_key"])], "worker": [worker],
+        "attempt": [attempt], "started_at": [int(started_at * 1000)],
+        "play_seconds": [play_seconds], "write_seconds": [write_seconds],
+        "rows_hands": [rows.get("hands", 0)], "rows_seats": [rows.get("seats", 0)],
+        "rows_actions": [rows.get("actions", 0)], "bytes": [nbytes],
+    }
+    return pa.table(row, schema=UNITS_SCHEMA)

@@ -1,0 +1,46 @@
+"""Execute a work unit where it runs: play it, write its parts, report what it did.
+
+:func:`execute_unit` is what both executors call (the Ray actor in a worker process,
+the in-process executor in the driver). It knows nothing of Ray, the driver or HTTP.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from typing import Any
+
+from pokerarena.workers.parts import write_part
+from pokerarena.workers.records import DATA_TABLES, GameCache, play_unit, units_row
+
+
+def worker_name() -> str:
+    """``host:pid`` of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
+                 cache: GameCache | None = None) -> dict[str, Any]:
+    """Play ``unit``, write its ``hands``/``seats``/``actions`` parts, then its ``units``
+    row (last: its presence marks a complete unit on disk). Returns a summary dict:
+    ``unit_id``, ``hands``, ``rows`` per table, ``bytes``, ``play_seconds``,
+    ``write_seconds``, ``worker``, ``attempt``."""
+    started = time.time()
+    t0 = time.perf_counter()
+    tables = play_unit(unit, cache)
+    t1 = time.perf_counter()
+    nbytes = 0
+    rows: dict[str, int] = {}
+    uid = unit["unit_id"]
+    for name in DATA_TABLES:
+        nbytes += write_part(tables[name], run_dir, name, uid)
+        rows[name] = tables[name].num_rows
+    t2 = time.perf_counter()
+    worker = worker_name()
+    units = units_row(unit, worker=worker, attempt=attempt, started_at=started,
+                      play_seconds=t1 - t0, write_seconds=t2 - t1, rows=rows, nbytes=nbytes)
+    nbytes += write_part(units, run_dir, "units", uid)
+    return {"unit_id": uid, "hands": int(unit["hands"]), "rows": rows, "bytes": nbytes,
+            "play_seconds": t1 - t0, "write_seconds": time.perf_counter() - t1,
+            "worker": worker, "attempt": attempt}
