@@ -9,7 +9,6 @@ when a hand is dealt by hand (``dealing="manual"``, as in PHH replay).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 DEALER = -1
@@ -52,9 +51,8 @@ def show(cards=()) -> Action:
     return Action(SHOW_KIND, 0, tuple(int(c) for c in cards))
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """What the player (or dealer) to act may do.
+class Legal(NamedTuple):
+    """What the player (or dealer) to act may do (an immutable tuple with named fields).
 
     ``kinds``: allowed action kinds. ``call``: chips a ``cc`` adds (0: a check).
     ``min_to``/``max_to``: the ``cbr`` range (totals for this round). ``bring_in``: chips a

@@ -39,6 +39,11 @@ from pokerarena.engine.game import (
 )
 
 PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER = range(6)
+_FCR = (FOLD_KIND, CALL_KIND, RAISE_KIND)
+_FC = (FOLD_KIND, CALL_KIND)
+_FR = (FOLD_KIND, RAISE_KIND)
+_CR = (CALL_KIND, RAISE_KIND)
+_C = (CALL_KIND,)
 _PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over")
 
 
@@ -132,7 +137,8 @@ class Observation:
         self.players = h.n
         p = h.pos_of[seat]
         self.pot = sum(h.committed)
-        self.to_call = max(0, h.cur - h.bets[p]) if h.phase == PH_BET else 0
+        to_call = h.cur - h.bets[p]
+        self.to_call = to_call if h.phase == PH_BET and to_call > 0 else 0
         self.legal = h.legal_actions() if h.to_act == seat else None
         self.street = h.si
         self.phase = _PHASE_NAMES[h.phase]
@@ -420,7 +426,10 @@ class Hand:
     # ------------------------------------------------------------------ betting
     def _others_can_act(self, p: int) -> bool:
         folded, stack = self.folded, self.stack
-        return any(q != p and stack[q] > 0 and not folded[q] for q in range(self.n))
+        for q in range(self.n):  # noqa: SIM110 - a plain loop is faster here
+            if q != p and stack[q] > 0 and not folded[q]:
+                return True
+        return False
 
     def _raise_range(self, p: int) -> tuple[int, int, tuple[int, ...]]:
         """(min_to, max_to, choices) for a cbr by ``p``; (0, 0, ()) when not allowed."""
@@ -475,12 +484,12 @@ class Hand:
         call = min(to_call, self.stack[p])
         lo, hi, choices = self._raise_range(p)
         if to_call > 0:
-            kinds = (FOLD_KIND, CALL_KIND, RAISE_KIND) if hi else (FOLD_KIND, CALL_KIND)
+            kinds = _FCR if hi else _FC
         elif not self.check_ok and self.cur == 0 and hi:
-            kinds = (FOLD_KIND, RAISE_KIND)  # pass and out: no checking an unopened pot
+            kinds = _FR  # pass and out: no checking an unopened pot
         else:
-            kinds = (CALL_KIND, RAISE_KIND) if hi else (CALL_KIND,)
-        return Legal(kinds, call=call, min_to=lo, max_to=hi, choices=choices)
+            kinds = _CR if hi else _C
+        return Legal(kinds, call, lo, hi, 0, 0, 0, (), 0, choices)
 
     def _apply_bet(self, p: int, action: Action) -> None:
         kind = action.kind
