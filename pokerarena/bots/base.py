@@ -1,0 +1,347 @@
+"""The bot interface: the ``Bot`` protocol, what a bot sees, and JSON forms of both.
+
+A bot answers ``act(view) -> Action``. The table calls the optional hooks
+``start_match(info)``, ``start_hand(view)`` and ``end_hand(summary)``. What a bot sees is a
+:class:`SeatView`: a plain, self-contained copy of what its seat may see (the engine's
+:class:`~pokerarena.engine.Observation` keeps a reference to the whole hand, which would
+let a bot read the deck; a ``SeatView`` never does). Other seats' down cards and the
+cards they discard are :data:`~pokerarena.engine.UNKNOWN` in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from pokerarena.cards import card_str, parse_cards
+from pokerarena.engine.actions import (
+    BRING_IN_KIND,
+    CALL_KIND,
+    DEAL_HOLE_KIND,
+    DISCARD_KIND,
+    FOLD_KIND,
+    PLAYER_KINDS,
+    RAISE_KIND,
+    SHOW_KIND,
+    UNKNOWN,
+    Action,
+    Legal,
+)
+
+__all__ = [
+    "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "action_from_json",
+    "action_to_json", "build_view", "build_summary", "legal_to_json", "passive_action",
+    "view_to_json",
+]
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a bot learns when a match starts."""
+
+    match_no: int
+    variant: str
+    betting: str
+    game: dict[str, Any]
+    players: int
+    hands: int
+    entrants: tuple[str, ...] = ()
+    entrant: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {"match_no": self.match_no, "variant": self.variant, "betting": self.betting,
+                "game": dict(self.game), "players": self.players, "hands": self.hands,
+                "entrants": list(self.entrants), "entrant": self.entrant}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything one seat may see at one moment, and nothing else.
+
+    Seats are table seats (``button`` is the dealer's seat). ``hole``: the seat's own
+    cards (down and up) in the order dealt; ``up``: every seat's face-up cards; ``board``:
+    community cards; ``stacks``/``bets`` by seat (``bets``: this betting round);
+    ``committed``: chips each seat put in during the hand; ``pot``: all chips committed;
+    ``to_call``; ``legal``: the legal actions with amount ranges (None unless the seat is
+    to act); ``history``: the public action log, ``(seat or DEALER, Action)`` pairs with
+    hidden cards as ``UNKNOWN``; ``folded``; ``street``: index of the variant's street;
+    ``phase``: ``bet``, ``draw``, ``showdown`` or ``over``; ``hand_no``/``match_no``.
+    """
+
+    variant: str
+    betting: str
+    game: dict[str, Any]
+    hand_no: int
+    match_no: int
+    seat: int
+    button: int
+    players: int
+    hole: tuple[int, ...]
+    up: tuple[tuple[int, ...], ...]
+    board: tuple[int, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    pot: int
+    to_call: int
+    legal: Legal | None
+    history: tuple[tuple[int, Action], ...]
+    folded: tuple[bool, ...]
+    street: int
+    phase: str
+
+    @property
+    def live(self) -> int:
+        """Seats that have not folded."""
+        return sum(1 for f in self.folded if not f)
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """What a seat may see of a finished hand (given to ``end_hand``)."""
+
+    hand_no: int
+    match_no: int
+    seat: int
+    deltas: tuple[Any, ...]
+    stacks: tuple[Any, ...]
+    pots: tuple[dict[str, Any], ...]
+    shown: dict[int, tuple[int, ...]]
+    board: tuple[int, ...]
+    history: tuple[tuple[int, Action], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-friendly form (cards as text)."""
+        return {"hand_no": self.hand_no, "match_no": self.match_no, "seat": self.seat,
+                "deltas": list(self.deltas), "stacks": list(self.stacks),
+                "pots": list(self.pots),
+                "shown": {str(k): _cards_json(v) for k, v in self.shown.items()},
+                "board": _cards_json(self.board),
+                "history": [_entry_json(a, x) for a, x in self.history]}
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What the table needs from a bot; only ``act`` is required."""
+
+    name: str
+
+    def act(self, view: SeatView) -> Action:
+        """The bot's action for the view's legal actions."""
+        ...
+
+
+class BaseBot:
+    """A convenient base class: a name, a seeded ``random.Random`` and no-op hooks."""
+
+    name = "bot"
+    description = ""
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+        self.seed = seed
+        if options:
+            raise TypeError(f"{type(self).__name__}: unknown options {sorted(options)}")
+
+    def start_match(self, info: MatchInfo) -> None:
+        """Called once before the first hand."""
+
+    def start_hand(self, view: SeatView) -> None:
+        """Called when a hand starts (the view before the first decision)."""
+
+    def end_hand(self, summary: HandSummary) -> None:
+        """Called when a hand is over."""
+
+    def act(self, view: SeatView) -> Action:  # pragma: no cover - abstract
+        """The bot's decision."""
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- building
+def _public_history(log: list[tuple[int, Action]], seat: int) -> tuple[tuple[int, Action], ...]:
+    out = []
+    for actor, act in log:
+        kind = act.kind
+        if kind == DEAL_HOLE_KIND and act.target != seat:
+            flags = act.amount  # bit mask of the face-up cards
+            cards = tuple(c if (flags >> i) & 1 else UNKNOWN for i, c in enumerate(act.cards))
+            act = Action(kind, flags, cards, act.target)
+        elif kind == DISCARD_KIND and actor != seat:
+            act = Action(kind, 0, (UNKNOWN,) * len(act.cards))
+        out.append((actor, act))
+    return tuple(out)
+
+
+def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,
+               game_info: dict[str, Any] | None = None) -> SeatView:
+    """The :class:`SeatView` of ``seat`` in an engine hand (copies; keeps no reference)."""
+    obs = hand.observation(seat)
+    game = hand.game
+    log = hand.log
+    folded = [False] * hand.n
+    committed = [0] * hand.n
+    for actor, act in log:
+        if actor < 0:
+            continue
+        if act.kind == FOLD_KIND:
+            folded[actor] = True
+    for p in range(hand.n):
+        committed[hand.seat_of[p]] = hand.committed[p]
+    return SeatView(
+        variant=obs.variant, betting=game.system_name,
+        game=game_info if game_info is not None else game.describe(),
+        hand_no=hand_no, match_no=match_no, seat=seat, button=obs.button,
+        players=obs.players, hole=tuple(obs.hole), up=tuple(tuple(u) for u in obs.up),
+        board=tuple(obs.board), stacks=tuple(obs.stacks), bets=tuple(obs.bets),
+        committed=tuple(committed), pot=obs.pot, to_call=obs.to_call, legal=obs.legal,
+        history=_public_history(log, seat), folded=tuple(folded), street=obs.street,
+        phase=obs.phase)
+
+
+def build_summary(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0) -> HandSummary:
+    """What ``seat`` may see of a finished hand: deltas, pots, cards shown at showdown."""
+    res = hand.result()
+    shown: dict[int, tuple[int, ...]] = {}
+    if res.went_to_showdown:
+        for s in res.showdown:
+            shown[int(s)] = tuple(hand.cards_of(int(s)))
+    return HandSummary(hand_no=hand_no, match_no=match_no, seat=seat,
+                       deltas=tuple(res.deltas), stacks=tuple(res.stacks),
+                       pots=tuple(p.as_dict() for p in res.pots), shown=shown,
+                       board=tuple(hand.board), history=_public_history(hand.log, seat))
+
+
+def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = ()) -> Action:
+    """Check if free, else fold; post a bring-in; stand pat; show at a showdown."""
+    if legal is None:
+        return Action(CALL_KIND)
+    kinds = legal.kinds
+    if CALL_KIND in kinds and legal.call == 0:
+        return Action(CALL_KIND)
+    if FOLD_KIND in kinds:
+        return Action(FOLD_KIND)
+    if BRING_IN_KIND in kinds:
+        return Action(BRING_IN_KIND)
+    if CALL_KIND in kinds:
+        return Action(CALL_KIND)
+    if DISCARD_KIND in kinds:
+        return Action(DISCARD_KIND, 0, tuple(hole[:legal.discard_min]))
+    if SHOW_KIND in kinds:
+        return Action(SHOW_KIND, 0, tuple(hole))
+    return Action(kinds[0]) if kinds else Action(CALL_KIND)
+
+
+# --------------------------------------------------------------------------- JSON
+def _card_json(c: int) -> str:
+    return "??" if c == UNKNOWN else card_str(c)
+
+
+def _cards_json(cards: Any) -> list[str]:
+    return [_card_json(c) for c in cards]
+
+
+def _entry_json(actor: int, act: Action) -> dict[str, Any]:
+    d: dict[str, Any] = {"seat": actor, "kind": act.kind}
+    if act.kind in (RAISE_KIND, CALL_KIND, BRING_IN_KIND, "blind", "ante"):
+        d["amount"] = act.amount
+    if act.cards:
+        d["cards"] = _cards_json(act.cards)
+    if act.kind in (DEAL_HOLE_KIND,):
+        d["target"] = act.target
+    return d
+
+
+def legal_to_json(legal: Legal | None) -> dict[str, Any] | None:
+    """JSON form of a :class:`Legal` (None stays None)."""
+    if legal is None:
+        return None
+    return {"kinds": list(legal.kinds), "call": legal.call, "min_to": legal.min_to,
+            "max_to": legal.max_to, "bring_in": legal.bring_in,
+            "discard_min": legal.discard_min, "discard_max": legal.discard_max}
+
+
+def view_to_json(view: SeatView) -> dict[str, Any]:
+    """The JSON document an HTTP bot receives (see ``schemas/observation.schema.json``)."""
+    return {
+        "variant": view.variant, "betting": view.betting, "game": dict(view.game),
+        "hand_no": view.hand_no, "match_no": view.match_no, "seat": view.seat,
+        "button": view.button, "players": view.players, "hole": _cards_json(view.hole),
+        "up": [_cards_json(u) for u in view.up], "board": _cards_json(view.board),
+        "stacks": list(view.stacks), "bets": list(view.bets),
+        "committed": list(view.committed), "pot": view.pot, "to_call": view.to_call,
+        "legal": legal_to_json(view.legal),
+        "history": [_entry_json(a, x) for a, x in view.history],
+        "folded": list(view.folded), "street": view.street, "phase": view.phase,
+    }
+
+
+class ActionFormatError(ValueError):
+    """An answer that is not an action at all (garbage)."""
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """JSON form of an action: ``{"kind": ..., "amount": ..., "cards": [...]}``."""
+    d: dict[str, Any] = {"kind": action.kind}
+    if action.kind == RAISE_KIND:
+        d["amount"] = action.amount
+    if action.kind in (DISCARD_KIND, SHOW_KIND):
+        d["cards"] = _cards_json(action.cards)
+    return d
+
+
+_KIND_ALIASES = {"fold": FOLD_KIND, "check": CALL_KIND, "call": CALL_KIND,
+                 "bet": RAISE_KIND, "raise": RAISE_KIND, "complete": RAISE_KIND,
+                 "bring_in": BRING_IN_KIND, "discard": DISCARD_KIND, "draw": DISCARD_KIND,
+                 "show": SHOW_KIND, "muck": SHOW_KIND}
+
+
+def action_from_json(data: Any) -> Action:
+    """Parse an action document; :class:`ActionFormatError` when it is garbage.
+
+    Accepts ``{"kind": "cbr", "amount": 10}``, the long names (``fold``, ``check``,
+    ``call``, ``bet``, ``raise``, ``discard``, ``show``...), and cards as text
+    (``["As", "Kd"]`` or ``"AsKd"``) or codes.
+    """
+    if not isinstance(data, dict):
+        raise ActionFormatError(f"an action is a JSON object, not {type(data).__name__}")
+    kind = data.get("kind", data.get("action"))
+    if not isinstance(kind, str):
+        raise ActionFormatError("the action has no 'kind' string")
+    kind = _KIND_ALIASES.get(kind.lower(), kind.lower())
+    if kind not in PLAYER_KINDS:
+        raise ActionFormatError(f"unknown action kind {kind!r}")
+    amount = data.get("amount", 0)
+    if isinstance(amount, bool) or not isinstance(amount, int | float) or amount != int(amount):
+        raise ActionFormatError(f"amount {amount!r} is not an integer")
+    raw = data.get("cards", [])
+    try:
+        if isinstance(raw, str):
+            cards = tuple(parse_cards(raw)) if raw else ()
+        elif isinstance(raw, list):
+            cards = tuple(c if isinstance(c, int) and not isinstance(c, bool)
+                          else parse_cards(c)[0] for c in raw)
+            if any(isinstance(c, bool) or not 0 <= c < 54 for c in cards):
+                raise ValueError("card code out of range")
+        else:
+            raise ValueError("cards must be a list or a string")
+    except (ValueError, IndexError, TypeError) as exc:
+        raise ActionFormatError(f"bad cards {raw!r}: {exc}") from None
+    return Action(kind, int(amount), cards)
+
+
+def coerce_action(value: Any) -> Action:
+    """An :class:`Action` from a bot's answer (an Action, a dict, or a kind string)."""
+    if isinstance(value, Action):
+        if not isinstance(value.kind, str) or not isinstance(value.amount, int) \
+                or not isinstance(value.cards, tuple):
+            raise ActionFormatError(f"malformed action {value!r}")
+        return value
+    if isinstance(value, dict):
+        return action_from_json(value)
+    if isinstance(value, str):
+        return action_from_json({"kind": value})
+    raise ActionFormatError(f"a bot must answer an Action, not {type(value).__name__}")
+

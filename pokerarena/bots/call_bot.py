@@ -1,0 +1,34 @@
+"""``call``: the calling station."""
+
+from __future__ import annotations
+
+from pokerarena.bots.base import BaseBot, SeatView
+from pokerarena.bots.simple import keep_pairs_discard
+from pokerarena.engine.actions import (
+    BRING_IN_KIND,
+    CALL_KIND,
+    DISCARD_KIND,
+    SHOW_KIND,
+    Action,
+)
+
+
+class CallBot(BaseBot):
+    """Checks or calls every bet, posts the bring-in, keeps pairs at the draw."""
+
+    name = "call"
+    description = "calling station: checks or calls every bet, never raises"
+
+    def act(self, view: SeatView) -> Action:
+        """Check or call."""
+        legal = view.legal
+        if legal is None:
+            return Action(CALL_KIND)
+        kinds = legal.kinds
+        if BRING_IN_KIND in kinds:
+            return Action(BRING_IN_KIND)
+        if DISCARD_KIND in kinds:
+            return keep_pairs_discard(view)
+        if SHOW_KIND in kinds:
+            return Action(SHOW_KIND, 0, tuple(view.hole))
+        return Action(CALL_KIND)

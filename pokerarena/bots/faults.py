@@ -1,0 +1,288 @@
+"""Bots under the table's rules: time limits, exceptions, illegal or garbage answers.
+
+:class:`GuardedBot` wraps any bot. Each call runs on the bot's own daemon worker thread
+and is waited for at most the decision time limit (and what is left of the hand's time
+limit), so a bot that stalls, loops or blocks cannot hang the table: the call is
+abandoned (the worker thread is left behind and a fresh one serves the next call), the
+fault is recorded and the irregularity policy answers instead. A bot that raises, or
+answers something that is not an action (garbage), or an action the rules do not allow
+(illegal), gets the same treatment.
+
+The irregularity policy (RULES.md §4) is ``check_fold`` by default: check if free, else
+fold (post the bring-in when that is the only choice, stand pat at a draw, show at a
+showdown). ``call`` checks or calls instead (the ACPC dealers' convention). With
+``max_faults`` a bot that faults that many times in a match is removed: from then on the
+policy acts for it without asking it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from pokerarena.bots.base import (
+    ActionFormatError,
+    HandSummary,
+    MatchInfo,
+    SeatView,
+    coerce_action,
+    passive_action,
+)
+from pokerarena.engine.actions import (
+    CALL_KIND,
+    DISCARD_KIND,
+    RAISE_KIND,
+    SHOW_KIND,
+    Action,
+    Legal,
+)
+
+FAULT_KINDS = ("exception", "timeout", "hand_timeout", "illegal", "garbage", "removed",
+               "disconnected")
+
+
+@dataclass(frozen=True)
+class FaultPolicy:
+    """The table's rules for bots.
+
+    ``decision_time`` and ``hand_time``: seconds (None: no limit); ``on_fault``:
+    ``check_fold`` or ``call``; ``max_faults``: faults in a match after which the bot is
+    removed (None: never); ``isolate``: run calls on a worker thread so they can be
+    abandoned (without it a slow answer is still replaced by the policy, but only after
+    it came); None (the default) isolates every bot except the built-in ones, whose
+    thread hand-off would cost more than their decisions.
+    """
+
+    decision_time: float | None = 5.0
+    hand_time: float | None = 60.0
+    on_fault: Literal["check_fold", "call"] = "check_fold"
+    max_faults: int | None = None
+    isolate: bool | None = None
+
+
+@dataclass
+class Fault:
+    """One recorded fault."""
+
+    hand_no: int
+    seat: int
+    bot: str
+    kind: str
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return asdict(self)
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Worker:
+    """A daemon thread that runs calls one at a time."""
+
+    def __init__(self, name: str) -> None:
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name=f"bot-{name}", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.inbox.get()
+            if item is None:
+                return
+            fn, args, out = item
+            try:
+                out.put((True, fn(*args)))
+            except BaseException as exc:  # noqa: BLE001 - report everything to the table
+                out.put((False, exc))
+
+    def call(self, fn: Any, args: tuple, timeout: float | None) -> Any:
+        out: queue.SimpleQueue = queue.SimpleQueue()
+        self.inbox.put((fn, args, out))
+        try:
+            ok, value = out.get(timeout=timeout)
+        except queue.Empty:
+            raise _Timeout from None
+        if ok:
+            return value
+        raise value
+
+    def stop(self) -> None:
+        self.inbox.put(None)
+
+
+def policy_action(legal: Legal | None, hole: Any, on_fault: str = "check_fold") -> Action:
+    """The irregularity policy's action."""
+    if on_fault == "call" and legal is not None and CALL_KIND in legal.kinds:
+        return Action(CALL_KIND)
+    return passive_action(legal, tuple(hole))
+
+
+def check_legal(action: Action, legal: Legal | None, hole: Any) -> str | None:
+    """Why ``action`` is not allowed by ``legal`` (None when it is)."""
+    if legal is None:
+        return "not this seat's turn"
+    kind = action.kind
+    if kind not in legal.kinds:
+        return f"{kind!r} is not one of {', '.join(legal.kinds)}"
+    if kind == RAISE_KIND and not legal.min_to <= action.amount <= legal.max_to:
+        rng = f"{legal.min_to}" if legal.min_to == legal.max_to else \
+            f"{legal.min_to} to {legal.max_to}"
+        return f"cannot bet/raise to {action.amount}: allowed {rng}"
+    if kind == DISCARD_KIND:
+        cards = action.cards
+        if len(set(cards)) != len(cards) or any(c not in hole for c in cards):
+            return "discards cards it does not hold"
+        if not legal.discard_min <= len(cards) <= legal.discard_max:
+            return f"discards {len(cards)} cards: allowed {legal.discard_min}-{legal.discard_max}"
+    if kind == SHOW_KIND and action.cards and sorted(action.cards) != sorted(hole):
+        return "shows cards it does not hold"
+    return None
+
+
+class GuardedBot:
+    """A bot run under a :class:`FaultPolicy`; faults go to ``faults`` (shared list)."""
+
+    def __init__(self, bot: Any, policy: FaultPolicy | None = None, *, label: str = "",
+                 faults: list[Fault] | None = None) -> None:
+        self.bot = bot
+        self.policy = policy or FaultPolicy()
+        self.label = label or str(getattr(bot, "name", type(bot).__name__))
+        self.faults: list[Fault] = faults if faults is not None else []
+        self.count = 0
+        self.removed = False
+        self.removed_at: int | None = None
+        self._worker: _Worker | None = None
+        self._hand_no = -1
+        self._hand_spent = 0.0
+        self._hand_out = False
+        self.decisions = 0
+        self.think_time = 0.0
+        iso = self.policy.isolate
+        if iso is None:
+            mod = type(bot).__module__
+            iso = not (mod.startswith("pokerarena.bots.") and ".adapters." not in mod)
+        self.isolate = iso
+
+    # ------------------------------------------------------------------ plumbing
+    def _record(self, hand_no: int, seat: int, kind: str, detail: str) -> None:
+        self.faults.append(Fault(hand_no, seat, self.label, kind, detail[:300]))
+        self.count += 1
+        mf = self.policy.max_faults
+        if mf is not None and self.count >= mf and not self.removed:
+            self.removed = True
+            self.removed_at = hand_no
+            self.faults.append(Fault(hand_no, seat, self.label, "removed",
+                                     f"{self.count} faults"))
+
+    def _call(self, fn: Any, args: tuple, timeout: float | None) -> Any:
+        if not self.isolate:
+            return fn(*args)
+        if self._worker is None:
+            self._worker = _Worker(self.label)
+        try:
+            return self._worker.call(fn, args, timeout)
+        except _Timeout:
+            # The worker is stuck in the bot: leave it behind, start afresh next time.
+            self._worker = None
+            raise
+
+    def close(self) -> None:
+        """Stop the worker thread (a stuck one is a daemon and dies with the process)."""
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+        closer = getattr(self.bot, "close", None)
+        if callable(closer):
+            with contextlib.suppress(Exception):  # closing is best effort
+                closer()
+
+    def _hook(self, name: str, arg: Any, hand_no: int, seat: int) -> None:
+        fn = getattr(self.bot, name, None)
+        if self.removed or not callable(fn):
+            return
+        try:
+            self._call(fn, (arg,), self.policy.decision_time)
+        except _Timeout:
+            self._record(hand_no, seat, "timeout", f"{name} took too long")
+        except Exception as exc:  # noqa: BLE001 - any bot error is a fault
+            self._record(hand_no, seat, "exception", f"{name}: {type(exc).__name__}: {exc}")
+
+    # ------------------------------------------------------------------ hooks
+    def start_match(self, info: MatchInfo, seat: int = -1) -> None:
+        """Forward ``start_match`` under the time limit."""
+        self._hook("start_match", info, -1, seat)
+
+    def start_hand(self, view: SeatView) -> None:
+        """Forward ``start_hand`` (resets the hand's time budget)."""
+        self._hand_no = view.hand_no
+        self._hand_spent = 0.0
+        self._hand_out = False
+        self._hook("start_hand", view, view.hand_no, view.seat)
+
+    def end_hand(self, summary: HandSummary) -> None:
+        """Forward ``end_hand`` under the time limit."""
+        self._hook("end_hand", summary, summary.hand_no, summary.seat)
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, view: SeatView) -> Action:
+        """The bot's action if it is legal and in time, else the policy's."""
+        pol = self.policy
+        fallback = policy_action(view.legal, view.hole, pol.on_fault)
+        if self.removed:
+            return fallback
+        if view.hand_no != self._hand_no:
+            self._hand_no = view.hand_no
+            self._hand_spent = 0.0
+            self._hand_out = False
+        if self._hand_out:
+            return fallback
+        limit = pol.decision_time
+        hand_left = None
+        if pol.hand_time is not None:
+            hand_left = max(0.0, pol.hand_time - self._hand_spent)
+            limit = hand_left if limit is None else min(limit, hand_left)
+        t0 = time.perf_counter()
+        try:
+            answer = self._call(self.bot.act, (view,), limit)
+        except _Timeout:
+            self._hand_spent += time.perf_counter() - t0
+            if hand_left is not None and (pol.decision_time is None
+                                          or hand_left <= pol.decision_time):
+                self._hand_out = True
+                self._record(view.hand_no, view.seat, "hand_timeout",
+                             f"over {pol.hand_time}s in the hand")
+            else:
+                self._record(view.hand_no, view.seat, "timeout",
+                             f"no answer within {pol.decision_time}s")
+            return fallback
+        except Exception as exc:  # noqa: BLE001 - any bot error is a fault
+            self._hand_spent += time.perf_counter() - t0
+            self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
+            return fallback
+        dt = time.perf_counter() - t0
+        self._hand_spent += dt
+        self.think_time += dt
+        self.decisions += 1
+        if limit is not None and dt > limit:  # only without isolation
+            kind = "hand_timeout" if (hand_left is not None and dt > hand_left) else "timeout"
+            if kind == "hand_timeout":
+                self._hand_out = True
+            self._record(view.hand_no, view.seat, kind, f"answered after {dt:.3f}s")
+            return fallback
+        try:
+            action = coerce_action(answer)
+        except ActionFormatError as exc:
+            self._record(view.hand_no, view.seat, "garbage", str(exc))
+            return fallback
+        why = check_legal(action, view.legal, view.hole)
+        if why is not None:
+            self._record(view.hand_no, view.seat, "illegal", why)
+            return fallback
+        return action

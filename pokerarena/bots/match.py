@@ -1,0 +1,194 @@
+"""Matches between bots at one table, under the fault rules, with optional duplicate deals.
+
+``play_match(game, ["tag", "random"], hands=1000, seed=1)`` plays hand after hand from
+the same stacks (the button moves one seat each hand). With ``duplicate=True`` every
+deal is played once per rotation of the entrants around the table (heads-up: twice, the
+cards swapped), which removes most of the luck of the cards from the comparison. Results
+are per entrant (not per seat): chips won, mbb per hand with a 95% confidence interval
+(``mbb``: thousandths of the big blind, or of the small bet in games without blinds),
+faults, decisions and thinking time.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerarena.bots.base import MatchInfo, build_summary, build_view
+from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot
+from pokerarena.bots.registry import make_bot
+from pokerarena.bots.strength import register_game
+from pokerarena.engine.actions import DEALER, IllegalAction
+from pokerarena.engine.game import Game
+
+
+def big_blind(game: Game) -> int:
+    """The unit of mbb: the big blind, or the small bet in games without blinds."""
+    return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
+
+
+@dataclass
+class EntrantResult:
+    """One entrant's results."""
+
+    name: str
+    net: float = 0.0
+    samples: list[float] = field(default_factory=list)
+    faults: int = 0
+    decisions: int = 0
+    think_time: float = 0.0
+    removed_at: int | None = None
+
+    def stats(self, hands: int, bb: int) -> dict[str, Any]:
+        """mbb/hand and its 95% half-width (normal approximation over the samples)."""
+        s = np.asarray(self.samples, dtype=np.float64)
+        per = hands / max(1, s.size)  # hands per sample (duplicate: rotations per deal)
+        mean = 1000.0 * self.net / bb / max(1, hands)
+        half = 0.0
+        if s.size > 1:
+            half = 1.96 * 1000.0 * float(s.std(ddof=1)) / bb / per / math.sqrt(s.size)
+        return {"mbb_per_hand": round(mean, 1), "ci95": round(half, 1)}
+
+
+@dataclass
+class MatchResult:
+    """Everything a match produced."""
+
+    variant: str
+    betting: str
+    seed: int
+    hands: int
+    duplicate: bool
+    big_blind: int
+    entrants: list[EntrantResult]
+    faults: list[Fault]
+    chips_conserved: bool = True
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        out = []
+        for e in self.entrants:
+            d = {"bot": e.name, "net": e.net, **e.stats(self.hands, self.big_blind),
+                 "faults": e.faults, "decisions": e.decisions,
+                 "decisions_per_s": round(e.decisions / e.think_time, 1) if e.think_time
+                 else None}
+            if e.removed_at is not None:
+                d["removed_at_hand"] = e.removed_at
+            out.append(d)
+        return {"variant": self.variant, "betting": self.betting, "seed": self.seed,
+                "hands": self.hands, "duplicate": self.duplicate,
+                "big_blind": self.big_blind, "entrants": out,
+                "faults": [f.as_dict() for f in self.faults],
+                "chips_conserved": self.chips_conserved, "seconds": round(self.seconds, 2)}
+
+
+def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *,
+              hand_no: int, match_no: int = 0, game_info: dict[str, Any] | None = None,
+              faults: list[Fault] | None = None) -> None:
+    """Play one hand to its end; ``guards[j]`` sits at seat ``seat_of[j]``."""
+    at_seat = {s: guards[j] for j, s in enumerate(seat_of)}
+    for s, g in at_seat.items():
+        g.start_hand(build_view(hand, s, hand_no=hand_no, match_no=match_no,
+                                game_info=game_info))
+    steps = 0
+    while not hand.is_over:
+        seat = hand.to_act
+        if seat is None or seat == DEALER:
+            raise RuntimeError("the hand waits for the dealer: use automatic dealing")
+        view = build_view(hand, seat, hand_no=hand_no, match_no=match_no,
+                          game_info=game_info)
+        guard = at_seat[seat]
+        action = guard.act(view)
+        try:
+            hand.apply(action)
+        except IllegalAction as exc:
+            guard._record(hand_no, seat, "illegal", str(exc))
+            from pokerarena.bots.faults import policy_action
+
+            hand.apply(policy_action(view.legal, view.hole, guard.policy.on_fault))
+        steps += 1
+        if steps > 10_000:  # pragma: no cover - an engine bug, not a bot's
+            raise RuntimeError("a hand took more than 10000 actions")
+    for s, g in at_seat.items():
+        g.end_hand(build_summary(hand, s, hand_no=hand_no, match_no=match_no))
+
+
+def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
+               policy: FaultPolicy | None = None, duplicate: bool = False,
+               stack: int | None = None, match_no: int = 0,
+               on_hand: Callable[[int, Any, list[int]], None] | None = None) -> MatchResult:
+    """Play a match; ``entrants`` are bot specs or bot objects, one per seat.
+
+    With ``duplicate``, ``hands`` is rounded up to a multiple of the number of seats.
+    ``on_hand(hand_no, hand, seat_of)`` is called after each hand (e.g. to log it).
+    """
+    t0 = time.perf_counter()
+    n = len(entrants)
+    if n < 2:
+        raise ValueError("a match needs at least two bots")
+    register_game(game)
+    pol = policy or FaultPolicy()
+    ss = np.random.SeedSequence(seed)
+    deal_seq, *bot_seqs = ss.spawn(n + 1)
+    faults: list[Fault] = []
+    guards: list[GuardedBot] = []
+    names = []
+    for j, (e, bs) in enumerate(zip(entrants, bot_seqs, strict=True)):
+        bot = make_bot(e, int(bs.generate_state(1)[0])) if isinstance(e, str) else e
+        label = e if isinstance(e, str) else str(getattr(e, "name", f"bot{j}"))
+        names.append(label)
+        guards.append(GuardedBot(bot, pol, label=f"{label}#{j}" if names.count(label) > 1
+                                 else label, faults=faults))
+    results = [EntrantResult(nm) for nm in names]
+    chips = stack if stack is not None else game.variant.stakes.stack
+    stacks = [chips] * n
+    info_game = game.describe()
+    for j, g in enumerate(guards):
+        g.start_match(MatchInfo(match_no, game.variant.id, game.system_name, info_game, n,
+                                hands, tuple(names), j), j)
+    rotations = n if duplicate else 1
+    deals = -(-hands // rotations)
+    total = deals * rotations
+    conserved = True
+    deal_rng = np.random.default_rng(deal_seq)
+    hand_no = 0
+    try:
+        for d in range(deals):
+            button = d % n
+            deal_seed = int(deal_rng.integers(0, 2**63 - 1)) if duplicate else None
+            per_deal = [0.0] * n
+            for r in range(rotations):
+                seat_of = [(j + r) % n for j in range(n)]
+                rng = np.random.default_rng(deal_seed) if duplicate else deal_rng
+                hand = game.new_hand(rng, n, stacks, button)
+                play_hand(hand, guards, seat_of, hand_no=hand_no, match_no=match_no,
+                          game_info=info_game, faults=faults)
+                res = hand.result()
+                if sum(res.deltas) != 0:
+                    conserved = False
+                for j in range(n):
+                    delta = float(res.deltas[seat_of[j]])
+                    results[j].net += delta
+                    per_deal[j] += delta
+                if on_hand is not None:
+                    on_hand(hand_no, hand, seat_of)
+                hand_no += 1
+            for j in range(n):
+                results[j].samples.append(per_deal[j])
+    finally:
+        for g in guards:
+            g.close()
+    for j, g in enumerate(guards):
+        results[j].faults = g.count
+        results[j].decisions = g.decisions
+        results[j].think_time = g.think_time
+        results[j].removed_at = g.removed_at
+    return MatchResult(game.variant.id, game.system_name, seed, total, duplicate,
+                       big_blind(game), results, faults, conserved,
+                       time.perf_counter() - t0)

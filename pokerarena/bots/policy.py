@@ -1,0 +1,162 @@
+"""The betting policy shared by the strength-driven bots (``rock``, ``tag``, ``lag``,
+``equity``): a :class:`Style` of thresholds applied to an equity estimate.
+
+The equity ``e`` is the expected share of the pot (Monte Carlo, :mod:`.strength`); with
+``k`` live players it is turned into a per-opponent figure ``e ** (1 / (k - 1))`` so
+that the heads-up thresholds hold multi-way. Calls follow pot odds plus the style's
+margin; bets and raises need the style's value threshold (raised for each raise already
+made this round); bluffs come at the style's rate; no-limit and pot-limit sizes are a
+fraction of the pot, all-in when the stack is mostly committed; draw games discard with
+:meth:`~pokerarena.bots.strength.Profile.best_discard`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerarena.bots.base import BaseBot, SeatView, passive_action
+from pokerarena.bots.strength import Profile, profile
+from pokerarena.engine.actions import (
+    BRING_IN_KIND,
+    CALL_KIND,
+    DEALER,
+    DISCARD_KIND,
+    FOLD_KIND,
+    RAISE_KIND,
+    SHOW_KIND,
+    Action,
+)
+
+
+@dataclass(frozen=True)
+class Style:
+    """Thresholds of a strength-driven bot."""
+
+    call_margin: float = 0.02      # call when equity >= pot odds + margin
+    raise_th: float = 0.62         # per-opponent equity to bet or raise for value
+    reraise_step: float = 0.08     # extra equity needed per raise already made this round
+    bluff: float = 0.03            # chance to bet/raise with a weak hand
+    bet_frac: float = 0.6          # bet size as a fraction of the pot (no-limit, pot-limit)
+    open_th: float = 0.0           # per-opponent equity below which it folds to any bet
+    samples: int = 150             # Monte-Carlo deals per decision
+    narrow: bool = False           # narrow opponents' ranges by their aggression
+    position_bonus: float = 0.03   # thresholds lowered by this when acting last
+    draw_samples: int = 20         # replacement draws per keep-set in draw games
+    size_by_equity: bool = False   # bigger bets with more equity
+
+
+def raises_this_round(view: SeatView) -> int:
+    """Bets and raises since the last card was dealt."""
+    n = 0
+    for actor, act in reversed(view.history):
+        if actor == DEALER:
+            break
+        if act.kind == RAISE_KIND:
+            n += 1
+    return n
+
+
+def acts_last(view: SeatView) -> bool:
+    """True when every other live seat acts before this one after the deal (the button
+    or the last live seat before it) - position in blind games."""
+    n = view.players
+    for k in range(n):
+        s = (view.button - k) % n
+        if not view.folded[s]:
+            return s == view.seat
+    return False
+
+
+class StrengthBot(BaseBot):
+    """A bot driven by equity, pot odds and position under a :class:`Style`."""
+
+    name = "strength"
+    style = Style()
+
+    def __init__(self, seed: int | None = None, samples: int | None = None,
+                 **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.np_rng = np.random.default_rng(seed)
+        self.samples = samples or self.style.samples
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, view: SeatView) -> Action:
+        """Discard, show or bet by the style."""
+        legal = view.legal
+        if legal is None:
+            return Action(CALL_KIND)
+        kinds = legal.kinds
+        prof = profile(view)
+        if DISCARD_KIND in kinds:
+            return self.discard(view, prof)
+        if SHOW_KIND in kinds:
+            return Action(SHOW_KIND, 0, tuple(view.hole))
+        e = self.equity(view, prof)
+        return self.bet(view, prof, e)
+
+    def equity(self, view: SeatView, prof: Profile) -> float:
+        """Pot share estimate for the view."""
+        st = self.style
+        if prof.is_draw:
+            return prof.draw_equity(view, self.np_rng, st.draw_samples)
+        return prof.equity(view, self.samples, self.np_rng, narrow=st.narrow)
+
+    def discard(self, view: SeatView, prof: Profile) -> Action:
+        """The discard that maximises the expected hand after the draw."""
+        legal = view.legal
+        assert legal is not None
+        mine = {c for a, act in view.history if a == view.seat and act.kind == DISCARD_KIND
+                for c in act.cards}
+        cards, _ = prof.best_discard(view.hole, legal.discard_min, legal.discard_max,
+                                     self.np_rng, prof.draws_left(view.street),
+                                     self.style.draw_samples, dead=mine)
+        return Action(DISCARD_KIND, 0, cards)
+
+    def raise_to(self, view: SeatView, prof: Profile, e_n: float) -> int:
+        """The total (this round) to bet or raise to."""
+        legal = view.legal
+        assert legal is not None
+        lo, hi = legal.min_to, legal.max_to
+        if lo >= hi or prof.limit:
+            return lo
+        st = self.style
+        frac = st.bet_frac
+        if st.size_by_equity:
+            frac = min(1.2, max(0.4, st.bet_frac + 1.5 * (e_n - st.raise_th)))
+        mine = view.bets[view.seat]
+        call = legal.call
+        target = mine + call + frac * (view.pot + call)
+        if target >= 0.6 * (mine + view.stacks[view.seat]):
+            target = hi
+        return int(min(hi, max(lo, round(target))))
+
+    def bet(self, view: SeatView, prof: Profile, e: float) -> Action:
+        """Fold, check/call, bring in, or bet/raise by equity and pot odds."""
+        legal = view.legal
+        assert legal is not None
+        kinds = legal.kinds
+        st = self.style
+        live = max(2, view.live)
+        e_n = e ** (1.0 / (live - 1)) if live > 2 else e
+        bonus = st.position_bonus if acts_last(view) else 0.0
+        can_raise = RAISE_KIND in kinds and legal.max_to > 0
+        th = st.raise_th + st.reraise_step * raises_this_round(view) - bonus
+        bluff = self.rng.random() < st.bluff
+        if BRING_IN_KIND in kinds:
+            if can_raise and (e_n >= th or bluff):
+                return Action(RAISE_KIND, self.raise_to(view, prof, e_n))
+            return Action(BRING_IN_KIND)
+        call = legal.call
+        if call == 0:
+            if can_raise and (e_n >= th or bluff):
+                return Action(RAISE_KIND, self.raise_to(view, prof, e_n))
+            return Action(CALL_KIND)
+        odds = call / (view.pot + call)
+        if can_raise and (e_n >= th or (bluff and e_n >= 0.3)):
+            return Action(RAISE_KIND, self.raise_to(view, prof, e_n))
+        if e_n >= st.open_th and e >= odds + st.call_margin - bonus:
+            return Action(CALL_KIND)
+        return Action(FOLD_KIND) if FOLD_KIND in kinds else passive_action(legal, view.hole)

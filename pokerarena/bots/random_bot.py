@@ -1,0 +1,31 @@
+"""``random``: uniform over the legal action kinds, then over amounts and discards."""
+
+from __future__ import annotations
+
+from pokerarena.bots.base import BaseBot, SeatView
+from pokerarena.engine.actions import CALL_KIND, DISCARD_KIND, RAISE_KIND, SHOW_KIND, Action
+
+
+class RandomBot(BaseBot):
+    """Uniform over the legal action kinds, then uniform over amounts / discards."""
+
+    name = "random"
+    description = "uniform over the legal action kinds, then over amounts and discards"
+
+    def act(self, view: SeatView) -> Action:
+        """A random legal action."""
+        legal = view.legal
+        if legal is None:
+            return Action(CALL_KIND)
+        rng = self.rng
+        kind = rng.choice(legal.kinds)
+        if kind == RAISE_KIND:
+            if view.betting == "fixed_limit":  # the small or the big bet, nothing between
+                return Action(RAISE_KIND, rng.choice((legal.min_to, legal.max_to)))
+            return Action(RAISE_KIND, rng.randint(legal.min_to, legal.max_to))
+        if kind == DISCARD_KIND:
+            k = rng.randint(legal.discard_min, legal.discard_max)
+            return Action(DISCARD_KIND, 0, tuple(rng.sample(list(view.hole), k)))
+        if kind == SHOW_KIND:
+            return Action(SHOW_KIND, 0, tuple(view.hole))
+        return Action(kind)

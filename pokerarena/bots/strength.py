@@ -1,0 +1,417 @@
+"""Hand strength for the built-in bots, for every variant the engine ships.
+
+:class:`Profile` compiles what a bot needs to know about a game (how many cards a hand
+ends with, board cards, draws, the high and low rankings with the low qualifier) and
+offers three estimates, all seeded and vectorised over the batch evaluator:
+
+- :meth:`Profile.equity`: Monte-Carlo share of the pot against the live opponents,
+  dealing the cards still to come (board, stud streets) from the cards the seat cannot
+  see; stud opponents keep their visible cards; high-low pots are split by halves with
+  the low qualifier; optionally the opponents' ranges are narrowed by their aggression.
+- :meth:`Profile.best_discard`: for draw games, the discard that maximises the expected
+  strength after the draw (every keep-set tried with a few sampled replacements).
+- :meth:`Profile.draw_equity`: for draw games, an estimate of the chance to win at the
+  showdown, from the percentile of the hand among random hands of the ranking.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numba
+import numpy as np
+
+from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
+from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
+from pokerarena.evaluator import (
+    evaluate,
+    evaluate_batch,
+    evaluate_omaha_batch,
+    qualifies_low,
+    ranking,
+)
+
+_REF_HANDS = 6000
+
+
+@numba.njit(cache=True)
+def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
+               out: np.ndarray) -> None:  # pragma: no cover - jit
+    """Eight-or-better lows, row by row: ``255 - mask`` of the five lowest distinct
+    ranks of eight or lower (ace = bit 0), -1 when there are fewer; with ``omaha``
+    exactly two cards of the hand and three of the board."""
+    for m in range(hands.shape[0]):
+        best = 256
+        if not omaha:
+            mask = 0
+            for j in range(hands.shape[1]):
+                r = ((hands[m, j] >> 2) + 1) % 13
+                if r <= 7:
+                    mask |= 1 << r
+            for j in range(boards.shape[1]):
+                r = ((boards[m, j] >> 2) + 1) % 13
+                if r <= 7:
+                    mask |= 1 << r
+            low = 0
+            taken = 0
+            while taken < 5 and mask != 0:
+                bit = mask & -mask
+                low |= bit
+                mask ^= bit
+                taken += 1
+            if taken == 5:
+                best = low
+        else:
+            bm = 0
+            for j in range(boards.shape[1]):
+                r = ((boards[m, j] >> 2) + 1) % 13
+                if r <= 7:
+                    bm |= 1 << r
+            h = hands.shape[1]
+            for i in range(h):
+                ri = ((hands[m, i] >> 2) + 1) % 13
+                if ri > 7:
+                    continue
+                for k in range(i + 1, h):
+                    rk = ((hands[m, k] >> 2) + 1) % 13
+                    if rk > 7 or rk == ri:
+                        continue
+                    pm = (1 << ri) | (1 << rk)
+                    avail = bm & ~pm
+                    low3 = 0
+                    taken = 0
+                    while taken < 3 and avail != 0:
+                        bit = avail & -avail
+                        low3 |= bit
+                        avail ^= bit
+                        taken += 1
+                    if taken == 3 and (pm | low3) < best:
+                        best = pm | low3
+        out[m] = 255 - best if best < 256 else -1
+
+
+def _sample(rng: np.random.Generator, remaining: np.ndarray, samples: int,
+            k: int) -> np.ndarray:
+    """``samples`` rows of ``k`` distinct cards drawn uniformly from ``remaining``."""
+    if k == 0:
+        return np.empty((samples, 0), dtype=np.uint8)
+    keys = rng.random((samples, remaining.size))
+    idx = np.argsort(keys, axis=1)[:, :k]
+    return remaining[idx]
+
+
+class Profile:
+    """What the bots know of one game; build with :func:`profile`."""
+
+    def __init__(self, game: Game) -> None:
+        v = game.variant
+        sd = v.showdown
+        kw: dict[str, Any] = {}
+        if sd.wild != "none":
+            kw["wild"] = sd.wild
+        self.high = ranking(sd.high, deck=v.deck, **kw) if sd.high else None
+        self.low = ranking(sd.low, deck=v.deck, **kw) if sd.low else None
+        self.omaha = sd.combine == "omaha"
+        self.qualifier = sd.low_qualifier
+        self.deck = np.asarray(game.deck_list, dtype=np.uint8)
+        hole = board = 0
+        self.draw_streets: list[int] = []
+        self.bet_streets: list[int] = []
+        self.up_cards = 0
+        for i, st in enumerate(game.streets):
+            if st[0] == ST_DEAL:
+                hole += st[1] + st[2]
+                board += st[3]
+                self.up_cards += st[2]
+            elif st[0] == ST_DRAW:
+                self.draw_streets.append(i)
+            elif st[0] == ST_BET:
+                self.bet_streets.append(i)
+        self.hole_final = hole
+        self.board_final = board
+        self.is_draw = bool(self.draw_streets)
+        self.is_stud = self.up_cards > 0
+        self.limit = game.system_name in ("fixed_limit", "spread_limit")
+        self.no_limit = game.system_name == "no_limit"
+        self.low_threshold: int | None = None
+        if self.low is not None and self.qualifier:
+            self.low_threshold = self._qualifier_threshold()
+        self._ref: dict[str, np.ndarray] = {}
+        self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and sd.wild == "none"
+                          and v.deck == "standard")
+
+    # ----------------------------------------------------------------- evaluation
+    def _qualifier_threshold(self) -> int | None:
+        q = self.qualifier
+        ranks = [(r - 2) % 13 for r in range(q, q - 5, -1)]  # rank 1 = ace (code rank 12)
+        cards = [ranks[i] * 4 + (i % 4) for i in range(5)]
+        try:
+            value = evaluate(cards, self.low)
+        except ValueError:
+            return None
+        return value if qualifies_low(value, self.low, q) else None
+
+    def _values(self, rk: Any, hands: np.ndarray, boards: np.ndarray | None) -> np.ndarray:
+        if boards is not None and boards.shape[1] and self.omaha:
+            return evaluate_omaha_batch(hands, boards, rk)
+        full = hands if boards is None or not boards.shape[1] else np.hstack([hands, boards])
+        return evaluate_batch(full, rk)
+
+    def _low_values(self, hands: np.ndarray, boards: np.ndarray | None) -> np.ndarray:
+        if self.fast_low8:
+            b = boards if boards is not None else np.empty((hands.shape[0], 0), np.uint8)
+            out = np.empty(hands.shape[0], dtype=np.int64)
+            _low8_rows(np.ascontiguousarray(hands), np.ascontiguousarray(b), self.omaha, out)
+            return out
+        vals = self._values(self.low, hands, boards).astype(np.int64)
+        if self.qualifier:
+            if self.low_threshold is not None:
+                ok = vals >= self.low_threshold
+            else:
+                ok = np.array([qualifies_low(int(x), self.low, self.qualifier) for x in vals])
+            vals = np.where(ok, vals, -1)
+        return vals
+
+    def shares(self, mine: np.ndarray, opps: list[np.ndarray],
+               boards: np.ndarray | None) -> np.ndarray:
+        """My share of the pot in each sampled deal (1: scoop, 0: lose)."""
+        n = mine.shape[0]
+        share = np.zeros(n)
+        halves = 0
+        hi_share = lo_share = None
+        if self.high is not None:
+            me = self._values(self.high, mine, boards)
+            best = me.copy()
+            ties = np.ones(n)
+            for o in opps:
+                ov = self._values(self.high, o, boards)
+                better = ov > best
+                ties = np.where(better, 1, ties + (ov == best))
+                best = np.maximum(best, ov)
+            hi_share = np.where(me == best, 1.0 / ties, 0.0)
+            halves += 1
+        if self.low is not None:
+            me = self._low_values(mine, boards)
+            best = me.copy()
+            ties = np.ones(n)
+            for o in opps:
+                ov = self._low_values(o, boards)
+                better = ov > best
+                ties = np.where(better, 1, ties + (ov == best))
+                best = np.maximum(best, ov)
+            lo_share = np.where((me == best) & (me >= 0), 1.0 / ties, 0.0)
+            has_low = best >= 0
+            halves += 1
+        if halves == 2:
+            share = np.where(has_low, 0.5 * hi_share + 0.5 * lo_share, hi_share)
+        elif hi_share is not None:
+            share = hi_share
+        else:
+            # low only (razz, deuce-to-seven, badugi): no qualifier games here
+            share = lo_share if lo_share is not None else share
+        return share
+
+    # ----------------------------------------------------------------- equity
+    def equity(self, view: Any, samples: int, rng: np.random.Generator,
+               narrow: bool = False) -> float:
+        """Monte-Carlo pot share of ``view.seat`` against the live opponents."""
+        seat = view.seat
+        opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
+        if not opps:
+            return 1.0
+        hole = [c for c in view.hole if c != UNKNOWN]
+        known = set(hole) | set(view.board)
+        for u in view.up:
+            known.update(c for c in u if c != UNKNOWN)
+        for actor, act in view.history:
+            if actor == seat and act.kind == DISCARD_KIND:
+                known.update(act.cards)
+        remaining = np.asarray([c for c in self.deck.tolist() if c not in known], dtype=np.uint8)
+        need_me = max(0, self.hole_final - len(hole)) if not self.is_draw else 0
+        need_board = max(0, self.board_final - len(view.board))
+        if self.is_draw:
+            # draw games: current hands against random hands of the same size
+            size = len(hole)
+            opp_need = [size for _ in opps]
+            opp_up: list[list[int]] = [[] for _ in opps]
+        else:
+            opp_up = [[c for c in view.up[s] if c != UNKNOWN] for s in opps]
+            opp_need = [max(0, self.hole_final - len(u)) for u in opp_up]
+        while opps and need_me + need_board + sum(opp_need) > remaining.size:
+            opps.pop()
+            opp_up.pop()
+            opp_need.pop()
+        if not opps:
+            return 1.0
+        k = need_me + need_board + sum(opp_need)
+        fractions = [1.0] * len(opps)
+        if narrow:
+            fractions = [self._range_fraction(view, s) for s in opps]
+        keep = math.prod(fractions)
+        total = int(min(samples / max(keep, 1e-9), 4 * samples))
+        drawn = _sample(rng, remaining, total, k)
+        mine = np.hstack([np.tile(np.asarray(hole, dtype=np.uint8), (total, 1)),
+                          drawn[:, :need_me]])
+        pos = need_me
+        boards = None
+        if self.board_final:
+            boards = np.hstack([np.tile(np.asarray(view.board, dtype=np.uint8), (total, 1)),
+                                drawn[:, pos:pos + need_board]])
+            pos += need_board
+        opp_hands = []
+        for up, need in zip(opp_up, opp_need, strict=True):
+            opp_hands.append(np.hstack([np.tile(np.asarray(up, dtype=np.uint8), (total, 1)),
+                                        drawn[:, pos:pos + need]]))
+            pos += need
+        if narrow and keep < 0.999:
+            mask = np.ones(total, dtype=bool)
+            for f, o in zip(fractions, opp_hands, strict=True):
+                if f < 0.999:
+                    score = self._range_score(o, view)
+                    if score is not None:
+                        mask &= score >= np.quantile(score, 1.0 - f)
+            if mask.sum() >= 8:
+                mine = mine[mask]
+                opp_hands = [o[mask] for o in opp_hands]
+                boards = boards[mask] if boards is not None else None
+        return float(self.shares(mine, opp_hands, boards).mean())
+
+    def _range_fraction(self, view: Any, seat: int) -> float:
+        """The share of hands an opponent keeps in range after its bets and raises."""
+        aggr = sum(1 for a, act in view.history if a == seat and act.kind == RAISE_KIND)
+        return max(0.25, 0.7 ** aggr)
+
+    def _range_score(self, opp: np.ndarray, view: Any) -> np.ndarray | None:
+        """Current strength of sampled opponent holdings (higher: more likely to bet)."""
+        if self.high is None:
+            return None
+        board = np.asarray(view.board, dtype=np.uint8)
+        if self.board_final and board.size >= 3:
+            bt = np.tile(board, (opp.shape[0], 1))
+            return self._values(self.high, opp, bt).astype(np.float64)
+        if self.board_final and not self.omaha:
+            r = (opp >> 2).astype(np.int64)
+            hi, lo = r.max(axis=1), r.min(axis=1)
+            suited = (opp[:, 0] & 3) == (opp[:, 1] & 3)
+            return (hi * 2 + lo + 14 * (hi == lo) + 3 * suited - np.minimum(hi - lo, 5)
+                    ).astype(np.float64)
+        return None
+
+    # ----------------------------------------------------------------- draw games
+    def _reference(self, which: str, size: int) -> np.ndarray:
+        key = f"{which}{size}"
+        ref = self._ref.get(key)
+        if ref is None:
+            rng = np.random.default_rng(12345)
+            hands = _sample(rng, self.deck, _REF_HANDS, size)
+            rk = self.high if which == "h" else self.low
+            ref = np.sort(evaluate_batch(hands, rk))
+            self._ref[key] = ref
+        return ref
+
+    def percentile(self, values: np.ndarray, size: int) -> np.ndarray:
+        """Fraction of random hands of ``size`` cards that the values beat (draw games)."""
+        if self.high is not None:
+            ref = self._reference("h", size)
+            return np.searchsorted(ref, self._values(self.high, values, None)) / ref.size
+        ref = self._reference("l", size)
+        return np.searchsorted(ref, self._values(self.low, values, None)) / ref.size
+
+    def draws_left(self, street: int) -> int:
+        """Draws still to come after street index ``street`` (a draw in progress counts)."""
+        return sum(1 for s in self.draw_streets if s >= street)
+
+    def best_discard(self, hole: tuple[int, ...] | list[int], dmin: int, dmax: int,
+                     rng: np.random.Generator, draws_left: int = 1,
+                     samples: int = 24, dead: set[int] | None = None
+                     ) -> tuple[tuple[int, ...], float]:
+        """(cards to discard, expected strength) maximising the strength after the draw."""
+        hole = [c for c in hole if c != UNKNOWN]
+        n = len(hole)
+        dead = set(dead or ()) | set(hole)
+        remaining = np.asarray([c for c in self.deck.tolist() if c not in dead], dtype=np.uint8)
+        expo = 1.0 + 0.5 * max(0, draws_left - 1)
+        best: tuple[tuple[int, ...], float] = ((), -1.0)
+        cand: list[tuple[int, ...]] = []
+        for k in range(max(0, dmin), min(dmax, n) + 1):
+            cand.extend(itertools.combinations(range(n), k))
+        rows = []
+        for disc in cand:
+            keep = [hole[i] for i in range(n) if i not in disc]
+            k = len(disc)
+            reps = 1 if k == 0 else samples
+            if k > remaining.size:
+                continue
+            drawn = _sample(rng, remaining, reps, k)
+            rows.append((disc, np.hstack([np.tile(np.asarray(keep, dtype=np.uint8), (reps, 1)),
+                                          drawn])))
+        if not rows:
+            return tuple(hole[:dmin]), 0.0
+        allh = np.vstack([r[1] for r in rows])
+        pct = self.percentile(allh, n) ** expo
+        pos = 0
+        for disc, arr in rows:
+            m = arr.shape[0]
+            score = float(pct[pos:pos + m].mean())
+            pos += m
+            # small preference for keeping cards when scores tie
+            score -= 1e-4 * len(disc)
+            if score > best[1]:
+                best = (tuple(hole[i] for i in disc), score)
+        return best
+
+    def draw_equity(self, view: Any, rng: np.random.Generator, samples: int = 24) -> float:
+        """Chance to win at the showdown of a draw game (heuristic, see module doc)."""
+        seat = view.seat
+        opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
+        if not opps:
+            return 1.0
+        hole = [c for c in view.hole if c != UNKNOWN]
+        left = self.draws_left(view.street + 1) if view.phase != "draw" else \
+            self.draws_left(view.street)
+        if left > 0:
+            mine = [c for a, act in view.history if a == seat and act.kind == DISCARD_KIND
+                    for c in act.cards]
+            _, strength = self.best_discard(hole, 0, len(hole), rng, left, samples,
+                                            dead=set(mine))
+            strength = max(strength, 0.0) ** (1.0 / (1.0 + 0.5 * max(0, left - 1)))
+        else:
+            strength = float(self.percentile(np.asarray([hole], dtype=np.uint8), len(hole))[0])
+        # Opponents who drew are better than random hands; those who stood pat more so.
+        total_draws = len(self.draw_streets)
+        p = 1.0
+        for s in opps:
+            drew = [len(act.cards) for a, act in view.history
+                    if a == s and act.kind == DISCARD_KIND]
+            expo = 1.0 + 0.6 * total_draws
+            if drew and drew[-1] == 0:
+                expo *= 1.6
+            elif drew and drew[-1] >= 3:
+                expo *= 0.7
+            p *= strength ** expo
+        return float(p)
+
+
+_PROFILES: dict[tuple[str, str], Profile] = {}
+
+
+def register_game(game: Game) -> Profile:
+    """Compile (once) and remember the profile of ``game``; tables call this."""
+    key = (game.variant.id, game.system_name)
+    prof = _PROFILES.get(key)
+    if prof is None:
+        prof = _PROFILES[key] = Profile(game)
+    return prof
+
+
+def profile(game_or_view: Any) -> Profile:
+    """The :class:`Profile` of a game, or of the game a :class:`SeatView` belongs to."""
+    if isinstance(game_or_view, Game):
+        return register_game(game_or_view)
+    key = (game_or_view.variant, game_or_view.betting)
+    prof = _PROFILES.get(key)
+    if prof is None:
+        prof = register_game(Game(game_or_view.variant, {"betting": game_or_view.betting}))
+    return prof

@@ -1,0 +1,211 @@
+"""Bot commands: ``bots`` (the registered bots), ``match`` (bots against each other),
+``acpc serve`` (an ACPC dealer) and ``acpc connect`` (one of our bots as an ACPC client).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pokerarena.commands import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``bots``, ``match`` and ``acpc``."""
+    p = subparsers.add_parser("bots", help="list the registered bots",
+                              description="List the registered bots. Any bot can also be "
+                              "named by a Python path package.module:Class[?k=v&...] or an "
+                              "http://host:port/path URL (docs/bots.md).")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_bots)
+
+    p = subparsers.add_parser("match", help="bots play a match; prints mbb/hand with 95% CIs",
+                              description="Bots play a match at one table (same stacks "
+                              "each hand, the button moving); prints each bot's result in "
+                              "mbb/hand (thousandths of the big blind, or of the small bet "
+                              "without blinds) with a 95%% confidence interval.")
+    p.add_argument("--variant", default="holdem", help="variant id or variant file")
+    p.add_argument("--betting", help="betting system (default: the variant's first)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="game option (repeatable), e.g. blinds=1,2")
+    p.add_argument("--bots", required=True,
+                   help="comma-separated bot specs, one per seat (e.g. tag,random)")
+    p.add_argument("--hands", type=int, default=1000, help="hands to play")
+    p.add_argument("--seed", type=int, default=0, help="match seed")
+    p.add_argument("--stack", type=int, help="chips per seat at the start of each hand")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play every deal once per rotation of the bots (less luck)")
+    _policy_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_match)
+
+    p = subparsers.add_parser("acpc", help="the ACPC text protocol: dealer and client")
+    sub = p.add_subparsers(dest="acpc_command", metavar="ACPC_COMMAND")
+    sub.required = True
+    s = sub.add_parser("serve", help="be an ACPC dealer: external bots connect, one port "
+                       "per seat", description="Deal a match to ACPC clients (protocol "
+                       "2.0.0). Seats are the --port listeners first, then the --bots; "
+                       "seats rotate each hand. The result is printed like a match's.")
+    s.add_argument("--gamedef", required=True, help="ACPC game definition file")
+    s.add_argument("--hands", type=int, default=1000, help="hands to deal")
+    s.add_argument("--seed", type=int, default=0, help="match seed")
+    s.add_argument("--port", type=int, action="append", default=[],
+                   help="a TCP port for one external seat (repeatable; 0: any free port)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    s.add_argument("--bots", default="", help="comma-separated bot specs for our seats")
+    s.add_argument("--log", help="write the ACPC-style STATE/SCORE log here")
+    s.add_argument("--connect-timeout", type=float, default=60.0,
+                   help="seconds to wait for every external seat to connect")
+    s.add_argument("--time", type=float, default=10.0,
+                   help="seconds per decision of an external seat")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_acpc_serve)
+
+    c = sub.add_parser("connect", help="play one of our bots as an ACPC client",
+                       description="Connect to an ACPC dealer at HOST PORT and play the "
+                       "bot for as many hands as the dealer deals.")
+    c.add_argument("--bot", required=True, help="bot spec (registered name, path, URL)")
+    c.add_argument("--gamedef", required=True, help="ACPC game definition file")
+    c.add_argument("--seed", type=int, default=0, help="the bot's seed")
+    c.add_argument("--time", type=float, default=10.0,
+                   help="seconds per decision before the policy answers instead")
+    c.add_argument("host")
+    c.add_argument("port", type=int)
+    c.set_defaults(func=cmd_acpc_connect)
+
+
+def _policy_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--decision-time", type=float, default=5.0,
+                   help="seconds per decision (default 5)")
+    p.add_argument("--hand-time", type=float, default=60.0,
+                   help="seconds per hand and bot (default 60)")
+    p.add_argument("--on-fault", choices=("check_fold", "call"), default="check_fold",
+                   help="irregularity policy (default: check if free, else fold)")
+    p.add_argument("--max-faults", type=int,
+                   help="remove a bot from the match after this many faults")
+
+
+def _policy(args: argparse.Namespace) -> Any:
+    from pokerarena.bots.faults import FaultPolicy
+
+    return FaultPolicy(decision_time=args.decision_time, hand_time=args.hand_time,
+                       on_fault=args.on_fault, max_faults=args.max_faults)
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    """List the registered bots."""
+    from pokerarena.bots.registry import listing
+
+    rows = listing()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        print(f"{r['name']:<{width}}  {r['description']}")
+    return 0
+
+
+def _game(args: argparse.Namespace) -> Any:
+    from pokerarena.engine.game import Game, parse_option_value
+
+    options: dict[str, Any] = {}
+    if args.betting:
+        options["betting"] = args.betting
+    for item in args.option:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise UserError(f"--option {item!r}: expected K=V")
+        options[key.strip()] = parse_option_value(value)
+    return Game(args.variant, options)
+
+
+def _print_result(d: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(d, indent=2))
+        return
+    print(f"{d['variant']} {d['betting']}: {d['hands']} hands, seed {d['seed']}"
+          f"{', duplicate' if d['duplicate'] else ''}, big blind {d['big_blind']}, "
+          f"{d['seconds']}s")
+    width = max(len(e["bot"]) for e in d["entrants"])
+    for e in d["entrants"]:
+        dps = e["decisions_per_s"]
+        extra = f", removed at hand {e['removed_at_hand']}" if "removed_at_hand" in e else ""
+        print(f"  {e['bot']:<{width}}  {e['mbb_per_hand']:>+10.1f} ± {e['ci95']:.1f} mbb/hand"
+              f"  net {e['net']:+g}  faults {e['faults']}"
+              f"  {dps if dps is not None else '-'} decisions/s{extra}")
+    if d["faults"]:
+        kinds: dict[str, int] = {}
+        for f in d["faults"]:
+            kinds[f["kind"]] = kinds.get(f["kind"], 0) + 1
+        print("  faults: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Play a match and print the result."""
+    from pokerarena.bots.match import play_match
+    from pokerarena.bots.registry import BotSpecError, make_bot
+
+    game = _game(args)
+    specs = [s for s in args.bots.split(",") if s.strip()]
+    if len(specs) < 2:
+        raise UserError("--bots: name at least two bots")
+    lo, hi = game.variant.players
+    if not lo <= len(specs) <= hi:
+        raise UserError(f"{game.variant.id} is for {lo} to {hi} players, not {len(specs)}")
+    if args.hands < 1:
+        raise UserError("--hands must be at least 1")
+    try:
+        for s in specs:  # fail early on a bad spec
+            bot = make_bot(s)
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+    except BotSpecError as exc:
+        raise UserError(str(exc)) from None
+    res = play_match(game, specs, args.hands, args.seed, policy=_policy(args),
+                     duplicate=args.duplicate, stack=args.stack)
+    _print_result(res.as_dict(), args.json)
+    return 0
+
+
+def cmd_acpc_serve(args: argparse.Namespace) -> int:
+    """Run an ACPC dealer."""
+    from pokerarena.bots.adapters.acpc import AcpcError, Dealer, load_gamedef
+
+    try:
+        gd = load_gamedef(args.gamedef)
+    except (OSError, AcpcError) as exc:
+        raise UserError(str(exc)) from None
+    bots = [s for s in args.bots.split(",") if s.strip()]
+    if len(args.port) + len(bots) != gd.num_players:
+        raise UserError(f"the game is for {gd.num_players} players: give as many --port "
+                        f"and --bots seats in all (got {len(args.port)} + {len(bots)})")
+    dealer = Dealer(gd, hands=args.hands, seed=args.seed, ports=args.port, bots=bots,
+                    host=args.host, decision_time=args.time,
+                    connect_timeout=args.connect_timeout, log_path=args.log,
+                    on_listen=lambda ports: print("listening on " + " ".join(map(str, ports)),
+                                                  file=sys.stderr, flush=True))
+    try:
+        res = dealer.run()
+    except AcpcError as exc:
+        raise UserError(str(exc)) from None
+    _print_result(res.as_dict(), args.json)
+    return 0
+
+
+def cmd_acpc_connect(args: argparse.Namespace) -> int:
+    """Play a bot as an ACPC client."""
+    from pokerarena.bots.adapters.acpc import AcpcError, Client, load_gamedef
+    from pokerarena.bots.registry import BotSpecError
+
+    try:
+        gd = load_gamedef(args.gamedef)
+        client = Client(gd, args.bot, seed=args.seed, decision_time=args.time)
+        stats = client.run(args.host, args.port)
+    except (OSError, AcpcError, BotSpecError) as exc:
+        raise UserError(str(exc)) from None
+    print(json.dumps(stats))
+    return 0
