@@ -260,7 +260,8 @@ def legal_to_json(legal: Legal | None) -> dict[str, Any] | None:
         return None
     return {"kinds": list(legal.kinds), "call": legal.call, "min_to": legal.min_to,
             "max_to": legal.max_to, "bring_in": legal.bring_in,
-            "discard_min": legal.discard_min, "discard_max": legal.discard_max}
+            "discard_min": legal.discard_min, "discard_max": legal.discard_max,
+            "choices": list(getattr(legal, "choices", ()))}
 
 
 def view_to_json(view: SeatView) -> dict[str, Any]:

@@ -135,6 +135,9 @@ def check_legal(action: Action, legal: Legal | None, hole: Any) -> str | None:
         rng = f"{legal.min_to}" if legal.min_to == legal.max_to else \
             f"{legal.min_to} to {legal.max_to}"
         return f"cannot bet/raise to {action.amount}: allowed {rng}"
+    choices = getattr(legal, "choices", ())
+    if kind == RAISE_KIND and choices and action.amount not in choices:
+        return f"cannot bet/raise to {action.amount}: allowed {' or '.join(map(str, choices))}"
     if kind == DISCARD_KIND:
         cards = action.cards
         if len(set(cards)) != len(cards) or any(c not in hole for c in cards):

@@ -20,8 +20,9 @@ class RandomBot(BaseBot):
         rng = self.rng
         kind = rng.choice(legal.kinds)
         if kind == RAISE_KIND:
-            if view.betting == "fixed_limit":  # the small or the big bet, nothing between
-                return Action(RAISE_KIND, rng.choice((legal.min_to, legal.max_to)))
+            choices = getattr(legal, "choices", ())
+            if choices:  # e.g. stud's open pair: the small or the big bet
+                return Action(RAISE_KIND, rng.choice(choices))
             return Action(RAISE_KIND, rng.randint(legal.min_to, legal.max_to))
         if kind == DISCARD_KIND:
             k = rng.randint(legal.discard_min, legal.discard_max)
