@@ -42,7 +42,7 @@ def check_chips(hand, total):
         assert sum(hand.result().stacks) == total
         assert sum(hand.result().deltas) == 0
     else:
-        assert sum(hand.stack) + sum(hand.committed) == total
+        assert sum(hand.stack) + sum(hand.committed) + hand.dead == total
     assert all(s >= 0 for s in hand.stack)
 
 
@@ -168,3 +168,29 @@ def test_chips_are_conserved_with_rake(data, seed, percent, cap):
     res = hand.result()
     assert sum(res.stacks) + res.rake == sum(stacks)
     assert cap is None or res.rake <= cap
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), case=st.sampled_from(CASES), seed=st.integers(0, 10 ** 6))
+def test_house_policy_repairs_bad_amounts_and_keeps_the_invariants(data, case, seed):
+    game = Game(case[0], {"betting": case[1], "irregularities": "house"})
+    n = min(game.variant.players[1], 4)
+    stacks = data.draw(st.lists(st.integers(1, 100), min_size=n, max_size=n))
+    hand = game.new_hand(seed, n, stacks, seed % n)
+    steps = 0
+    while not hand.is_over:
+        steps += 1
+        assert steps < 400
+        legal = hand.legal_actions()
+        if "cbr" in legal.kinds and data.draw(st.booleans()):
+            before = len(hand.irregularities)
+            to = data.draw(st.integers(0, 300))
+            hand.apply(Action("cbr", to))
+            fine = legal.min_to <= to <= legal.max_to and (not legal.choices
+                                                           or to in legal.choices)
+            assert (len(hand.irregularities) == before) == fine
+        else:
+            hand.apply(random_action(hand, data.draw))
+        check_chips(hand, sum(stacks))
+        check_cards(hand)
+    check_chips(hand, sum(stacks))

@@ -284,3 +284,58 @@ def test_rake_is_taken_from_the_main_pot_and_capped():
     assert res.rake == 5                       # 10% of 70 is 7, capped at 5
     assert res.stacks == [25, 40, 70]          # the main pot 30 pays the rake
     assert sum(res.stacks) + res.rake == 140
+
+
+def house_hand(stacks=(100, 100, 100), **options):
+    return Game("holdem", {"irregularities": "house", **options}).new_hand(
+        1, len(stacks), list(stacks), button=len(stacks) - 1)
+
+
+def test_house_raise_below_minimum_counts_as_call_extra_to_pot():
+    hand = house_hand()
+    hand.apply(bet_to(3))     # min raise is to 4: a call of 2, 1 chip dead
+    assert hand.stacks() == [99, 98, 97] and hand.dead == 1 and hand.pot_total() == 6
+    assert hand.irregularities == [(2, "cbr 3", "raise below the minimum: counts as a call, "
+                                               "1 to the pot")]
+    assert hand.to_act == 0
+
+
+def test_house_bet_above_the_limit_counts_as_the_limit():
+    hand = house_hand(betting="pot_limit")
+    hand.apply(bet_to(20))    # pot-limit maximum is 7: 13 chips dead
+    assert hand.bets[2] == 7 and hand.dead == 13 and hand.stacks()[2] == 80
+    hand = house_hand(betting="fixed_limit")
+    hand.apply(bet_to(9))     # the fixed raise is to 4
+    assert hand.bets[2] == 4 and hand.dead == 5
+
+
+def test_house_short_opening_bet_is_completed():
+    hand = house_hand()
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)    # flop
+    hand.apply(bet_to(1))     # minimum bet is 2
+    assert hand.bets[0] == 2 and hand.dead == 0
+    assert "short bet completed" in hand.irregularities[-1][2]
+
+
+def test_house_out_of_turn_is_ignored_and_strict_raises():
+    hand = house_hand()
+    before = hand.stacks()
+    hand.apply(CHECK_CALL, 0)
+    assert hand.stacks() == before and hand.to_act == 2
+    assert hand.irregularities == [(0, "cc out of turn", "ignored")]
+    strict = Game("holdem").new_hand(1, 3, [100] * 3, button=2)
+    with pytest.raises(IllegalAction, match="seat 0 cannot act now"):
+        strict.apply(CHECK_CALL, 0)
+
+
+def test_house_hands_conserve_chips():
+    hand = house_hand(stacks=(30, 60, 90))
+    hand.apply(bet_to(500))   # above the stack: all in for 90 (the limit)
+    hand.apply(bet_to(1))     # raise below the minimum: a call
+    hand.apply(CHECK_CALL)
+    while not hand.is_over:
+        hand.apply(CHECK_CALL)
+    res = hand.result()
+    assert sum(res.stacks) == 180 and sum(res.deltas) == 0

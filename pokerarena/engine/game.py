@@ -50,7 +50,7 @@ class GameOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     betting: str | None = None
-    irregularities: Literal["strict"] = "strict"
+    irregularities: Literal["strict", "house"] = "strict"
     odd_chip: Literal["called", "position", "fractional"] = "called"
     dealing: Literal["auto", "manual"] = "auto"
     showdown: Literal["auto", "manual"] = "auto"
@@ -126,6 +126,7 @@ class Game:
             tuple(st.blinds) if v.forced.blinds else ())
         self.max_raises = self.system.max_raises
         self.heads_up_max_raises = self.system.heads_up_max_raises
+        self.house = o.irregularities == "house"
         self.manual_deal = o.dealing == "manual"
         self.manual_show = o.showdown == "manual"
         self.odd_chip = o.odd_chip

@@ -21,6 +21,7 @@ from pokerarena.engine.actions import (
     DEALER,
     DISCARD_KIND,
     FOLD_KIND,
+    PLAYER_KINDS,
     RAISE_KIND,
     SHOW_KIND,
     UNKNOWN,
@@ -136,7 +137,7 @@ class Observation:
         self.button = h.button
         self.players = h.n
         p = h.pos_of[seat]
-        self.pot = sum(h.committed)
+        self.pot = sum(h.committed) + h.dead
         to_call = h.cur - h.bets[p]
         self.to_call = to_call if h.phase == PH_BET and to_call > 0 else 0
         self.legal = h.legal_actions() if h.to_act == seat else None
@@ -284,6 +285,8 @@ class Hand:
         self.owe_board = 0
         self.over = False
         self.rake = 0
+        self.dead = 0          # chips in the pot that are nobody's bet (house remedies)
+        self.irregularities: list[tuple[int, str, str]] = []
         self._result: HandResult | None = None
         self.went_to_showdown = False
         antes, blinds = g.forced_by_position(n)
@@ -337,7 +340,7 @@ class Hand:
 
     def pot_total(self) -> int:
         """All chips committed so far (this round's bets included)."""
-        return sum(self.committed)
+        return sum(self.committed) + self.dead
 
     def cards_of(self, seat: int) -> list[int]:
         """The seat's cards (down and up), in the order dealt."""
@@ -402,6 +405,9 @@ class Hand:
             p = self.pos_of[seat]
             if kind == SHOW_KIND and not self.folded[p] and self.phase != PH_BET:
                 return self._apply_show(p, action)
+            if self.game.house and kind in PLAYER_KINDS:
+                self.irregularities.append((seat, f"{kind} out of turn", "ignored"))
+                return None
             raise IllegalAction(f"seat {seat} cannot act now: seat {self.to_act} is to act")
         if actor_pos < 0:
             if kind in (DEAL_HOLE_KIND, DEAL_BOARD_KIND):
@@ -461,7 +467,7 @@ class Hand:
             if sysc == SYS_NO:
                 hi = total
             elif sysc == SYS_POT:
-                hi = cur + sum(self.committed) + to_call
+                hi = cur + sum(self.committed) + self.dead + to_call
             else:  # spread
                 hi = max(cur + max(g.max_bet, self.min_raise), lo)
         if hi < lo:
@@ -513,7 +519,11 @@ class Hand:
                 raise IllegalAction(f"seat {seat} must post the bring-in (pb) or complete "
                                     f"(cbr), not {kind!r}")
         legal = self.legal_actions()
-        if kind not in legal.kinds:
+        if self.game.house and (kind == RAISE_KIND or (kind == FOLD_KIND
+                                                       and kind not in legal.kinds)):
+            action = self._house_fix(p, action, legal)
+            kind = action.kind
+        if kind not in legal.kinds and not (kind == FOLD_KIND and self.game.house):
             if kind == FOLD_KIND:
                 raise IllegalAction(f"seat {seat} cannot fold: nothing to call (check instead)")
             if kind == CALL_KIND:
@@ -599,6 +609,53 @@ class Hand:
         else:
             raise IllegalAction(f"seat {seat} is in a betting round: {kind!r} is not a "
                                 f"betting action (f, cc, cbr)")
+
+    def _house_fix(self, p: int, action: Action, legal: Legal) -> Action:
+        """RULES.md §4 ``house`` remedies for a bad bet; returns the action that counts.
+
+        A raise below the minimum counts as a call and the extra chips go to the pot; a
+        bet above the limit counts as the limit and the excess goes to the pot; a short
+        opening bet (or completion) is completed to the minimum. A fold with nothing to
+        call is accepted as a fold. Dead chips go to the pot as nobody's bet.
+        """
+        seat = self.seat_of[p]
+        if action.kind == FOLD_KIND:
+            self.irregularities.append((seat, "fold with nothing to call", "folded"))
+            return action
+        try:
+            to = int(action.amount)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"seat {seat}: bet amount {action.amount!r} is not a number") \
+                from None
+        if to != action.amount:
+            raise IllegalAction(f"seat {seat}: bet amount {action.amount!r} is not whole chips")
+        lo, hi, choices = legal.min_to, legal.max_to, legal.choices
+        cur, bets, stack = self.cur, self.bets, self.stack
+        to_call = min(cur - bets[p], stack[p])
+        if RAISE_KIND in legal.kinds and lo <= to <= hi and (not choices or to in choices):
+            return action  # nothing wrong
+        opening = cur == 0 or self.nraises == 0  # an opening bet or a completion
+        if RAISE_KIND not in legal.kinds:
+            if CALL_KIND not in legal.kinds:
+                raise IllegalAction(f"seat {seat} cannot bet or raise now")
+            fixed, cost, what = Action(CALL_KIND), to_call, "bet above the limit"
+        elif to < lo and opening:
+            fixed, cost, what = Action(RAISE_KIND, lo), lo - bets[p], "short bet completed"
+        elif to < lo:
+            fixed, cost, what = Action(CALL_KIND), to_call, "raise below the minimum"
+        else:
+            top = max([c for c in choices if c <= to] or [lo]) if choices else hi
+            fixed, cost, what = Action(RAISE_KIND, top), top - bets[p], "bet above the limit"
+        extra = max(0, to - bets[p] - cost) if what != "short bet completed" else 0
+        extra = min(extra, stack[p] - cost)
+        if extra > 0:
+            stack[p] -= extra
+            self.dead += extra
+            self.log.append((seat, Action("dead", extra)))
+        counts = "a call" if fixed.kind == CALL_KIND else f"cbr {fixed.amount}"
+        to_pot = f", {extra} to the pot" if extra > 0 else ""
+        self.irregularities.append((seat, f"cbr {to}", f"{what}: counts as {counts}{to_pot}"))
+        return fixed
 
     def _next_actor(self, p: int) -> None:
         n, need = self.n, self.need
@@ -1035,7 +1092,7 @@ class Hand:
         self.actor = -1
         folded = self.folded
         contrib = list(self.committed)
-        dead = 0
+        dead = self.dead
         if not self.game.ante_trimming:
             for p in range(n):
                 contrib[p] -= self.antes[p]

@@ -319,7 +319,7 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             acts.append(f"d dh p{pos_of[act.target] + 1} {_cards_text(act.cards)}")
         elif k == DEAL_BOARD_KIND:
             acts.append(f"d db {_cards_text(act.cards)}")
-        elif k in ("ante", "blind"):
+        elif k in ("ante", "blind", "dead"):
             continue
         else:
             who = f"p{pos_of[actor] + 1}"
@@ -337,6 +337,9 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             if p not in shown and not hand.folded[p]:
                 acts.append(f"p{p + 1} sm {_cards_text(hand.hole[p])}")
     data["actions"] = acts
+    if hand.irregularities:  # house remedies (dead chips) have no PHH action
+        data["_irregularities"] = [f"p{pos_of[seat] + 1} {what}: {remedy}"
+                                   for seat, what, remedy in hand.irregularities]
     if hand.is_over:
         data["finishing_stacks"] = [_num(hand.stack[p]) for p in range(n)]
     data.update(extra)
