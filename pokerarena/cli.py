@@ -9,7 +9,7 @@ import sys
 from pokerarena.commands import UserError
 
 # Subcommand modules under pokerarena.commands; each has register(subparsers).
-COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots")
+COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs")
 
 
 def build_parser() -> argparse.ArgumentParser:

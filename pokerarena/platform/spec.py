@@ -125,13 +125,9 @@ class RunSpec(_Strict):
 
 def registered_bots() -> tuple[str, ...]:
     """Bot names a spec may use (the bots package's registry)."""
-    import pokerarena.bots as bots
+    from pokerarena.workers.bots import bot_names
 
-    fn = getattr(bots, "registered_bots", None)
-    if callable(fn):
-        names = fn()
-        return tuple(names.keys() if isinstance(names, dict) else names)
-    return tuple(bots.BUILTIN_BOTS)
+    return bot_names()
 
 
 def _format(exc: ValidationError) -> str:

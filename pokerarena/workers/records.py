@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from pokerarena.bots import default_action, make_bot
+from pokerarena.bots import default_action
 from pokerarena.cards import card_str
 from pokerarena.engine import Game, IllegalAction
 from pokerarena.engine.actions import UNKNOWN
+from pokerarena.workers.bots import new_bot
 
 S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), pa.int64(),
                                 pa.bool_(), pa.float64())
@@ -125,7 +126,7 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     ss = np.random.SeedSequence(int(unit["seed"]), spawn_key=tuple(unit["spawn_key"]))
     deck_seq, *bot_seqs = ss.spawn(n + 1)
     rng = np.random.default_rng(deck_seq)
-    bots = [make_bot(name, int(s.generate_state(1)[0]))
+    bots = [new_bot(name, int(s.generate_state(1)[0]))
             for name, s in zip(names, bot_seqs, strict=True)]
     stack = int(unit["stack"] or game.variant.stakes.stack)
     stacks = [stack] * n

@@ -1,0 +1,348 @@
+"""Run commands: ``run``, ``runs``, ``show``, ``query``, and ``bench scaling``.
+
+Handlers only parse arguments and print; the work is in :mod:`pokerarena.platform`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from pokerarena.commands import UserError
+
+
+def _add_data(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", metavar="DIR", default=None,
+                   help="data directory (default: $POKERARENA_DATA or ./data)")
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    from pokerarena.platform.storage import default_data_dir
+
+    return Path(args.data) if args.data else default_data_dir()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``run``, ``runs``, ``show`` and ``query``."""
+    p = subparsers.add_parser(
+        "run", help="play a run spec on Ray (or in-process) and store it as Parquet",
+        description="Plan a run spec (TOML or JSON) into work units, play them on Ray "
+        "actors and write hands, seats, actions and units as Parquet under DIR/runs/RUN_ID. "
+        "Without --address or RAY_ADDRESS a local Ray cluster is started.")
+    p.add_argument("spec", nargs="?", help="run spec file (.toml or .json)")
+    _add_data(p)
+    p.add_argument("--address", help="Ray cluster to join (default: $RAY_ADDRESS, else a "
+                   "local cluster)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="Ray actors playing units (default: the CPU count)")
+    p.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run")
+    p.add_argument("--local", action="store_true",
+                   help="play in this process, without Ray (debugging, tiny runs)")
+    p.add_argument("--run-id", help="id of the new run (default: name-date-time-random)")
+    p.add_argument("--json", action="store_true", help="print the final summary as JSON")
+    p.set_defaults(func=cmd_run)
+
+    p = subparsers.add_parser("runs", help="list runs with status, counts and times")
+    _add_data(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_runs)
+
+    p = subparsers.add_parser("show", help="summarise one run: state, leaderboard, units")
+    p.add_argument("run_id", metavar="RUN_ID")
+    _add_data(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_show)
+
+    p = subparsers.add_parser(
+        "query", help="SQL over the runs' tables (DuckDB)",
+        description="Run SQL in DuckDB over the views hands, seats, actions, units, "
+        "leaderboard and the table runs (see docs/schema.md).")
+    p.add_argument("sql", help="the SQL statement")
+    p.add_argument("--run", metavar="RUN_ID", help="only this run (default: every run)")
+    _add_data(p)
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    fmt.add_argument("--csv", action="store_true", help="print CSV with a header line")
+    p.set_defaults(func=cmd_query)
+
+
+# run ---------------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena run``."""
+    from pokerarena.platform.driver import RunDriver, RunFailed
+    from pokerarena.platform.executors import LocalExecutor, RayExecutor
+    from pokerarena.platform.spec import SpecError, load_spec
+
+    data = _data_dir(args)
+    if args.workers is not None and args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
+    workers = args.workers or os.cpu_count() or 1
+    executor: Any = LocalExecutor() if args.local else RayExecutor(workers, args.address)
+    try:
+        if args.resume:
+            driver = RunDriver.resume(data, args.resume, executor)
+            if args.spec and load_spec(args.spec).digest() != driver.spec.digest():
+                raise UserError(f"{args.spec} differs from the spec of run {args.resume}; "
+                                "resume without SPEC to use the stored one")
+        else:
+            if not args.spec:
+                raise UserError("run: give a SPEC file (or --resume RUN_ID)")
+            driver = RunDriver.create(load_spec(args.spec), data, executor, run_id=args.run_id)
+    except SpecError as exc:
+        raise UserError(str(exc)) from None
+    n_units = len(driver.plan.units)
+    print(f"run {driver.run_id}: {n_units:,} units, {driver.plan.hands:,} hands, "
+          f"{executor.name} x{executor.workers}, data in {driver.store.run_dir}",
+          file=sys.stderr, flush=True)
+    try:
+        final = _drive_with_progress(driver)
+    except RunFailed as exc:
+        print(f"pokerarena: run {driver.run_id} failed: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; continue with: pokerarena run --resume {driver.run_id}",
+              file=sys.stderr)
+        return 130
+    summary = final.as_dict()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(_run_summary_text(summary))
+    return 0 if final.status == "finished" else 1
+
+
+def _drive_with_progress(driver: Any) -> Any:
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return driver.run()
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("units  {task.fields[hands]} hands  {task.fields[rate]} hands/s"),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task(driver.run_id, total=len(driver.plan.units), hands="0",
+                            rate="-")
+
+        def update(p: Any) -> None:
+            bar.update(task, completed=p.units_done, hands=f"{p.hands_done:,}",
+                       rate=f"{p.hands_per_s:,.0f}")
+
+        driver.on_progress = update
+        return driver.run()
+
+
+def _run_summary_text(s: dict[str, Any]) -> str:
+    return (f"{s['run_id']}: {s['status']}; {s['units_done']:,}/{s['units_total']:,} units, "
+            f"{s['hands_done']:,} hands, {s['rows']:,} rows, {s['bytes'] / 1e6:.1f} MB; "
+            f"{s['hands_per_s']:,.0f} hands/s over {s['elapsed_s']:.1f} s "
+            f"({s['executor']} x{s['workers']}); retries {s['retries']}")
+
+
+# runs, show ----------------------------------------------------------------------------
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena runs``."""
+    from pokerarena.platform.storage import list_runs
+
+    infos = [i.as_dict() for i in list_runs(_data_dir(args))]
+    if args.json:
+        print(json.dumps(infos))
+        return 0
+    if not infos:
+        print(f"no runs under {_data_dir(args)}")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"runs in {_data_dir(args)}")
+    for col, just in (("run", "left"), ("status", "left"), ("kind", "left"),
+                      ("units", "right"), ("hands", "right"), ("started (UTC)", "left"),
+                      ("seconds", "right")):
+        t.add_column(col, justify=just)
+    for r in infos:
+        t.add_row(r["run_id"], _status(r["status"]), r["kind"],
+                  f"{r['units_done']:,}/{r['units_total']:,}",
+                  f"{r['hands_done']:,}", (r["started"] or "")[:19].replace("T", " "),
+                  f"{r['seconds']:.1f}" if r["seconds"] is not None else "")
+    Console().print(t)
+    return 0
+
+
+def _status(s: str) -> str:
+    color = {"finished": "green", "running": "cyan", "interrupted": "yellow",
+             "cancelled": "yellow", "failed": "red"}.get(s, "white")
+    return f"[{color}]{s}[/{color}]"
+
+
+def show_data(data: Path, run_id: str) -> dict[str, Any]:
+    """What ``show`` prints: run state, leaderboard and worker write/play rates."""
+    from pokerarena.platform.query import as_records, connect, run_query
+    from pokerarena.platform.storage import RunStore
+
+    store = RunStore(data, run_id)
+    if not store.exists():
+        raise UserError(f"no run {run_id!r} under {data}")
+    info = store.info().as_dict()
+    info["spec"] = store.spec_doc()["spec"]
+    con = connect(data, run_id)
+    try:
+        info["leaderboard"] = as_records(*run_query(
+            con, "SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, "
+            "faults FROM leaderboard ORDER BY mbb_per_hand DESC"))
+        info["games"] = as_records(*run_query(
+            con, "SELECT variant, betting, count(*) AS hands, "
+            "round(avg(CASE WHEN showdown THEN 1.0 ELSE 0.0 END), 3) AS showdown_rate, "
+            "round(avg(pot / bb), 2) AS avg_pot_bb FROM hands GROUP BY ALL ORDER BY 1, 2"))
+        info["workers"] = as_records(*run_query(
+            con, "SELECT worker, count(*) AS units, sum(hands) AS hands, "
+            "round(sum(hands) / sum(play_seconds)) AS hands_per_s, "
+            "round(sum(rows_hands + rows_seats + rows_actions) / sum(write_seconds)) "
+            "AS rows_written_per_s FROM units GROUP BY ALL ORDER BY 1"))
+    finally:
+        con.close()
+    return info
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena show``."""
+    info = show_data(_data_dir(args), args.run_id)
+    if args.json:
+        print(json.dumps(info, default=str))
+        return 0
+    from rich.console import Console
+
+    console = Console()
+    console.print(f"[bold]{info['run_id']}[/bold]  {_status(info['status'])}  "
+                  f"{info['kind']}  {info['units_done']:,}/{info['units_total']:,} units  "
+                  f"{info['hands_done']:,}/{info['hands_total']:,} hands  "
+                  f"retries {info['retries']}"
+                  + (f"  {info['seconds']:.1f} s" if info["seconds"] else ""))
+    if info.get("error"):
+        console.print(f"[red]{info['error']}[/red]")
+    for title, rows in (("leaderboard", info["leaderboard"]), ("games", info["games"]),
+                        ("workers", info["workers"])):
+        if rows:
+            console.print(records_table(title, list(rows[0]), [tuple(r.values())
+                                                               for r in rows]))
+    return 0
+
+
+def records_table(title: str | None, columns: list[str], rows: list[tuple]) -> Any:
+    """A rich table of query results (numbers right-aligned)."""
+    from rich.table import Table
+
+    t = Table(title=title)
+    numeric = [bool(rows) and all(isinstance(r[i], int | float) or r[i] is None for r in rows)
+               for i in range(len(columns))]
+    for c, num in zip(columns, numeric, strict=True):
+        t.add_column(c, justify="right" if num else "left")
+    for r in rows:
+        t.add_row(*(_cell(v) for v in r))
+    return t
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:,.4g}" if abs(v) < 1000 else f"{v:,.0f}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    if isinstance(v, dt.datetime):
+        return v.isoformat(sep=" ", timespec="seconds")
+    return str(v)
+
+
+# query ----------------------------------------------------------------------------------
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena query``."""
+    from pokerarena.platform.query import QueryError, as_records, query
+
+    try:
+        columns, rows = query(_data_dir(args), args.sql, args.run)
+    except QueryError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(as_records(columns, rows), default=str))
+    elif args.csv:
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(columns)
+        w.writerows(rows)
+    else:
+        from rich.console import Console
+
+        Console().print(records_table(None, columns, rows))
+    return 0
+
+
+# bench scaling --------------------------------------------------------------------------
+
+
+def register_bench(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench scaling``."""
+    p = sub.add_parser(
+        "scaling", help="the same run with 1, 2, ... Ray workers: hands/s, efficiency, "
+        "per-unit overhead",
+        description="Plays one fixed workload with each worker count on a local Ray cluster "
+        "(or --address), reports hands/s, parallel efficiency, rows written per second per "
+        "worker, and the driver's cost per unit (see docs/scaling.md).")
+    p.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    p.add_argument("--hands", type=int, default=48_000, help="hands of the workload")
+    p.add_argument("--unit-hands", type=int, default=2000, help="hands per unit")
+    p.add_argument("--overhead-units", type=int, default=300,
+                   help="one-hand units timed for the per-unit overhead")
+    p.add_argument("--address", help="Ray cluster to join")
+    p.add_argument("--data", metavar="DIR", help="where to write (default: a temporary "
+                   "directory, removed afterwards)")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=cmd_bench_scaling)
+
+
+def cmd_bench_scaling(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench scaling``."""
+    from pokerarena.platform.bench import bench_scaling
+
+    try:
+        counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"--workers: expected numbers like 1,2, got {args.workers!r}") from None
+    if not counts or min(counts) < 1:
+        raise UserError("--workers: worker counts must be at least 1")
+    if args.hands < 1 or args.unit_hands < 1 or args.overhead_units < 1:
+        raise UserError("--hands, --unit-hands and --overhead-units must be at least 1")
+    result = bench_scaling(counts, hands=args.hands, unit_hands=args.unit_hands,
+                           overhead_units=args.overhead_units, address=args.address,
+                           data=args.data)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for r in result["runs"]:
+            print(f"{r['workers']} worker(s): {r['hands_per_s']:,.0f} hands/s, "
+                  f"efficiency {100 * r['efficiency']:.1f}%, "
+                  f"{r['rows_written_per_s_per_worker']:,.0f} rows/s written per worker")
+        o = result["overhead"]
+        print(f"per-unit overhead: {o['driver_cpu_ms_per_unit']:.2f} ms driver CPU, "
+              f"{o['worker_fixed_ms_per_unit']:.2f} ms fixed worker cost; "
+              f"{100 * o['overhead_fraction']:.2f}% of a {result['unit_hands']}-hand unit")
+    return 0
