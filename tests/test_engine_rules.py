@@ -339,3 +339,28 @@ def test_house_hands_conserve_chips():
         hand.apply(CHECK_CALL)
     res = hand.result()
     assert sum(res.stacks) == 180 and sum(res.deltas) == 0
+
+
+def test_observation_hides_other_players_discards():
+    hand = Game("draw5").new_hand(3, 3, [50] * 3, button=2)
+    while hand.phase_name != "draw":
+        hand.apply(CHECK_CALL)
+    thrower = hand.to_act
+    hand.apply(discard(hand.cards_of(thrower)[:2]))
+    other = (thrower + 1) % 3
+    seen = [a for actor, a in hand.observation(other).history if a.kind == "sd"]
+    own = [a for actor, a in hand.observation(thrower).history if a.kind == "sd"]
+    assert seen[0].cards == (255, 255) and own[0].cards == tuple(hand.log[-2][1].cards)
+
+
+def test_manual_draw_may_redeal_discards_but_never_live_cards():
+    hand = manual("draw27_single", [100, 100])
+    deal(hand, "2c3c4c5c7d", "AsKsQsJs9h")
+    hand.apply(CHECK_CALL)    # p2 (button) completes the small blind
+    hand.apply(CHECK_CALL)    # p1 checks
+    hand.apply(discard(parse_cards("7d")))        # p1
+    hand.apply(discard(parse_cards("AsKsQsJs")))  # p2
+    with pytest.raises(IllegalAction, match="already dealt"):
+        hand.apply(Action("dh", 0, tuple(parse_cards("2c")), 1), DEALER)   # live in p1's hand
+    hand.apply(Action("dh", 0, tuple(parse_cards("As")), 0), DEALER)       # a discard: reshuffled
+    assert parse_cards("As")[0] in hand.cards_of(0)

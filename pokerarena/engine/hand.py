@@ -212,6 +212,8 @@ class Observation:
                 cards = tuple(c if (flags >> i) & 1 else UNKNOWN
                               for i, c in enumerate(act.cards))
                 act = act._replace(cards=cards)
+            elif act.kind == DISCARD_KIND and actor != self.seat:
+                act = act._replace(cards=(UNKNOWN,) * len(act.cards))  # discards face down
             out.append((actor, act))
         self._cache["history"] = out
         return out
@@ -875,12 +877,19 @@ class Hand:
         for c in cards:
             if c == UNKNOWN:
                 continue
-            if c in self.seen or c in seen:
+            if c in seen or (c in self.seen and not self._reusable(c)):
                 raise IllegalAction(f"card {_card_text(c)} was already dealt")
             if c not in deck:
                 raise IllegalAction(f"card {_card_text(c)} is not in the {self.game.variant.deck} "
                                     "deck")
             seen.add(c)
+
+    def _reusable(self, c: int) -> bool:
+        """In draw games a discarded or folded card may come back after the discards
+        are reshuffled; a card in a live hand or on the board never can."""
+        if not self.game.has_draw or c in self.board:
+            return False
+        return not any(c in self.hole[p] for p in range(self.n) if not self.folded[p])
 
     def _apply_deal(self, action: Action) -> None:
         cards = tuple(action.cards)

@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from pokerarena.cards import DECK_NAMES
+from pokerarena.cards import deck as deck_cards
 
 RANKING_NAMES = ("high", "short_deck", "three_card", "three_card_casino", "two_card",
                  "a5_low", "hilo_low", "27_low", "badugi")
@@ -294,6 +295,17 @@ class Variant(_Strict):
         if self.forced.bring_in != "none" and not any(
                 isinstance(s, DealStreet) and s.up for s in streets):
             raise ValueError("forced.bring_in: a bring-in needs a street dealing up cards")
+        deck_size = len(deck_cards(self.deck))
+        has_draw = any(isinstance(s, DrawStreet) for s in streets)
+        need = self.hole_cards * self.players[1] + self.board_cards
+        deals = [s for s in streets if isinstance(s, DealStreet)]
+        last = deals[-1] if deals else None
+        if last is not None and last.down and not last.up and not last.board:
+            # Stud: the last down card may be one shared card when the stock runs short.
+            need -= last.down * self.players[1] - 1
+        if need > deck_size and not has_draw:
+            raise ValueError(f"players: {self.players[1]} players need {need} cards; the "
+                             f"{self.deck} deck has {deck_size}")
         for system in self.phh:
             if system not in self.betting:
                 raise ValueError(f"phh.{system}: not one of this variant's betting systems")
