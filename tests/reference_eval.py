@@ -90,6 +90,18 @@ class Spec:
     four_flush: bool = False
     blaze: bool = False
     trips_beat_straight: bool = False
+    deck: str | None = None  # None: the ranking's own deck (short for short_deck)
+
+    def lowest(self) -> int:
+        """The lowest rank of the deck: 0 (deuce) for standard, 4 (six) for short."""
+        deck = self.deck or ("short" if self.name == "short_deck" else "standard")
+        if deck in ("standard", "standard+joker", "standard+2jokers"):
+            return 0
+        if deck == "short":
+            return 4
+        if deck.startswith("strip"):
+            return int(deck[5:]) - 1  # strip3: 2s and 3s removed, fours are lowest
+        raise ValueError(f"unknown deck {deck!r}")
 
     def kwargs(self) -> dict:
         """Keyword arguments for ``ranking(name, **kwargs)``."""
@@ -99,6 +111,8 @@ class Spec:
                    double_ace_flush=self.double_ace_flush,
                    fewer_wilds_win=self.fewer_wilds_win, four_flush=self.four_flush,
                    blaze=self.blaze, trips_beat_straight=self.trips_beat_straight)
+        if self.deck is not None:
+            out["deck"] = self.deck
         return out
 
 
@@ -376,7 +390,7 @@ def reference(hand, spec: Spec = Spec(), *, lowest: int | None = None) -> Ref:
     wilds = wild_cards(spec.wild)
     name = spec.name
     if lowest is None:
-        lowest = 4 if name == "short_deck" else 0
+        lowest = spec.lowest()
     universe = tuple(range(lowest * 4, 52))
     size = PLAY_SIZE[name]
     best: Ref | None = None

@@ -31,6 +31,8 @@ import pokerarena.evaluator as ev
 
 STANDARD = tuple(range(52))
 SHORT = tuple(range(16, 52))
+STRIP3 = tuple(range(8, 52))   # 2s and 3s removed: A-4-5-6-7 is the lowest straight
+STRIP2 = tuple(range(4, 52))
 
 _DEFAULTS = Spec()
 
@@ -38,9 +40,9 @@ _DEFAULTS = Spec()
 def ranking_of(spec: Spec):
     """The evaluator's Ranking for a reference Spec (only non-default options passed)."""
     kwargs = {}
+    defaults = _DEFAULTS.kwargs()
     for k, v in spec.kwargs().items():
-        default = _DEFAULTS.kwargs()[k]
-        if v != default:
+        if k not in defaults or v != defaults[k]:
             kwargs[k] = v
     return ev.ranking(spec.name, **kwargs)
 
@@ -82,7 +84,7 @@ JK_ANY_PLAIN = Spec(wild="jokers", wild_rule="any", five_of_a_kind=True,
 JK_LACK = Spec(wild="jokers", wild_rule="lacking")
 
 CASES = [
-    Case("high", Spec(), (5, 6, 7), 120, group=6),
+    Case("high", Spec(), (5, 6, 7), 80, group=6),
     Case("high-partial", Spec(), (1, 2, 3, 4), 80, group=6),
     Case("high-8-9", Spec(), (8, 9), 25),
     Case("high-jokers-any", JK_ANY, (5, 6, 7), 40, W2),
@@ -105,9 +107,12 @@ CASES = [
     Case("high-four-flush-blaze-jokers",
          Spec(four_flush=True, blaze=True, wild="jokers", wild_rule="lacking"),
          (5, 6), 30, W2),
-    Case("short-deck", Spec(name="short_deck"), (5, 6, 7), 80, deck=SHORT),
+    Case("short-deck", Spec(name="short_deck"), (5, 6, 7), 50, deck=SHORT),
     Case("short-deck-trips", Spec(name="short_deck", trips_beat_straight=True),
-         (5, 6, 7), 80, deck=SHORT),
+         (5, 6, 7), 50, deck=SHORT),
+    Case("high-strip3", Spec(deck="strip3"), (5, 6, 7), 50, deck=STRIP3),
+    Case("high-strip2-jokers", Spec(deck="strip2", wild="jokers", wild_rule="lacking"),
+         (5, 6), 30, W2, deck=STRIP2),
     Case("three-card", Spec(name="three_card"), (3, 4, 5), 80, group=6),
     Case("three-card-casino", Spec(name="three_card_casino"), (3, 4, 5), 80, group=6),
     Case("three-card-jokers", Spec(name="three_card", wild="jokers", wild_rule="lacking"),
@@ -118,15 +123,21 @@ CASES = [
     Case("two-card-jokers", Spec(name="two_card", wild="jokers"), (2, 3), 40, W2ALL),
     Case("two-card-deuces", Spec(name="two_card", wild="deuces", wild_rule="lacking"),
          (2, 3), 40, W2ALL),
-    Case("a5-low", Spec(name="a5_low"), (5, 6, 7), 100, group=6),
+    Case("a5-low", Spec(name="a5_low"), (5, 6, 7), 60, group=6),
     Case("a5-low-jokers", Spec(name="a5_low", wild="jokers", fewer_wilds_win=False),
          (5, 6, 7), 50, W2ALL),
-    Case("hilo-low", Spec(name="hilo_low"), (5, 6, 7), 100, group=6),
+    Case("hilo-low", Spec(name="hilo_low"), (5, 6, 7), 60, group=6),
     Case("hilo-low-jokers", Spec(name="hilo_low", wild="jokers", fewer_wilds_win=False),
          (5, 6, 7), 50, W2ALL),
-    Case("27-low", Spec(name="27_low"), (5, 6, 7), 100, group=6),
+    Case("27-low", Spec(name="27_low"), (5, 6, 7), 60, group=6),
     Case("27-low-jokers", Spec(name="27_low", wild="jokers", fewer_wilds_win=False),
          (5, 6, 7), 50, W2ALL),
+    Case("a5-low-deuces", Spec(name="a5_low", wild="deuces", wild_rule="lacking",
+                               fewer_wilds_win=False), (5, 7), 30, W2ALL),
+    Case("hilo-low-deuces", Spec(name="hilo_low", wild="deuces", fewer_wilds_win=False),
+         (5, 7), 30, W2ALL),
+    Case("27-low-deuces", Spec(name="27_low", wild="deuces", fewer_wilds_win=False),
+         (5, 7), 30, W2ALL),
     Case("badugi", Spec(name="badugi"), (4,), 80, group=6),
     Case("badugi-jokers", Spec(name="badugi", wild="jokers", wild_rule="lacking",
                                fewer_wilds_win=False), (4,), 40, W2ALL),
@@ -440,6 +451,8 @@ PINS: list[tuple[str, Spec, str, str]] = [
     ("lacking-joker-not-a-fifth-ace", Spec(wild="jokers", wild_rule="lacking",
                                            fewer_wilds_win=False), "AsAhAdAcJk", "=AsAhAdAcKd"),
     ("lacking-seven-cards-kicker", JK_LACK, "AsAhAdAcKd2c3c", "AsAhAdAcJk2c3c"),
+    ("unused-wild-not-counted", JK_LACK, "AsKsQsJsTsJk2c", "=AhKhQhJhTh3d2c"),
+    ("used-wild-counted", JK_LACK, "AsKsQsJsTs3d2c", "AhKhQhJhJk3d2c"),
     ("lacking-straight-flush", JK_LACK, "AsKsQsJsJk", "AhAdAcAsKd"),
     ("lacking-two-jokers-sf", JK_LACK, "JkJk7h8h9h", "ThAhAdAcAs"),
     ("lacking-tie-option", Spec(wild="jokers", wild_rule="lacking", fewer_wilds_win=False),
@@ -466,6 +479,10 @@ PINS: list[tuple[str, Spec, str, str]] = [
     ("short-quads-over-flush", Spec(name="short_deck"), "6c6d6h6s7d", "AsKsQs9s7s"),
     ("short-trips-option", Spec(name="short_deck", trips_beat_straight=True), "6s6d6c8h9c",
      "AsKdQcJhTc"),
+    # stripped decks: the ace plays below the four lowest ranks of the deck
+    ("strip3-A4567-straight", Spec(deck="strip3"), "As4d5c6h7c", "AsAdAc7h8h"),
+    ("strip3-A4567-lowest", Spec(deck="strip3"), "4s5d6c7h8c", "As4d5c6h7c"),
+    ("strip2-A3456-straight", Spec(deck="strip2"), "As3d4c5h6c", "KsKdKc7h8h"),
     # three-card poker, both orders
     ("three-trips-over-sf", Spec(name="three_card"), "2s2h2d", "AsKsQs"),
     ("three-sf-over-flush", Spec(name="three_card"), "2s3s4s", "AsKsJs"),
