@@ -39,8 +39,10 @@ def check_cards(hand):
 
 def check_chips(hand, total):
     if hand.is_over:
-        assert sum(hand.result().stacks) == total
-        assert sum(hand.result().deltas) == 0
+        res = hand.result()
+        assert sum(res.stacks) + res.rake + res.carry == total
+        assert sum(res.deltas) + res.rake + res.carry == 0
+        assert res.passed or res.carry == 0
     else:
         assert sum(hand.stack) + sum(hand.committed) + hand.dead == total
     assert all(s >= 0 for s in hand.stack)

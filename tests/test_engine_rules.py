@@ -342,7 +342,7 @@ def test_house_hands_conserve_chips():
 
 
 def test_observation_hides_other_players_discards():
-    hand = Game("draw5").new_hand(3, 3, [50] * 3, button=2)
+    hand = Game("draw5", {"openers": "any"}).new_hand(3, 3, [50] * 3, button=2)
     while hand.phase_name != "draw":
         hand.apply(CHECK_CALL)
     thrower = hand.to_act
@@ -364,3 +364,47 @@ def test_manual_draw_may_redeal_discards_but_never_live_cards():
         hand.apply(Action("dh", 0, tuple(parse_cards("2c")), 1), DEALER)   # live in p1's hand
     hand.apply(Action("dh", 0, tuple(parse_cards("As")), 0), DEALER)       # a discard: reshuffled
     assert parse_cards("As")[0] in hand.cards_of(0)
+
+
+def test_jacks_or_better_to_open_and_passed_deals_carry_the_pot():
+    hand = manual("draw5", [50, 50, 50])
+    deal(hand, "2c3d4h5s7c", "JcJd4c8s9h", "AcKdQh9s2d")
+    assert hand.pot_total() == 3 and hand.legal_actions().kinds == ("cc",)  # no openers
+    hand.apply(CHECK_CALL)
+    assert hand.legal_actions().kinds == ("cc", "cbr")                    # jacks open
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)    # ace-king high cannot open: the deal is passed
+    res = hand.result()
+    assert res.passed and res.carry == 3 and res.stacks == [49, 49, 49] and not res.pots
+    # The next deal starts with the carried pot; the opener bets first after the draw.
+    nxt = Game("draw5", {"dealing": "manual"}).new_hand(0, 3, [49, 49, 49], button=2, carry=3)
+    assert nxt.pot_total() == 6
+    deal(nxt, "2c3d4h5s7c", "AcKdQh9s2d", "JcJd4c8s9h")
+    nxt.apply(CHECK_CALL)
+    nxt.apply(CHECK_CALL)
+    nxt.apply(bet_to(2))      # p3 opens with jacks
+    nxt.apply(FOLD)
+    nxt.apply(CHECK_CALL)
+    nxt.apply(discard(parse_cards("9s2d")))       # seat 1 keeps A-K-Q
+    nxt.apply(discard(parse_cards("4c8s9h")))     # seat 2 keeps the jacks
+    nxt.apply(Action("dh", 0, tuple(parse_cards("AsAd")), 1), DEALER)
+    nxt.apply(Action("dh", 0, tuple(parse_cards("JhTc2h")), 2), DEALER)
+    assert nxt.to_act == 2    # the opener acts first after the draw
+    nxt.apply(CHECK_CALL)
+    nxt.apply(CHECK_CALL)
+    res = nxt.result()                            # three aces beat three jacks: 10
+    assert res.stacks == [48, 56, 46] and sum(res.stacks) == 147 + 3
+
+
+def test_progressive_openers_climb_after_passed_deals():
+    from pokerarena.engine.hand import _has_openers
+    game = Game("draw5", {"openers": "progressive", "dealing": "manual"})
+    for passes, hole, opens in [(0, "JcJd4c8s9h", True), (1, "JcJd4c8s9h", False),
+                                (1, "QcQd4c8s9h", True), (3, "KcKd4c8s9h", False),
+                                (3, "AcAd4c8s9h", True), (4, "KcKd4c8s9h", True)]:
+        hand = game.new_hand(0, 2, [20, 20], button=1, passes=passes)
+        deal(hand, hole, "2c3d4h5s7c")
+        assert ("cbr" in hand.legal_actions().kinds) == opens, (passes, hole)
+    assert _has_openers(parse_cards("2c3d4h5s6c"), 12)       # a straight opens
+    assert _has_openers(parse_cards("2c2d4h4s9c"), 12)       # two pair opens
+    assert not _has_openers(parse_cards("TcTd4h5s9c"), 9)

@@ -144,3 +144,16 @@ def test_unknown_cards_at_a_contested_showdown_are_an_error():
                          "p2 cc"])
     with pytest.raises(PHHError, match="not known"):
         replay(loads_phh(text))
+
+
+def test_export_then_replay_with_a_carried_pot_and_progressive_openers():
+    game = Game("draw5", {"openers": "progressive"})
+    rng = np.random.default_rng(5)
+    hand = game.new_hand(rng, 3, [40, 40, 40], button=0, carry=9, passes=2)
+    play_hand(hand, [RandomBot(i) for i in range(3)])
+    text = dumps_phh(hand)
+    data = loads_phh(text)
+    assert data["_carry"] == 9 and data["_passes"] == 2 and data["_openers"] == "progressive"
+    rep = replay(data)
+    assert rep.finishing_stacks == [hand.stacks()[hand.seat_of[p]] for p in range(3)]
+    assert rep.hand.result().carry == hand.result().carry

@@ -1,7 +1,8 @@
 """An in-process session: bots play hand after hand at one table (no Ray).
 
 Every hand starts from the same stacks (cash game with automatic top-up), the button
-moves one seat each hand, and everything random comes from the session seed.
+moves one seat each hand, a deal nobody opens (openers) leaves its pot for the next one,
+and everything random comes from the session seed.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class SessionSummary:
     showdown_hands: int = 0
     faults: list[int] = field(default_factory=list)
     rake: int = 0
+    passed: int = 0
+    carry: int = 0
     chips_conserved: bool = True
 
     def as_dict(self) -> dict[str, Any]:
@@ -40,7 +43,8 @@ class SessionSummary:
                  for i, b in enumerate(self.bots)]
         return {"variant": self.variant, "betting": self.betting, "seed": self.seed,
                 "hands": self.hands, "showdown_hands": self.showdown_hands, "seats": seats,
-                "rake": self.rake, "chips_conserved": self.chips_conserved}
+                "rake": self.rake, "passed_deals": self.passed, "carry": self.carry,
+                "chips_conserved": self.chips_conserved}
 
 
 def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
@@ -70,13 +74,20 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
     stacks = [chips] * n
     summary = SessionSummary(game.variant.id, game.system_name, seed, 0, list(bot_names),
                              [0] * n, [0] * n, [0] * n, faults=[0] * n)
-    for i in range(hands):
-        hand = game.new_hand(rng, n, stacks, button=i % n)
+    carry = passes = 0
+    button = 0
+    for _ in range(hands):
+        hand = game.new_hand(rng, n, stacks, button=button, carry=carry, passes=passes)
         play_hand(hand, bots, summary.faults)
         res = hand.result()
         summary.rake += res.rake
-        if sum(res.deltas) + res.rake != 0 or any(s < 0 for s in res.stacks):
+        if (sum(res.deltas) + res.rake + res.carry != carry
+                or any(s < 0 for s in res.stacks)):
             summary.chips_conserved = False
+        carry = res.carry
+        passes = passes + 1 if res.passed else 0
+        summary.passed += res.passed
+        button = (button + 1) % n  # a passed deal moves the deal on too
         for s in range(n):
             summary.net[s] += res.deltas[s]
             if res.deltas[s] > 0:
@@ -86,6 +97,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
             for s in res.showdown:
                 summary.showdowns[s] += 1
         summary.hands += 1
-    if sum(summary.net) + summary.rake != 0:
+    summary.carry = carry
+    if sum(summary.net) + summary.rake + carry != 0:
         summary.chips_conserved = False
     return summary

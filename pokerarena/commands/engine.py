@@ -146,5 +146,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"seat {s['seat']} {s['bot']:<8} net {s['net']:>+8}  showdowns {s['showdowns']:>5}"
               f"  faults {s['faults']}")
     print(f"showdown hands: {out['showdown_hands']}")
+    if out["passed_deals"]:
+        print(f"passed deals (nobody opened): {out['passed_deals']}, pot carried at the end: "
+              f"{out['carry']}")
+    if out["rake"]:
+        print(f"rake: {out['rake']}")
     print(f"chips_conserved: {'true' if out['chips_conserved'] else 'false'}")
     return 0

@@ -30,7 +30,7 @@ from pokerarena.rules import (
 # Compiled street codes.
 ST_DEAL, ST_BET, ST_DRAW = 0, 1, 2
 FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
-               "high_showing": 3, "low_showing": 4}
+               "high_showing": 3, "low_showing": 4, "opener": 5}
 SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO = 0, 1, 2, 3
 _SYS_CODES = {"fixed_limit": SYS_FIXED, "spread_limit": SYS_SPREAD, "pot_limit": SYS_POT,
               "no_limit": SYS_NO}
@@ -67,6 +67,7 @@ class GameOptions(BaseModel):
     ante_trimming: bool = True
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
+    openers: Literal["any", "jacks_or_better", "progressive"] | None = None
     rake_percent: Fraction = Field(Fraction(0), ge=0, le=100)
     rake_cap: int | None = Field(None, ge=0)
     rake_showdown_only: bool = False
@@ -127,6 +128,7 @@ class Game:
         self.max_raises = self.system.max_raises
         self.heads_up_max_raises = self.system.heads_up_max_raises
         self.house = o.irregularities == "house"
+        self.openers = o.openers or ("any" if o.pass_and_out else v.openers)
         self.manual_deal = o.dealing == "manual"
         self.manual_show = o.showdown == "manual"
         self.odd_chip = o.odd_chip
@@ -192,12 +194,14 @@ class Game:
 
     # Hands ----------------------------------------------------------------------------
     def new_hand(self, seed: int | np.random.Generator | None, seats: int | Sequence,
-                 stacks: Sequence[int], button: int = 0):
+                 stacks: Sequence[int], button: int = 0, *, carry: int = 0, passes: int = 0):
         """Start a hand: forced bets are posted and cards dealt up to the first decision.
 
         ``seed`` is an int or a ``numpy.random.Generator`` (used as is); ``seats`` is the
         number of players (or a sequence of them); ``stacks[i]`` is seat ``i``'s chips;
-        ``button`` is the seat of the button (the dealer).
+        ``button`` is the seat of the button (the dealer). ``carry``: chips already in
+        the pot from a deal nobody opened; ``passes``: how many deals in a row were not
+        opened (progressive openers).
         """
         from pokerarena.engine.hand import Hand
 
@@ -210,7 +214,9 @@ class Game:
         if not 0 <= button < n:
             raise EngineError(f"button: seat {button} is not one of the {n} seats")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        return Hand(self, rng, n, stacks, button)
+        if carry < 0 or passes < 0:
+            raise EngineError("carry and passes are 0 or more")
+        return Hand(self, rng, n, stacks, button, carry=carry, passes=passes)
 
     def describe(self) -> dict[str, Any]:
         """A JSON-friendly summary of the game (variant, betting, stakes)."""

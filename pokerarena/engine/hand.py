@@ -52,6 +52,31 @@ def _card_text(c: int) -> str:
     return "??" if c == UNKNOWN else card_str(c)
 
 
+_PROGRESSIVE = (9, 10, 11, 12, 11, 10)  # progressive openers: J, Q, K, A, K, Q, J, ...
+
+
+def _has_openers(cards: list[int], min_rank: int) -> bool:
+    """A pair of ``min_rank`` (9 = jacks) or better: any higher pair, two pair, trips,
+    straight, flush or better."""
+    counts: dict[int, int] = {}
+    suits: dict[int, int] = {}
+    for c in cards:
+        if c < 52:
+            counts[c >> 2] = counts.get(c >> 2, 0) + 1
+            suits[c & 3] = suits.get(c & 3, 0) + 1
+    pairs = [r for r, k in counts.items() if k >= 2]
+    if len(pairs) >= 2 or any(k >= 3 for k in counts.values()):
+        return True
+    if any(r >= min_rank for r in pairs):
+        return True
+    if any(k >= 5 for k in suits.values()):
+        return True
+    ranks = set(counts)
+    if 12 in ranks:
+        ranks.add(-1)
+    return any(all(r + i in ranks for i in range(5)) for r in range(-1, 9))
+
+
 def _showing_key_high(cards: list[int]) -> tuple:
     """Strength of up cards for who opens (pairs, trips, quads, high cards; higher better)."""
     counts: dict[int, int] = {}
@@ -97,7 +122,11 @@ def _num(x: Any) -> Any:
 
 @dataclass
 class HandResult:
-    """The outcome: per-seat chip deltas and final stacks, pots, showdown details."""
+    """The outcome: per-seat chip deltas and final stacks, pots, showdown details.
+
+    ``passed``: nobody opened (openers rule); ``carry`` chips then wait in the pot for the
+    next deal (``Game.new_hand(..., carry=...)``): chips are conserved as stacks + rake +
+    carry."""
 
     deltas: list[Any]
     stacks: list[Any]
@@ -105,13 +134,16 @@ class HandResult:
     showdown: dict[int, dict[str, Any]]
     rake: int = 0
     went_to_showdown: bool = False
+    passed: bool = False
+    carry: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
         return {"deltas": [_num(d) for d in self.deltas], "stacks": [_num(s) for s in self.stacks],
                 "pots": [p.as_dict() for p in self.pots],
                 "showdown": {str(k): v for k, v in self.showdown.items()},
-                "rake": self.rake, "went_to_showdown": self.went_to_showdown}
+                "rake": self.rake, "went_to_showdown": self.went_to_showdown,
+                "passed": self.passed, "carry": self.carry}
 
 
 class Observation:
@@ -222,7 +254,8 @@ class Observation:
 class Hand:
     """One hand of a :class:`~pokerarena.engine.game.Game`; see the module docstring."""
 
-    def __init__(self, game: Game, rng, n: int, stacks, button: int) -> None:
+    def __init__(self, game: Game, rng, n: int, stacks, button: int, *, carry: int = 0,
+                 passes: int = 0) -> None:
         g = game
         self.game = g
         self.rng = rng
@@ -287,7 +320,13 @@ class Hand:
         self.owe_board = 0
         self.over = False
         self.rake = 0
-        self.dead = 0          # chips in the pot that are nobody's bet (house remedies)
+        self.dead = carry      # chips in the pot that are nobody's bet (carried pot, remedies)
+        self.carry_in = carry
+        self.passes = passes
+        self.opener = -1       # who opened the first betting round
+        self.bet_rounds = 0    # betting rounds played so far
+        self.need_openers = False
+        self.passed = False
         self.irregularities: list[tuple[int, str, str]] = []
         self._result: HandResult | None = None
         self.went_to_showdown = False
@@ -452,6 +491,8 @@ class Hand:
             cap = g.heads_up_max_raises
         if cap is not None and self.nraises >= cap + 1:
             return 0, 0, ()
+        if self.need_openers and not _has_openers(self.hole[p], self.openers_rank):
+            return 0, 0, ()
         total = self.bets[p] + stack
         sysc = g.sys
         choices: tuple[int, ...] = ()
@@ -589,6 +630,9 @@ class Hand:
             self.cur = to
             self.top = p
             self.show_first = p
+            if self.bet_rounds == 1 and self.opener < 0:
+                self.opener = p
+            self.need_openers = False
             need, can_raise, folded, stack = self.need, self.can_raise, self.folded, self.stack
             if full:
                 if g.sys != SYS_FIXED and inc > self.min_raise:
@@ -673,6 +717,9 @@ class Hand:
         self._advance()
 
     def _end_round(self) -> None:
+        if self.need_openers and self.phase == PH_BET and self.live > 1:
+            self.passed = True  # nobody could or would open: the deal is passed
+        self.need_openers = False
         if self.cur > 0 and self.top >= 0:
             self.called = self.top
         elif self.phase == PH_BET:
@@ -714,6 +761,8 @@ class Hand:
             start = self.bring_in_pos = self._bring_in_position()
         elif first in (3, 4):
             start = self._showing_first(first == 4)
+        elif first == 5:  # the opener of the first round
+            start = self.opener if self.opener >= 0 else 0
         # The showdown starts with the opener of the last betting round (or its last
         # bettor/raiser), even when nobody could bet in it.
         self.show_first = start
@@ -729,6 +778,11 @@ class Hand:
         self.need = need
         if first == 2 and g.bring_in > 0 and need[start]:
             self.bring_in_pending = True
+        self.bet_rounds += 1
+        if self.bet_rounds == 1 and g.openers != "any" and cur == 0:
+            self.need_openers = True
+            self.openers_rank = (9 if g.openers == "jacks_or_better"
+                                 else _PROGRESSIVE[self.passes % len(_PROGRESSIVE)])
         q = start
         for _ in range(n):
             if need[q]:
@@ -788,6 +842,9 @@ class Hand:
         g = self.game
         streets = g.streets
         while True:
+            if self.passed:
+                self._settle_passed()
+                return
             if self.live == 1:
                 self._settle()
                 return
@@ -1074,6 +1131,23 @@ class Hand:
             self._settle()
 
     # ------------------------------------------------------------------ settlement
+    def _settle_passed(self) -> None:
+        """Nobody opened: the pot (antes and any carried pot) waits for the next deal."""
+        n = self.n
+        self.phase = PH_OVER
+        self.actor = -1
+        carry = sum(self.committed) + self.dead
+        stacks = [0] * n
+        deltas = [0] * n
+        for p in range(n):
+            stacks[self.seat_of[p]] = self.stack[p]
+            deltas[self.seat_of[p]] = self.stack[p] - self.start[p]
+        self.committed = [0] * n
+        self.bets = [0] * n
+        self.dead = 0
+        self.over = True
+        self._result = HandResult(deltas, stacks, [], {}, passed=True, carry=carry)
+
     def _priority(self) -> list[int]:
         n = self.n
         order = list(range(n))

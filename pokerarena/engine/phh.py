@@ -137,6 +137,8 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
             name = key.lstrip("_")
             if value or name == "bring_in":
                 opts[name] = value
+    if "_openers" in data:
+        opts["openers"] = data["_openers"]
     for key in ("_max_raises", "_heads_up_max_raises"):
         if key in data:
             opts[key.lstrip("_")] = data[key]
@@ -167,7 +169,7 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
     for key in ("antes", "blinds_or_straddles"):
         if isinstance(data.get(key), list):
             numbers.extend(data[key])
-    for key in ("small_bet", "big_bet", "min_bet", "bring_in"):
+    for key in ("small_bet", "big_bet", "min_bet", "bring_in", "_carry"):
         if key in data:
             numbers.append(data[key])
     for a in actions:
@@ -183,8 +185,12 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
         raise PHHError(f"amounts: {exc}") from None
     game = _game_for(data, odd_chip, scale, n)
     stacks = [_scaled(s, scale, "starting_stacks") for s in stacks_raw]
+    carry = _scaled(data.get("_carry", 0), scale, "_carry")
+    passes = data.get("_passes", 0)
+    if not isinstance(passes, int) or passes < 0:
+        raise PHHError("_passes: expected a count")
     try:
-        hand = game.new_hand(0, n, stacks, button=n - 1)
+        hand = game.new_hand(0, n, stacks, button=n - 1, carry=carry, passes=passes)
     except EngineError as exc:
         raise PHHError(str(exc)) from None
     for i, text in enumerate(actions, 1):
@@ -309,6 +315,12 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
     if g.heads_up_max_raises != type(g.system)().heads_up_max_raises:
         hu = g.heads_up_max_raises
         data["_heads_up_max_raises"] = hu if hu is not None else "none"
+    if hand.carry_in:
+        data["_carry"] = hand.carry_in
+    if hand.passes and g.openers == "progressive":
+        data["_passes"] = hand.passes
+    if g.options.openers is not None or g.options.pass_and_out:
+        data["_openers"] = g.openers
     data["starting_stacks"] = list(hand.start)
     pos_of = hand.pos_of
     acts: list[str] = []

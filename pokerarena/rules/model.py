@@ -28,7 +28,8 @@ RANKING_NAMES = ("high", "short_deck", "three_card", "three_card_casino", "two_c
 LOW_RANKINGS = ("a5_low", "hilo_low", "27_low", "badugi")
 BETTING_SYSTEMS = ("fixed_limit", "spread_limit", "pot_limit", "no_limit")
 FIRST_TO_ACT = ("left_of_button", "left_of_blinds", "bring_in", "high_showing",
-                "low_showing")
+                "low_showing", "opener")
+OPENERS = ("any", "jacks_or_better", "progressive")
 
 
 class VariantError(ValueError):
@@ -60,6 +61,7 @@ class BetStreet(_Strict):
     """A betting round: bet ``size`` (fixed limit) and who acts ``first``.
 
     ``check = false`` forbids checking an unopened pot (pass-and-out: pass means fold).
+    ``first = "opener"``: the player who opened the first round bets first (draw poker).
     ``open_pair_big = true`` (stud fourth street): when a player shows an open pair, the
     first bet may be the small or the big bet (fixed limit; option ``open_pair_big_bet``).
     """
@@ -67,7 +69,7 @@ class BetStreet(_Strict):
     kind: Literal["bet"] = "bet"
     size: Literal["small", "big"] = "small"
     first: Literal["left_of_button", "left_of_blinds", "bring_in", "high_showing",
-                   "low_showing"] = "left_of_button"
+                   "low_showing", "opener"] = "left_of_button"
     check: bool = True
     open_pair_big: bool = False
 
@@ -231,6 +233,8 @@ class Variant(_Strict):
     betting: tuple[Literal["fixed_limit", "spread_limit", "pot_limit", "no_limit"], ...] = (
         "fixed_limit",)
     stakes: Stakes = Stakes()
+    openers: Literal["any", "jacks_or_better", "progressive"] = Field(
+        "any", description="what a player needs to open the first betting round")
     phh: dict[str, str] = Field(default_factory=dict,
                                 description="PHH variant code for each betting system")
 
