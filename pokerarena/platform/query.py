@@ -69,7 +69,7 @@ def connect(data_dir: str | Path, run_id: str | None = None) -> duckdb.DuckDBPyC
             con.register(f"_empty_{table}", empty)
             con.execute(f"CREATE VIEW {raw} AS SELECT * FROM _empty_{table}")
     con.execute("CREATE VIEW units AS SELECT * FROM _raw_units")
-    for table in ("hands", "seats", "actions"):
+    for table in ("hands", "seats", "actions", "faults"):
         con.execute(f"CREATE VIEW {table} AS SELECT t.* FROM _raw_{table} t "
                     "SEMI JOIN _raw_units u ON t.run_id = u.run_id AND t.unit = u.unit")
     con.execute(LEADERBOARD_SQL)

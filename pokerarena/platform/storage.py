@@ -34,7 +34,7 @@ from pokerarena.workers.records import SCHEMAS
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",
            "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES"]
 
-TABLES = ("hands", "seats", "actions", "units")
+TABLES = ("hands", "seats", "actions", "faults", "units")
 
 
 def default_data_dir() -> Path:

@@ -13,10 +13,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from pokerarena.bots import default_action
 from pokerarena.cards import card_str
-from pokerarena.engine import Game, IllegalAction
-from pokerarena.engine.actions import UNKNOWN
+from pokerarena.engine import Game
+from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN, Action
 from pokerarena.workers.bots import new_bot
 
 S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), pa.int64(),
@@ -45,19 +44,25 @@ ACTIONS_SCHEMA = pa.schema([
     ("fault", B),
 ])
 
+FAULTS_SCHEMA = pa.schema([
+    ("run_id", S), ("match", I32), ("hand", I32), ("seat", I8), ("bot", S), ("kind", S),
+    ("detail", S),
+])
+
 UNITS_SCHEMA = pa.schema([
     ("run_id", S), ("match", I32), ("shard", I32), ("variant", S), ("betting", S),
     ("options", S), ("bots", S), ("hands", I32), ("first_hand", I32), ("seed", I64),
     ("spawn_key", S), ("worker", S), ("attempt", I32), ("started_at", pa.timestamp("ms",
                                                                                    tz="UTC")),
     ("play_seconds", F64), ("write_seconds", F64), ("rows_hands", I64), ("rows_seats", I64),
-    ("rows_actions", I64), ("bytes", I64),
+    ("rows_actions", I64), ("rows_faults", I64), ("bytes", I64),
 ])
 
 SCHEMAS: dict[str, pa.Schema] = {"hands": HANDS_SCHEMA, "seats": SEATS_SCHEMA,
-                                 "actions": ACTIONS_SCHEMA, "units": UNITS_SCHEMA}
+                                 "actions": ACTIONS_SCHEMA, "faults": FAULTS_SCHEMA,
+                                 "units": UNITS_SCHEMA}
 # Tables a unit writes, in order; ``units`` is written last and marks a complete unit.
-DATA_TABLES = ("hands", "seats", "actions")
+DATA_TABLES = ("hands", "seats", "actions", "faults")
 
 
 def cards_text(cards) -> str:
@@ -115,21 +120,78 @@ def _bb(game: Game) -> int:
     return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
 
 
+class _Recorder:
+    """Wraps a bot to note, for every decision, the street and the bot's own answer,
+    keyed by the decision's index in the hand's log (``len(view.history)``), so the
+    notes line up with the log whatever the table's fault handling did."""
+
+    def __init__(self, bot: Any, notes: dict[tuple[int, int], tuple[int, Any]]) -> None:
+        self.bot = bot
+        self.name = str(getattr(bot, "name", type(bot).__name__))
+        self._notes = notes
+        for hook in ("start_match", "start_hand", "end_hand", "close"):
+            fn = getattr(bot, hook, None)
+            if callable(fn):
+                setattr(self, hook, fn)
+
+    def act(self, view: Any) -> Any:
+        key = (view.hand_no, len(view.history))
+        self._notes[key] = (view.street, None)
+        answer = self.bot.act(view)
+        self._notes[key] = (view.street, answer)
+        return answer
+
+
+def _same(answer: Any, applied: Action) -> bool:
+    """True when the applied log entry is the bot's own answer (not the policy's)."""
+    if not isinstance(answer, tuple) or len(answer) < 1 or answer[0] != applied.kind:
+        return False
+    if applied.kind == "cbr":
+        return int(answer[1]) == applied.amount if len(answer) > 1 else False
+    if applied.kind in ("sd", "sm"):
+        cards = tuple(answer[2]) if len(answer) > 2 else ()
+        return sorted(cards) == sorted(applied.cards)
+    return True
+
+
+def _isolation(bots: list[Any]) -> bool | None:
+    """The league's default isolation, decided on the wrapped bots (not the wrappers)."""
+    for b in bots:
+        mod = type(b).__module__
+        if not mod.startswith("pokerarena.bots.") or ".adapters." in mod:
+            return None
+    return False
+
+
 def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str, pa.Table]:
-    """Play the unit's hands; return its ``hands``, ``seats`` and ``actions`` tables."""
+    """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
+    tables. The hands are played by the bots package's ``play_match`` (bots' hooks,
+    time limits and the irregularity policy), seeded from the unit's SeedSequence."""
+    from pokerarena.bots.faults import FaultPolicy
+    from pokerarena.bots.match import play_match
+
     cache = cache or GameCache()
     game, high_rk, low_rk = cache.get(unit["variant"], unit["options"])
     names: list[str] = list(unit["bots"])
     n = len(names)
     run_id = unit.get("run_id", "")
     match = int(unit["match"])
+    first = int(unit["first_hand"])
     ss = np.random.SeedSequence(int(unit["seed"]), spawn_key=tuple(unit["spawn_key"]))
-    deck_seq, *bot_seqs = ss.spawn(n + 1)
-    rng = np.random.default_rng(deck_seq)
-    bots = [new_bot(name, int(s.generate_state(1)[0]))
-            for name, s in zip(names, bot_seqs, strict=True)]
+    table_seq, *bot_seqs = ss.spawn(n + 1)
+    table_seed = int(table_seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
+    notes: dict[tuple[int, int], tuple[int, Any]] = {}
+    inner = [new_bot(name, int(s.generate_state(1)[0]))
+             for name, s in zip(names, bot_seqs, strict=True)]
+    entrants = [_Recorder(b, notes) for b in inner]
+    for e, name in zip(entrants, names, strict=True):
+        e.name = name
+    lim = unit.get("limits") or {}
+    policy = FaultPolicy(decision_time=lim.get("decision_seconds", 5.0),
+                         hand_time=lim.get("hand_seconds", 60.0),
+                         on_fault=lim.get("on_fault", "check_fold"),
+                         max_faults=lim.get("max_faults"), isolate=_isolation(inner))
     stack = int(unit["stack"] or game.variant.stakes.stack)
-    stacks = [stack] * n
     options_json = json.dumps(unit["options"], sort_keys=True)
     desc = game.describe()
     blinds = list(game.blinds)
@@ -141,61 +203,53 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     st: dict[str, list] = {f: [] for f in SEATS_SCHEMA.names}
     ac: dict[str, list] = {f: [] for f in ACTIONS_SCHEMA.names}
 
-    for i in range(int(unit["hands"])):
-        hand_no = int(unit["first_hand"]) + i
-        button = hand_no % n
-        hand = game.new_hand(rng, n, stacks, button=button)
-        faults = [0] * n
-        marks: dict[int, tuple[int, bool]] = {}
-        while not hand.is_over:
-            seat = hand.to_act
-            obs = hand.observation(seat)
-            street = obs.street
-            at = len(hand.log)
-            fault = False
-            try:
-                action = bots[seat].act(obs)
-            except Exception:  # noqa: BLE001 - a failing bot gets the passive action
-                action = None
-            if action is not None:
-                try:
-                    hand.apply(action)
-                except IllegalAction:
-                    action = None
-            if action is None:
-                fault = True
-                faults[seat] += 1
-                hand.apply(default_action(hand.legal_actions(), obs.hole))
-            marks[at] = (street, fault)
+    def on_hand(local_no: int, hand: Any, seat_of: list[int]) -> None:
+        hand_no = first + local_no
+        seat_bot = [""] * n
+        for j, s in enumerate(seat_of):
+            seat_bot[s] = names[j]
+        button = hand.button
         res = hand.result()
-
-        # actions: every log entry; dealer entries and forced bets carry the street of
-        # the decision that follows them (after the last decision: that decision's).
         log = hand.log
-        streets = [0] * len(log)
+        # Streets: a decision's is noted by the recorder; dealer entries and forced bets
+        # carry the street of the decision that follows them (after the last: its).
+        streets: list[Any] = [None] * len(log)
         nxt = None
         for k in range(len(log) - 1, -1, -1):
-            if k in marks:
-                nxt = marks[k][0]
+            note = notes.get((local_no, k))
+            if note is not None and log[k][0] >= 0:
+                nxt = note[0]
             streets[k] = nxt
         last = 0
         for k in range(len(log)):
             if streets[k] is None:
                 streets[k] = last
             last = streets[k]
+        decisions = 0
+        faults = [0] * n
         for k, (actor, act) in enumerate(log):
+            decision = actor >= 0 and act.kind in PLAYER_KINDS
+            fault = False
+            if decision:
+                decisions += 1
+                note = notes.pop((local_no, k), None)
+                fault = note is None or not _same(note[1], act)
+                if fault:
+                    faults[actor] += 1
             ac["run_id"].append(run_id)
             ac["match"].append(match)
             ac["hand"].append(hand_no)
             ac["seq"].append(k)
             ac["street"].append(streets[k])
             ac["seat"].append(actor)
-            ac["bot"].append(names[actor] if actor >= 0 else None)
+            ac["bot"].append(seat_bot[actor] if actor >= 0 else None)
             ac["kind"].append(act.kind)
             ac["amount"].append(int(act.amount) if act.kind not in ("dh", "db") else 0)
             ac["cards"].append(cards_text(act.cards) if act.cards else None)
             ac["target"].append(act.target if act.kind == "dh" else None)
-            ac["fault"].append(marks[k][1] if k in marks else False)
+            ac["fault"].append(fault)
+        for key in [k for k in notes if k[0] == local_no]:
+            notes.pop(key)
 
         end = hand.observation(button)
         board = list(end.board)
@@ -217,7 +271,7 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         h["pot"].append(int(pot))
         h["rake"].append(int(res.rake))
         h["showdown"].append(bool(res.went_to_showdown))
-        h["decisions"].append(len(marks))
+        h["decisions"].append(decisions)
         h["winners"].append(sum(1 for w in won if w > 0))
         h["bb"].append(bb)
         h["stack"].append(stack)
@@ -234,7 +288,6 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
 
         sd = res.showdown
         for seat in range(n):
-            pos = (seat - button - 1) % n
             cards = hand.cards_of(seat)
             info = sd.get(seat)
             up = up_by_seat[seat]
@@ -244,9 +297,9 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
             st["variant"].append(variant)
             st["betting"].append(betting)
             st["seat"].append(seat)
-            st["position"].append(pos)
+            st["position"].append((seat - button - 1) % n)
             st["is_button"].append(seat == button)
-            st["bot"].append(names[seat])
+            st["bot"].append(seat_bot[seat])
             st["cards"].append(cards_text(cards))
             st["up_cards"].append(cards_text(up) if up else None)
             st["start_stack"].append(stack)
@@ -269,9 +322,21 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
                 st["low_category"].append(None)
             st["faults"].append(faults[seat])
 
+    result = play_match(game, entrants, int(unit["hands"]), table_seed, policy=policy,
+                        stack=stack, match_no=match, on_hand=on_hand)
+    fl: dict[str, list] = {f: [] for f in FAULTS_SCHEMA.names}
+    for f in result.faults:
+        fl["run_id"].append(run_id)
+        fl["match"].append(match)
+        fl["hand"].append(first + f.hand_no if f.hand_no >= 0 else None)
+        fl["seat"].append(f.seat)
+        fl["bot"].append(f.bot)
+        fl["kind"].append(f.kind)
+        fl["detail"].append(f.detail)
     return {"hands": pa.table(h, schema=HANDS_SCHEMA),
             "seats": pa.table(st, schema=SEATS_SCHEMA),
-            "actions": pa.table(ac, schema=ACTIONS_SCHEMA)}
+            "actions": pa.table(ac, schema=ACTIONS_SCHEMA),
+            "faults": pa.table(fl, schema=FAULTS_SCHEMA)}
 
 
 def units_row(unit: dict[str, Any], *, worker: str, attempt: int, started_at: float,
@@ -288,6 +353,7 @@ def units_row(unit: dict[str, Any], *, worker: str, attempt: int, started_at: fl
         "attempt": [attempt], "started_at": [int(started_at * 1000)],
         "play_seconds": [play_seconds], "write_seconds": [write_seconds],
         "rows_hands": [rows.get("hands", 0)], "rows_seats": [rows.get("seats", 0)],
-        "rows_actions": [rows.get("actions", 0)], "bytes": [nbytes],
+        "rows_actions": [rows.get("actions", 0)],
+        "rows_faults": [rows.get("faults", 0)], "bytes": [nbytes],
     }
     return pa.table(row, schema=UNITS_SCHEMA)
