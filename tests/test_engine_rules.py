@@ -408,3 +408,52 @@ def test_progressive_openers_climb_after_passed_deals():
     assert _has_openers(parse_cards("2c3d4h5s6c"), 12)       # a straight opens
     assert _has_openers(parse_cards("2c2d4h4s9c"), 12)       # two pair opens
     assert not _has_openers(parse_cards("TcTd4h5s9c"), 9)
+
+
+def _check_to_river(hand):
+    while len(hand.board) < 5:
+        hand.apply(CHECK_CALL)
+
+
+def test_variable_limit_doubles_the_last_round_by_default():
+    hand = Game("holdem", {"betting": "variable_limit"}).new_hand(1, 3, [100] * 3, button=2)
+    assert hand.legal_actions().min_to == 4          # preflop: the small bet (2) raise
+    _check_to_river(hand)
+    assert hand.legal_actions().min_to == 8          # river: big bet 4 doubled
+    custom = Game("holdem", {"betting": "variable_limit", "round_multipliers": (1, 2, 3, 4)})
+    hand = custom.new_hand(1, 3, [100] * 3, button=2)
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    assert hand.legal_actions().min_to == 4          # flop: small bet 2 x 2
+    with pytest.raises(Exception, match="round_multipliers: only for variable_limit"):
+        Game("holdem", {"round_multipliers": (1, 2)})
+
+
+def test_last_bet_limit_raises_at_most_the_last_bet():
+    game = Game("holdem", {"betting": "last_bet_limit"})
+    hand = game.new_hand(1, 3, [100] * 3, button=2)
+    legal = hand.legal_actions()
+    assert (legal.min_to, legal.max_to) == (4, 4)    # big blind 2: raise by at most 2
+    hand.apply(bet_to(4))
+    assert hand.legal_actions().max_to == 8
+    hand.apply(bet_to(8))
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    assert hand.legal_actions().max_to == 4          # a new round: up to max_bet (4)
+    growing = Game("holdem", {"betting": "last_bet_limit", "reset_each_round": False})
+    hand = growing.new_hand(1, 3, [100] * 3, button=2)
+    hand.apply(bet_to(4))
+    hand.apply(bet_to(8))
+    hand.apply(CHECK_CALL)
+    hand.apply(CHECK_CALL)
+    assert hand.legal_actions().max_to == 8          # keeps growing: the last bet was 8
+
+
+def test_raise_cap_per_player():
+    game = Game("holdem", {"max_raises_per_player": 1})
+    hand = game.new_hand(1, 3, [100] * 3, button=2)
+    hand.apply(bet_to(6))     # button raises once
+    hand.apply(bet_to(12))    # small blind re-raises
+    hand.apply(CHECK_CALL)
+    assert hand.to_act == 2 and hand.legal_actions().kinds == ("f", "cc")

@@ -31,9 +31,10 @@ from pokerarena.rules import (
 ST_DEAL, ST_BET, ST_DRAW = 0, 1, 2
 FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
                "high_showing": 3, "low_showing": 4, "opener": 5}
-SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO = 0, 1, 2, 3
-_SYS_CODES = {"fixed_limit": SYS_FIXED, "spread_limit": SYS_SPREAD, "pot_limit": SYS_POT,
-              "no_limit": SYS_NO}
+SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO, SYS_LASTBET = 0, 1, 2, 3, 4
+# Variable limit plays as fixed limit with per-round bet sizes.
+_SYS_CODES = {"fixed_limit": SYS_FIXED, "variable_limit": SYS_FIXED, "spread_limit": SYS_SPREAD,
+              "pot_limit": SYS_POT, "no_limit": SYS_NO, "last_bet_limit": SYS_LASTBET}
 
 
 class GameOptions(BaseModel):
@@ -64,6 +65,9 @@ class GameOptions(BaseModel):
     max_bet: int | None = Field(None, ge=1)
     max_raises: int | Literal["none"] | None = None
     heads_up_max_raises: int | Literal["none"] | None = None
+    max_raises_per_player: int | Literal["none"] | None = None
+    round_multipliers: tuple[int, ...] | None = None
+    reset_each_round: bool | None = None
     ante_trimming: bool = True
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
@@ -109,10 +113,18 @@ class Game:
             raise VariantError(f"{v.id}: betting: {name!r} is not offered; choose one of "
                                f"{', '.join(v.betting)}")
         sys_opts: dict[str, Any] = {}
-        for key in ("max_raises", "heads_up_max_raises"):
+        for key in ("max_raises", "heads_up_max_raises", "max_raises_per_player"):
             value = getattr(o, key)
             if value is not None:
                 sys_opts[key] = None if value == "none" else value
+        if o.round_multipliers is not None:
+            if name != "variable_limit":
+                raise VariantError("options: round_multipliers: only for variable_limit")
+            sys_opts["round_multipliers"] = o.round_multipliers
+        if o.reset_each_round is not None:
+            if name != "last_bet_limit":
+                raise VariantError("options: reset_each_round: only for last_bet_limit")
+            sys_opts["reset_each_round"] = o.reset_each_round
         self.system = betting_system(name, **sys_opts)
         self.system_name = name
         self.sys = _SYS_CODES[name]
@@ -127,6 +139,8 @@ class Game:
             tuple(st.blinds) if v.forced.blinds else ())
         self.max_raises = self.system.max_raises
         self.heads_up_max_raises = self.system.heads_up_max_raises
+        self.max_raises_per_player = self.system.max_raises_per_player
+        self.reset_each_round = getattr(self.system, "reset_each_round", True)
         self.house = o.irregularities == "house"
         self.openers = o.openers or ("any" if o.pass_and_out else v.openers)
         self.manual_deal = o.dealing == "manual"
@@ -142,6 +156,7 @@ class Game:
         self.split = v.showdown.split
         streets: list[tuple] = []
         first_bet = True
+        n_bets = 0
         for s in v.streets:
             if isinstance(s, DealStreet):
                 streets.append((ST_DEAL, s.down, s.up, s.board))
@@ -149,11 +164,16 @@ class Game:
                 check = s.check and not (o.pass_and_out and first_bet)
                 open_pair = s.open_pair_big and o.open_pair_big_bet and name == "fixed_limit"
                 streets.append((ST_BET, s.size == "big", FIRST_CODES[s.first], check,
-                                open_pair))
+                                open_pair, n_bets))
                 first_bet = False
+                n_bets += 1
             elif isinstance(s, DrawStreet):
                 streets.append((ST_DRAW, s.min, s.max))
         self.streets = tuple(streets)
+        mult = list(getattr(self.system, "round_multipliers", ()) or ())
+        if name == "variable_limit" and not mult:
+            mult = [1] * (n_bets - 1) + [2]  # default: the last round doubled
+        self.round_multipliers = tuple(mult + [mult[-1] if mult else 1] * (n_bets - len(mult)))
         self.has_draw = any(s[0] == ST_DRAW for s in self.streets)
         self.bring_in_rule = v.forced.bring_in
         self._forced_cache: dict[int, tuple[list[int], list[int]]] = {}
@@ -188,9 +208,10 @@ class Game:
         self._forced_cache[n] = out
         return out
 
-    def bet_size(self, big: bool) -> int:
-        """Fixed-limit bet size of a round (``big``: the big bet)."""
-        return self.big_bet if big else self.small_bet
+    def bet_size(self, big: bool, round_no: int = 0) -> int:
+        """Fixed-limit bet size of betting round ``round_no`` (``big``: a big-bet street)."""
+        size = self.big_bet if big else self.small_bet
+        return size * self.round_multipliers[round_no] if self.round_multipliers else size
 
     # Hands ----------------------------------------------------------------------------
     def new_hand(self, seed: int | np.random.Generator | None, seats: int | Sequence,

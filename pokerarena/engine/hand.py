@@ -34,6 +34,7 @@ from pokerarena.engine.game import (
     ST_BET,
     ST_DEAL,
     SYS_FIXED,
+    SYS_LASTBET,
     SYS_NO,
     SYS_POT,
     Game,
@@ -327,6 +328,8 @@ class Hand:
         self.bet_rounds = 0    # betting rounds played so far
         self.need_openers = False
         self.passed = False
+        self.raises_by = [0] * n
+        self.lb_open = game.max_bet  # last-bet limit: the most a round's first bet may be
         self.irregularities: list[tuple[int, str, str]] = []
         self._result: HandResult | None = None
         self.went_to_showdown = False
@@ -493,6 +496,9 @@ class Hand:
             return 0, 0, ()
         if self.need_openers and not _has_openers(self.hole[p], self.openers_rank):
             return 0, 0, ()
+        cap_pp = g.max_raises_per_player
+        if cap_pp is not None and self.raises_by[p] >= cap_pp:
+            return 0, 0, ()
         total = self.bets[p] + stack
         sysc = g.sys
         choices: tuple[int, ...] = ()
@@ -509,6 +515,10 @@ class Hand:
             lo = base if self.nraises == 0 and 0 < cur < base else cur + self.min_raise
             if sysc == SYS_NO:
                 hi = total
+            elif sysc == SYS_LASTBET:
+                limit = cur if cur > 0 else self.lb_open  # raise by at most the last bet
+                hi = cur + limit
+                lo = min(lo, hi)
             elif sysc == SYS_POT:
                 hi = cur + sum(self.committed) + self.dead + to_call
             else:  # spread
@@ -638,6 +648,7 @@ class Hand:
                 if g.sys != SYS_FIXED and inc > self.min_raise:
                     self.min_raise = inc
                 self.nraises += 1
+                self.raises_by[p] += 1
                 self.aggressor = p
                 for q in range(n):
                     if q != p and not folded[q] and stack[q] > 0:
@@ -717,6 +728,8 @@ class Hand:
         self._advance()
 
     def _end_round(self) -> None:
+        if self.cur > 0 and not self.game.reset_each_round:
+            self.lb_open = max(self.lb_open, self.cur)  # last-bet limit keeps growing
         if self.need_openers and self.phase == PH_BET and self.live > 1:
             self.passed = True  # nobody could or would open: the deal is passed
         self.need_openers = False
@@ -730,11 +743,12 @@ class Hand:
         self.phase = PH_NONE
 
     def _start_bet(self, big: bool, first: int, check: bool = True,
-                   open_pair: bool = False) -> bool:
+                   open_pair: bool = False, round_no: int = 0) -> bool:
         """Set up a betting round; False when nobody can bet (round skipped)."""
         g, n = self.game, self.n
         folded, stack, bets = self.folded, self.stack, self.bets
-        self.bet_sz = g.bet_size(big)
+        self.bet_sz = g.bet_size(big, round_no)
+        self.raises_by = [0] * n
         self.check_ok = check
         self.open_pair = open_pair and self._open_pair_showing()
         cur = max(bets)
@@ -862,7 +876,7 @@ class Hand:
                 else:
                     self._deal_auto(st[1], st[2], st[3])
             elif kind == ST_BET:
-                if self._start_bet(st[1], st[2], st[3], st[4]):
+                if self._start_bet(st[1], st[2], st[3], st[4], st[5]):
                     return
                 self._end_round()
             else:

@@ -17,11 +17,13 @@ from pokerarena.rules.model import (
     DrawStreet,
     FixedLimit,
     Forced,
+    LastBetLimit,
     NoLimit,
     PotLimit,
     Showdown,
     SpreadLimit,
     Stakes,
+    VariableLimit,
     Variant,
     VariantError,
     betting_system,
@@ -32,7 +34,8 @@ from pokerarena.rules.model import (
 
 __all__ = [
     "BETTING_SYSTEMS", "BetStreet", "DealStreet", "DrawStreet", "FixedLimit", "Forced",
-    "NoLimit", "PotLimit", "Showdown", "SpreadLimit", "Stakes", "Variant", "VariantError",
+    "LastBetLimit", "NoLimit", "PotLimit", "VariableLimit", "Showdown", "SpreadLimit",
+    "Stakes", "Variant", "VariantError",
     "betting_system", "format_validation_error", "load_variant", "load_variant_data",
     "load_variant_text", "variant_ids", "all_variants", "phh_codes",
 ]

@@ -26,7 +26,10 @@ from pokerarena.cards import deck as deck_cards
 RANKING_NAMES = ("high", "short_deck", "three_card", "three_card_casino", "two_card",
                  "a5_low", "hilo_low", "27_low", "badugi")
 LOW_RANKINGS = ("a5_low", "hilo_low", "27_low", "badugi")
-BETTING_SYSTEMS = ("fixed_limit", "spread_limit", "pot_limit", "no_limit")
+BETTING_SYSTEMS = ("fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
+                   "pot_limit", "no_limit")
+SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
+                     "pot_limit", "no_limit"]
 FIRST_TO_ACT = ("left_of_button", "left_of_blinds", "bring_in", "high_showing",
                 "low_showing", "opener")
 OPENERS = ("any", "jacks_or_better", "progressive")
@@ -166,45 +169,76 @@ class Stakes(_Strict):
 
 # Betting systems --------------------------------------------------------------------
 
-class FixedLimit(_Strict):
-    """Small bet in early rounds, big bet in later ones; one bet and ``max_raises`` raises."""
+class _System(_Strict):
+    """Options every betting system has: raise caps per round and per player."""
+
+    max_raises: int | None = Field(None, ge=0, description="raises after the bet, per round")
+    heads_up_max_raises: int | None = Field(None, ge=0)
+    max_raises_per_player: int | None = Field(None, ge=0, description="per player per round")
+
+
+class FixedLimit(_System):
+    """Small bet in early rounds, big bet in later ones; one bet and ``max_raises`` raises
+    (heads-up: ``heads_up_max_raises``; None: no cap)."""
 
     system: Literal["fixed_limit"] = "fixed_limit"
     max_raises: int | None = Field(3, ge=0)
     heads_up_max_raises: int | None = Field(5, ge=0, description="None: no cap heads-up")
 
 
-class SpreadLimit(_Strict):
+class VariableLimit(_System):
+    """Fixed limit whose bet size changes during the game: the street's size times
+    ``round_multipliers[i]`` for betting round ``i`` (default: the last round doubled)."""
+
+    system: Literal["variable_limit"] = "variable_limit"
+    max_raises: int | None = Field(3, ge=0)
+    heads_up_max_raises: int | None = Field(5, ge=0)
+    round_multipliers: tuple[int, ...] = ()
+
+    @field_validator("round_multipliers")
+    @classmethod
+    def _positive(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if any(m < 1 for m in v):
+            raise ValueError("multipliers are 1 or more")
+        return v
+
+
+class SpreadLimit(_System):
     """Any bet or raise between ``min_bet`` and ``max_bet`` of the stakes."""
 
     system: Literal["spread_limit"] = "spread_limit"
     max_raises: int | None = Field(3, ge=0)
-    heads_up_max_raises: int | None = Field(None, ge=0)
 
 
-class PotLimit(_Strict):
+class LastBetLimit(_System):
+    """A bet or raise may not exceed the previous bet: raise by at most the current bet
+    (the first bet of a round: up to ``max_bet``, or with ``reset_each_round = false``
+    up to the last bet of the previous round, so the limit keeps growing)."""
+
+    system: Literal["last_bet_limit"] = "last_bet_limit"
+    reset_each_round: bool = True
+
+
+class PotLimit(_System):
     """Maximum raise = pot + all bets on the table + the amount to call."""
 
     system: Literal["pot_limit"] = "pot_limit"
-    max_raises: int | None = Field(None, ge=0)
-    heads_up_max_raises: int | None = Field(None, ge=0)
 
 
-class NoLimit(_Strict):
+class NoLimit(_System):
     """Minimum raise = previous bet or raise; maximum = the player's whole stack."""
 
     system: Literal["no_limit"] = "no_limit"
-    max_raises: int | None = Field(None, ge=0)
-    heads_up_max_raises: int | None = Field(None, ge=0)
 
 
-BettingSystem = Annotated[FixedLimit | SpreadLimit | PotLimit | NoLimit,
-                          Field(discriminator="system")]
-_SYSTEM_MODELS = {"fixed_limit": FixedLimit, "spread_limit": SpreadLimit,
+SystemModel = FixedLimit | VariableLimit | SpreadLimit | LastBetLimit | PotLimit | NoLimit
+BettingSystem = Annotated[SystemModel, Field(discriminator="system")]
+_SYSTEM_MODELS = {"fixed_limit": FixedLimit, "variable_limit": VariableLimit,
+                  "spread_limit": SpreadLimit, "last_bet_limit": LastBetLimit,
                   "pot_limit": PotLimit, "no_limit": NoLimit}
 
 
-def betting_system(name: str, **options: Any) -> FixedLimit | SpreadLimit | PotLimit | NoLimit:
+def betting_system(name: str, **options: Any) -> SystemModel:
     """The betting-system model called ``name`` with ``options`` (validated)."""
     model = _SYSTEM_MODELS.get(name)
     if model is None:
@@ -230,8 +264,7 @@ class Variant(_Strict):
     forced: Forced = Forced()
     streets: tuple[Street, ...]
     showdown: Showdown = Showdown()
-    betting: tuple[Literal["fixed_limit", "spread_limit", "pot_limit", "no_limit"], ...] = (
-        "fixed_limit",)
+    betting: tuple[SystemName, ...] = ("fixed_limit",)
     stakes: Stakes = Stakes()
     openers: Literal["any", "jacks_or_better", "progressive"] = Field(
         "any", description="what a player needs to open the first betting round")
