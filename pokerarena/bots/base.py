@@ -30,7 +30,8 @@ from pokerarena.engine.actions import (
 
 __all__ = [
     "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "action_from_json",
-    "action_to_json", "build_view", "build_summary", "legal_to_json", "passive_action",
+    "action_to_json", "build_view", "build_summary", "legal_to_json", "legalize",
+    "passive_action",
     "view_to_json",
 ]
 
@@ -232,6 +233,36 @@ def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = ()) 
     if SHOW_KIND in kinds:
         return Action(SHOW_KIND, 0, tuple(hole))
     return Action(kinds[0]) if kinds else Action(CALL_KIND)
+
+
+def legalize(action: Action, legal: Legal | None, hole: Any = ()) -> Action:
+    """``action`` if its kind is allowed, else the nearest allowed one: a check or call
+    becomes the smallest bet where checking is not allowed (or a fold), a bet becomes a
+    call, a fold with nothing to call a check; amounts are clamped into the range."""
+    if legal is None:
+        return action
+    kinds = legal.kinds
+    kind = action.kind
+    if kind == RAISE_KIND and RAISE_KIND in kinds:
+        choices = getattr(legal, "choices", ())
+        amt = min(legal.max_to, max(legal.min_to, action.amount))
+        if choices and amt not in choices:
+            amt = min(choices, key=lambda c: abs(c - amt))
+        return action if amt == action.amount else Action(RAISE_KIND, amt)
+    if kind in kinds:
+        return action
+    if kind == RAISE_KIND and CALL_KIND in kinds:
+        return Action(CALL_KIND)
+    if kind == FOLD_KIND and CALL_KIND in kinds:
+        return Action(CALL_KIND)
+    if kind == CALL_KIND:
+        if BRING_IN_KIND in kinds:
+            return Action(BRING_IN_KIND)
+        if FOLD_KIND in kinds:
+            return Action(FOLD_KIND)
+        if RAISE_KIND in kinds:
+            return Action(RAISE_KIND, legal.min_to)
+    return passive_action(legal, tuple(hole))
 
 
 # --------------------------------------------------------------------------- JSON

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pokerarena.bots.base import BaseBot, SeatView
+from pokerarena.bots.base import BaseBot, SeatView, legalize
 from pokerarena.bots.simple import keep_pairs_discard
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -20,6 +20,9 @@ class CallBot(BaseBot):
     description = "calling station: checks or calls every bet, never raises"
 
     def act(self, view: SeatView) -> Action:
+        return legalize(self._act(view), view.legal, view.hole)
+
+    def _act(self, view: SeatView) -> Action:
         """Check or call."""
         legal = view.legal
         if legal is None:

@@ -158,6 +158,9 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     conserved = True
     deal_rng = np.random.default_rng(deal_seq)
     hand_no = 0
+    # a deal nobody opened carries its pot to the next deal (one chain per rotation)
+    carry = [0] * rotations
+    passes = [0] * rotations
     try:
         for d in range(deals):
             button = d % n
@@ -166,12 +169,19 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
             for r in range(rotations):
                 seat_of = [(j + r) % n for j in range(n)]
                 rng = np.random.default_rng(deal_seed) if duplicate else deal_rng
-                hand = game.new_hand(rng, n, stacks, button)
+                if carry[r] or passes[r]:
+                    hand = game.new_hand(rng, n, stacks, button, carry=carry[r],
+                                         passes=passes[r])
+                else:
+                    hand = game.new_hand(rng, n, stacks, button)
                 play_hand(hand, guards, seat_of, hand_no=hand_no, match_no=match_no,
                           game_info=info_game, faults=faults)
                 res = hand.result()
-                if sum(res.deltas) != 0:
+                out = getattr(res, "carry", 0)
+                if sum(res.deltas) + getattr(res, "rake", 0) + out != carry[r]:
                     conserved = False
+                carry[r] = out
+                passes[r] = passes[r] + 1 if getattr(res, "passed", False) else 0
                 for j in range(n):
                     delta = float(res.deltas[seat_of[j]])
                     results[j].net += delta

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import BaseBot, SeatView, passive_action
+from pokerarena.bots.base import BaseBot, SeatView, legalize, passive_action
 from pokerarena.bots.strength import Profile, profile
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -95,7 +95,7 @@ class StrengthBot(BaseBot):
         if SHOW_KIND in kinds:
             return Action(SHOW_KIND, 0, tuple(view.hole))
         e = self.equity(view, prof)
-        return self.bet(view, prof, e)
+        return legalize(self.bet(view, prof, e), legal, view.hole)
 
     def equity(self, view: SeatView, prof: Profile) -> float:
         """Pot share estimate for the view."""
