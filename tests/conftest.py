@@ -38,3 +38,25 @@ def standard_census() -> dict:
     if not path.is_file():
         pytest.skip(f"reference census file {path} is absent")
     return json.loads(path.read_text())
+
+
+# Runs (issue 5): one local Ray cluster shared by every test of the session. ----------
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> str:
+    """Start (once) a local Ray cluster for the session; yields its address.
+
+    In-process tests use it through ``RayExecutor`` (which joins the running cluster and
+    leaves it up); CLI tests pass the address with ``--address`` so their subprocesses
+    join it instead of starting their own (~7 s and ~700 MB each).
+    """
+    ray = pytest.importorskip("ray")
+    started = False
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, object_store_memory=128 * 1024 * 1024, include_dashboard=False,
+                 log_to_driver=False, configure_logging=False)
+        started = True
+    yield ray.get_runtime_context().gcs_address
+    if started:
+        ray.shutdown()

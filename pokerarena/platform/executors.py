@@ -27,6 +27,8 @@ class UnitFailure:
     worker_died: bool = False
 
 
+OBJECT_STORE_BYTES = 256 * 1024 * 1024
+
 Finished = tuple[int, dict[str, Any] | None, UnitFailure | None]
 
 
@@ -90,7 +92,9 @@ def init_ray(address: str | None = None, num_cpus: int | None = None) -> bool:
     if addr:
         ray.init(address=addr, **kwargs)
     else:
-        ray.init(num_cpus=num_cpus, **kwargs)
+        # Units travel as small dicts and results as small summaries (parts go straight
+        # to disk), so a small object store is plenty and spares the machine's memory.
+        ray.init(num_cpus=num_cpus, object_store_memory=OBJECT_STORE_BYTES, **kwargs)
     return True
 
 

@@ -34,7 +34,7 @@ class Unit:
     spawn_key: tuple[int, ...]
     stack: int | None = None
     run_id: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    limits: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (what travels to a worker)."""
@@ -77,6 +77,8 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
     """Expand a spec into its units (deterministic: same spec, same plan)."""
     units: list[Unit] = []
     match = 0
+    limits = spec.limits.model_dump(include={"decision_seconds", "hand_seconds", "on_fault",
+                                             "max_faults"})
     for game in spec.game_configs():
         for lineup in spec.lineups():
             n = len(lineup)
@@ -91,6 +93,6 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
                     variant=game["variant"], betting=game["betting"],
                     options=dict(game["options"]), bots=bots, hands=hands,
                     first_hand=first, seed=spec.seed, spawn_key=(match, s),
-                    stack=spec.stack, run_id=run_id))
+                    stack=spec.stack, run_id=run_id, limits=limits))
             match += 1
     return Plan(units)

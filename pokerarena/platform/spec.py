@@ -58,8 +58,15 @@ class GameSpec(_Strict):
 
 
 class Limits(_Strict):
-    """Time limits and retries of work units."""
+    """Time limits of bots and units, the irregularity policy, and unit retries."""
 
+    decision_seconds: float | None = Field(5.0, gt=0, description="per bot decision "
+                                           "(None: no limit)")
+    hand_seconds: float | None = Field(60.0, gt=0, description="per bot and hand")
+    on_fault: Literal["check_fold", "call"] = Field("check_fold", description="action "
+                                                     "given to a faulting bot")
+    max_faults: int | None = Field(None, ge=1, description="faults in a unit after which "
+                                   "a bot is removed (None: never)")
     unit_seconds: float = Field(600.0, gt=0, description="a unit running longer is "
                                 "abandoned and retried")
     max_attempts: int = Field(3, ge=1, le=100, description="attempts per unit before the "

@@ -24,7 +24,8 @@ S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), 
 HANDS_SCHEMA = pa.schema([
     ("run_id", S), ("match", I32), ("hand", I32), ("variant", S), ("betting", S),
     ("players", I8), ("button", I8), ("board", S), ("pot", I64), ("rake", I64),
-    ("showdown", B), ("decisions", I16), ("winners", I8), ("bb", I32), ("stack", I64),
+    ("showdown", B), ("passed", B), ("carry_in", I64), ("carry_out", I64),
+    ("decisions", I16), ("winners", I8), ("bb", I32), ("stack", I64),
     ("ante", I32), ("small_blind", I32), ("big_blind", I32), ("bring_in", I32),
     ("small_bet", I32), ("big_bet", I32), ("min_bet", I32), ("max_bet", I32),
     ("max_raises", I32), ("options", S),
@@ -203,6 +204,8 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     st: dict[str, list] = {f: [] for f in SEATS_SCHEMA.names}
     ac: dict[str, list] = {f: [] for f in ACTIONS_SCHEMA.names}
 
+    carried = [0]  # chips a passed deal leaves in the pot for the next one
+
     def on_hand(local_no: int, hand: Any, seat_of: list[int]) -> None:
         hand_no = first + local_no
         seat_bot = [""] * n
@@ -271,6 +274,11 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         h["pot"].append(int(pot))
         h["rake"].append(int(res.rake))
         h["showdown"].append(bool(res.went_to_showdown))
+        carry_out = int(getattr(res, "carry", 0) or 0)
+        h["passed"].append(bool(getattr(res, "passed", False)))
+        h["carry_in"].append(carried[0])
+        h["carry_out"].append(carry_out)
+        carried[0] = carry_out
         h["decisions"].append(decisions)
         h["winners"].append(sum(1 for w in won if w > 0))
         h["bb"].append(bb)

@@ -1,0 +1,170 @@
+"""Runs with the in-process executor: rows, determinism, cancel then resume, CLI (no Ray)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pokerarena.platform.driver import RunDriver
+from pokerarena.platform.executors import LocalExecutor
+from pokerarena.platform.query import query
+from pokerarena.platform.spec import parse_spec
+from pokerarena.platform.storage import RunStore, list_runs
+
+SPEC = {"kind": "tournament", "name": "t", "seed": 11, "bots": ["random", "call", "maniac"],
+        "seats": 2, "hands": 30, "unit_hands": 12,
+        "games": [{"variant": ["holdem", "stud7_hilo"], "betting": "pot_limit"},
+                  {"variant": "draw5", "betting": "fixed_limit"}]}
+
+
+def rows(data: Path, run_id: str, table: str) -> list[tuple]:
+    """Every row of a table of one run, without run-specific columns, sorted."""
+    extra = ", worker, started_at, play_seconds, write_seconds, bytes" if table == "units" \
+        else ""
+    _, out = query(data, f"SELECT * EXCLUDE (run_id{extra}) FROM {table} ORDER BY ALL", run_id)
+    return out
+
+
+def local_run(data: Path, spec: dict, run_id: str | None = None) -> str:
+    driver = RunDriver.create(parse_spec(spec), data, LocalExecutor(), run_id=run_id)
+    assert driver.run().status == "finished"
+    return driver.run_id
+
+
+def test_rows_are_complete_and_consistent(tmp_path: Path) -> None:
+    run = local_run(tmp_path, SPEC)
+    hands_total = 3 * 3 * 30  # 3 games x 3 lineups x 30 hands
+    _, ((n, distinct),) = query(tmp_path, "SELECT count(*), count(DISTINCT (match, hand)) "
+                                "FROM hands", run)
+    assert n == distinct == hands_total
+    _, ((seats,),) = query(tmp_path, "SELECT count(*) FROM seats", run)
+    assert seats == 2 * hands_total
+    # chips: nets, rake and the pot carried to the next deal (a passed deal) sum to what
+    # came in; pots are what the winners took
+    _, bad = query(tmp_path, "SELECT match, hand FROM seats JOIN hands USING (run_id, match, "
+                   "hand) GROUP BY match, hand, rake, pot, carry_in, carry_out "
+                   "HAVING sum(net) + rake + carry_out - carry_in <> 0 "
+                   "OR sum(pot_won) <> pot - rake", run)
+    assert bad == []
+    # one decision row per counted decision; every hand starts with its forced bets
+    _, bad = query(tmp_path, "SELECT h.match, h.hand FROM hands h JOIN (SELECT match, hand, "
+                   "count(*) FILTER (WHERE seat >= 0 AND kind IN ('f','cc','cbr','pb','sd','sm'))"
+                   " AS d FROM actions GROUP BY ALL) a USING (match, hand) "
+                   "WHERE a.d <> h.decisions", run)
+    assert bad == []
+    _, cats = query(tmp_path, "SELECT DISTINCT high_category FROM seats WHERE showdown "
+                    "AND variant = 'holdem'", run)
+    assert {c for (c,) in cats} <= {"high_card", "one_pair", "two_pair", "three_of_a_kind",
+                                   "straight", "flush", "full_house", "four_of_a_kind",
+                                   "straight_flush"}
+    assert cats
+    _, lows = query(tmp_path, "SELECT count(*) FROM seats WHERE variant = 'stud7_hilo' AND "
+                    "low_category IS NOT NULL", run)
+    assert lows[0][0] > 0
+    _, units = query(tmp_path, "SELECT count(*), sum(hands) FROM units", run)
+    assert units == [(3 * 3 * 3, hands_total)]
+    info = RunStore(tmp_path, run).info()
+    assert (info.status, info.units_done, info.hands_done) == ("finished", 27, hands_total)
+
+
+def test_same_seed_same_rows_other_seed_other_rows(tmp_path: Path) -> None:
+    small = dict(SPEC, bots=["random", "call"], hands=16, unit_hands=5)
+    a = local_run(tmp_path, small)
+    b = local_run(tmp_path, small)
+    c = local_run(tmp_path, dict(small, seed=12))
+    for table in ("hands", "seats", "actions"):
+        assert rows(tmp_path, a, table) == rows(tmp_path, b, table)
+    assert rows(tmp_path, a, "seats") != rows(tmp_path, c, "seats")
+
+
+def test_cancel_then_resume_finishes_without_duplicates(tmp_path: Path) -> None:
+    small = dict(SPEC, hands=10, unit_hands=5)
+    ref = local_run(tmp_path / "ref", small)
+    driver = RunDriver.create(parse_spec(small), tmp_path, LocalExecutor(), run_id="r1")
+    seen: list[str] = []
+
+    def stop_after_three(result: dict) -> None:
+        seen.append(result["unit_id"])
+        if len(seen) == 3:
+            driver.cancel()
+
+    driver.on_unit = stop_after_three
+    assert driver.run().status == "cancelled"
+    info = RunStore(tmp_path, "r1").info()
+    assert info.status == "cancelled" and info.units_done == 3
+    _, ((partial,),) = query(tmp_path, "SELECT count(*) FROM hands", "r1")
+    assert partial == 15
+    again: list[str] = []
+    resumed = RunDriver.resume(tmp_path, "r1", LocalExecutor(),
+                               on_unit=lambda r: again.append(r["unit_id"]))
+    final = resumed.run()
+    assert final.status == "finished" and final.units_skipped == 3
+    assert not set(again) & set(seen) and len(again) == final.units_total - 3
+    for table in ("hands", "seats", "actions", "units"):
+        assert rows(tmp_path, "r1", table) == rows(tmp_path / "ref", ref, table)
+
+
+def test_cli_run_runs_show_query(tmp_path: Path, pokerarena_cli) -> None:
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps(dict(SPEC, hands=8, unit_hands=8)))
+    data = str(tmp_path / "data")
+    r = subprocess.run([*pokerarena_cli, "run", str(spec), "--local", "--data", data,
+                        "--json", "--run-id", "cli1"], capture_output=True, text=True,
+                       timeout=180)
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert summary["status"] == "finished" and summary["hands_done"] == 72
+    assert "run cli1:" in r.stderr
+
+    r = subprocess.run([*pokerarena_cli, "runs", "--json", "--data", data],
+                       capture_output=True, text=True, timeout=120)
+    listed = json.loads(r.stdout)
+    assert [(x["run_id"], x["status"], x["hands_done"]) for x in listed] == [
+        ("cli1", "finished", 72)]
+
+    r = subprocess.run([*pokerarena_cli, "show", "cli1", "--json", "--data", data],
+                       capture_output=True, text=True, timeout=120)
+    shown = json.loads(r.stdout)
+    assert {b["bot"] for b in shown["leaderboard"]} == {"random", "call", "maniac"}
+    assert sum(b["net"] for b in shown["leaderboard"]) <= 0  # rake only ever removes chips
+    r = subprocess.run([*pokerarena_cli, "show", "cli1", "--data", data],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "leaderboard" in r.stdout
+
+    r = subprocess.run([*pokerarena_cli, "query", "SELECT bot, count(*) AS n FROM seats "
+                        "GROUP BY bot ORDER BY bot", "--csv", "--data", data],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert list(csv.reader(io.StringIO(r.stdout))) == [["bot", "n"], ["call", "48"],
+                                                        ["maniac", "48"], ["random", "48"]]
+    r = subprocess.run([*pokerarena_cli, "query", "SELECT count(*) AS n FROM hands",
+                        "--run", "cli1", "--json", "--data", data],
+                       capture_output=True, text=True, timeout=120)
+    assert json.loads(r.stdout) == [{"n": 72}]
+
+
+@pytest.mark.parametrize(("sql", "words"), [
+    ("SELEC 1", "Parser Error"),
+    ("SELECT nope FROM hands", "Binder Error"),
+    ("SELECT * FROM no_such_table", "no_such_table"),
+])
+def test_cli_query_errors_exit_2_with_duckdbs_message(tmp_path: Path, pokerarena_cli,
+                                                      sql: str, words: str) -> None:
+    r = subprocess.run([*pokerarena_cli, "query", sql, "--data", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert words in r.stderr and "Traceback" not in r.stderr
+
+
+def test_query_of_unknown_run_and_empty_data(tmp_path: Path, pokerarena_cli) -> None:
+    _, out = query(tmp_path, "SELECT count(*) FROM hands")
+    assert out == [(0,)]
+    assert list_runs(tmp_path) == []
+    r = subprocess.run([*pokerarena_cli, "query", "SELECT 1", "--run", "nope", "--data",
+                        str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "no run 'nope'" in r.stderr
