@@ -19,6 +19,7 @@ CardsLike = str | Sequence[int] | np.ndarray
 
 
 _VALID_CODES = frozenset(range(NUM_CODES))
+MAX_HAND_CARDS = 12  # Cincinnati plays five hole cards with five board cards
 
 
 def _codes(cards: CardsLike) -> list[int]:
@@ -38,13 +39,23 @@ def _codes(cards: CardsLike) -> list[int]:
         raise CardError("card codes must be integers in 0..53")
     if not codes:
         raise CardError("a hand needs at least one card")
+    if len(codes) > MAX_HAND_CARDS:
+        raise CardError(f"a hand holds at most {MAX_HAND_CARDS} cards, not {len(codes)}")
     return codes
+
+
+def _check_jokers(top: int, ranking: Ranking) -> None:
+    """A joker means something only when the ranking makes jokers wild."""
+    if top >= 52 and not ranking.wild_mask >> 52:
+        raise CardError("a joker is in the hand but jokers are not wild in this ranking")
 
 
 def _check_batch(hands: np.ndarray, name: str = "hands") -> np.ndarray:
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
     if arr.ndim != 2 or arr.shape[1] == 0:
         raise CardError(f"{name} must be a uint8[N, k] array with k >= 1")
+    if arr.shape[1] > MAX_HAND_CARDS:
+        raise CardError(f"{name} hold at most {MAX_HAND_CARDS} cards each")
     if arr.size and int(arr.max()) >= NUM_CODES:
         raise CardError(f"{name} hold a card code above 53")
     return arr
@@ -54,7 +65,10 @@ def evaluate(cards: CardsLike, ranking: Ranking = HIGH) -> int:
     """Strength of one hand (higher is better) under ``ranking``."""
     codes = _codes(cards)
     n = len(codes)
-    if ranking.table_friendly and 5 <= n <= 7 and max(codes) < 52:
+    top = max(codes)
+    if top >= 52:
+        _check_jokers(top, ranking)
+    elif ranking.table_friendly and 5 <= n <= 7:
         return fast.high_one(codes, fast.py_tables_for(ranking))
     arr = np.asarray(codes, dtype=np.uint8)
     return int(generic.any_value(arr, n, ranking.params, np.uint64(ranking.wild_mask)))
@@ -67,6 +81,8 @@ def evaluate_batch(hands: np.ndarray, ranking: Ranking = HIGH) -> np.ndarray:
     evaluating them); use :func:`evaluate` for untrusted single hands.
     """
     arr = _check_batch(hands)
+    if arr.size:
+        _check_jokers(int(arr.max()), ranking)
     out = np.empty(arr.shape[0], dtype=np.int32)
     k = arr.shape[1]
     if ranking.table_friendly and 5 <= k <= 7:
@@ -81,6 +97,8 @@ def evaluate_omaha_batch(hole: np.ndarray, board: np.ndarray,
     """Omaha strengths: exactly two of each row's hole cards with three board cards."""
     hole = _check_batch(hole, "hole cards")
     board = _check_batch(board, "board cards")
+    if hole.size and board.size:
+        _check_jokers(max(int(hole.max()), int(board.max())), ranking)
     if hole.shape[0] != board.shape[0]:
         raise CardError("hole and board arrays need the same number of rows")
     if hole.shape[1] < 2 or board.shape[1] < 3:

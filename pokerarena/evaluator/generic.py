@@ -72,18 +72,21 @@ def slot(rank_plus_one, index):
 
 
 @njit(cache=True)
-def greedy(present, lowest, wilds, k, start):
+def greedy(present, excluded, lowest, wilds, k, start):
     """Pick up to ``k`` distinct ranks, highest first, from ``present`` or wild cards.
 
-    A natural rank is taken when present; otherwise a remaining wild card becomes that
-    rank. Returns (rank slots filled from slot ``start``, picks, wild cards used).
+    Ranks in the ``excluded`` mask are never picked. A natural rank is taken when
+    present; otherwise a remaining wild card becomes that rank. Returns (rank slots
+    filled from slot ``start``, picks, wild cards used).
     """
     ranks = 0
     picks = 0
     used = 0
     r = 12
     while r >= lowest and picks < k:
-        if (present >> r) & 1:
+        if (excluded >> r) & 1:
+            pass
+        elif (present >> r) & 1:
             ranks |= slot(r + 1, start + picks)
             picks += 1
         elif used < wilds:
@@ -162,7 +165,7 @@ def high_value(cards, n, params, wild_mask):
             need = max(0, 4 - counts[r])
             if need <= w:
                 rr = r + 1
-                ranks, _, used = greedy(present & ~(1 << r), lowest, w - need, size - 4, 1)
+                ranks, _, used = greedy(present, 1 << r, lowest, w - need, size - 4, 1)
                 ranks |= slot(rr, 0)
                 best = max(best, encode(pos, ranks, need + used, fewer))
                 break
@@ -190,7 +193,7 @@ def high_value(cards, n, params, wild_mask):
         for s in range(4):
             need = 2 - ((suits[s] >> 12) & 1)
             if need <= w:
-                ranks, picks, used = greedy(suits[s] & 0xFFF, lowest, w - need, 3, 2)
+                ranks, picks, used = greedy(suits[s], 1 << 12, lowest, w - need, 3, 2)
                 if picks == 3:
                     ranks |= slot(13, 0) | slot(13, 1)
                     best = max(best, encode(pos, ranks, need + used, fewer))
@@ -198,7 +201,7 @@ def high_value(cards, n, params, wild_mask):
     pos = params[P_ORDER + FLUSH]
     if pos >= 0 and n >= size:
         for s in range(4):
-            ranks, picks, used = greedy(suits[s], lowest, w, size, 0)
+            ranks, picks, used = greedy(suits[s], 0, lowest, w, size, 0)
             if picks == size:
                 best = max(best, encode(pos, ranks, used, fewer))
 
@@ -209,9 +212,9 @@ def high_value(cards, n, params, wild_mask):
             best = max(best, encode(pos, slot(top, 0), used, fewer))
 
     pos = params[P_ORDER + FOUR_FLUSH]
-    if pos >= 0 and n >= 4:
+    if pos >= 0 and n >= 5:
         for s in range(4):
-            ranks, picks, used = greedy(suits[s], lowest, w, 4, 0)
+            ranks, picks, used = greedy(suits[s], 0, lowest, w, 4, 0)
             if picks < 4:
                 continue
             # The fifth card: the best card not among the four suited ones.
@@ -237,7 +240,7 @@ def high_value(cards, n, params, wild_mask):
         for r in range(12, lowest - 1, -1):
             need = max(0, 3 - counts[r])
             if need <= w:
-                ranks, _, used = greedy(present & ~(1 << r), lowest, w - need, size - 3, 1)
+                ranks, _, used = greedy(present, 1 << r, lowest, w - need, size - 3, 1)
                 best = max(best, encode(pos, ranks | slot(r + 1, 0), need + used, fewer))
                 break
 
@@ -277,7 +280,7 @@ def high_value(cards, n, params, wild_mask):
             for b in range(a - 1, lowest - 1, -1):
                 need = na + max(0, 2 - counts[b])
                 if need <= w:
-                    ranks, _, used = greedy(present & ~(1 << a) & ~(1 << b), lowest,
+                    ranks, _, used = greedy(present, (1 << a) | (1 << b), lowest,
                                             w - need, size - 4, 2)
                     ranks |= slot(a + 1, 0) | slot(b + 1, 1)
                     best = max(best, encode(pos, ranks, need + used, fewer))
@@ -291,13 +294,13 @@ def high_value(cards, n, params, wild_mask):
         for r in range(12, lowest - 1, -1):
             need = max(0, 2 - counts[r])
             if need <= w:
-                ranks, _, used = greedy(present & ~(1 << r), lowest, w - need, size - 2, 1)
+                ranks, _, used = greedy(present, 1 << r, lowest, w - need, size - 2, 1)
                 best = max(best, encode(pos, ranks | slot(r + 1, 0), need + used, fewer))
                 break
 
     pos = params[P_ORDER + HIGH_CARD]
     if pos >= 0:
-        ranks, _, used = greedy(present, lowest, w, size, 0)
+        ranks, _, used = greedy(present, 0, lowest, w, size, 0)
         best = max(best, encode(pos, ranks, used, fewer))
     return best
 
