@@ -457,3 +457,23 @@ def test_raise_cap_per_player():
     hand.apply(bet_to(12))    # small blind re-raises
     hand.apply(CHECK_CALL)
     assert hand.to_act == 2 and hand.legal_actions().kinds == ("f", "cc")
+
+
+def test_lowball_antes_joker_and_no_check_raise():
+    hand = manual("lowball", [50, 50, 50])
+    assert hand.pot_total() == 2 and hand.stacks() == [49, 50, 49]  # dealer and left ante
+    deal(hand, "Jk2c3d4h9s", "Ac2d3h4sKs", "7c7d8h8sQs")
+    assert hand.legal_actions().kinds == ("f", "cbr")   # no checking in the first round
+    hand.apply(bet_to(1))
+    hand.apply(CHECK_CALL)
+    hand.apply(FOLD)
+    hand.apply(discard(parse_cards("9s")))
+    hand.apply(discard(parse_cards("Ks")))
+    hand.apply(Action("dh", 0, tuple(parse_cards("5s")), 0), DEALER)
+    hand.apply(Action("dh", 0, tuple(parse_cards("6c")), 1), DEALER)
+    hand.apply(CHECK_CALL)    # seat 0 checks ...
+    hand.apply(bet_to(2))     # seat 1 bets
+    assert hand.legal_actions().kinds == ("f", "cc")    # ... and may not check-raise
+    hand.apply(CHECK_CALL)
+    res = hand.result()       # joker-5-4-3-2 is 5-4-3-2-A: beats 6-4-3-2-A
+    assert res.stacks == [54, 47, 49]

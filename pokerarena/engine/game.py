@@ -164,7 +164,7 @@ class Game:
                 check = s.check and not (o.pass_and_out and first_bet)
                 open_pair = s.open_pair_big and o.open_pair_big_bet and name == "fixed_limit"
                 streets.append((ST_BET, s.size == "big", FIRST_CODES[s.first], check,
-                                open_pair, n_bets))
+                                open_pair, n_bets, s.check_raise))
                 first_bet = False
                 n_bets += 1
             elif isinstance(s, DrawStreet):
@@ -195,6 +195,8 @@ class Game:
                 antes = [self.ante] * n
             elif v.forced.ante == "dealer":
                 antes[n - 1] = self.ante
+            elif v.forced.ante == "dealer_and_left":
+                antes[n - 1] = antes[0] = self.ante
             elif v.forced.ante == "big_blind":
                 antes[1 if n > 2 else 0] = self.ante
         blinds = list(self.blinds[:n]) + [0] * max(0, n - len(self.blinds))

@@ -329,6 +329,8 @@ class Hand:
         self.need_openers = False
         self.passed = False
         self.raises_by = [0] * n
+        self.checked = [False] * n
+        self.check_raise_ok = True
         self.lb_open = game.max_bet  # last-bet limit: the most a round's first bet may be
         self.irregularities: list[tuple[int, str, str]] = []
         self._result: HandResult | None = None
@@ -499,6 +501,8 @@ class Hand:
         cap_pp = g.max_raises_per_player
         if cap_pp is not None and self.raises_by[p] >= cap_pp:
             return 0, 0, ()
+        if not self.check_raise_ok and self.checked[p]:
+            return 0, 0, ()  # no check-raise in this round
         total = self.bets[p] + stack
         sysc = g.sys
         choices: tuple[int, ...] = ()
@@ -588,6 +592,8 @@ class Hand:
                                 f"betting action ({', '.join(legal.kinds)})")
         if kind == CALL_KIND:
             to_call = self.cur - self.bets[p]
+            if to_call <= 0:
+                self.checked[p] = True
             amt = to_call if to_call < self.stack[p] else self.stack[p]
             if amt:
                 self.stack[p] -= amt
@@ -743,12 +749,15 @@ class Hand:
         self.phase = PH_NONE
 
     def _start_bet(self, big: bool, first: int, check: bool = True,
-                   open_pair: bool = False, round_no: int = 0) -> bool:
+                   open_pair: bool = False, round_no: int = 0,
+                   check_raise: bool = True) -> bool:
         """Set up a betting round; False when nobody can bet (round skipped)."""
         g, n = self.game, self.n
         folded, stack, bets = self.folded, self.stack, self.bets
         self.bet_sz = g.bet_size(big, round_no)
         self.raises_by = [0] * n
+        self.check_raise_ok = check_raise
+        self.checked = [False] * n
         self.check_ok = check
         self.open_pair = open_pair and self._open_pair_showing()
         cur = max(bets)
@@ -876,7 +885,7 @@ class Hand:
                 else:
                     self._deal_auto(st[1], st[2], st[3])
             elif kind == ST_BET:
-                if self._start_bet(st[1], st[2], st[3], st[4], st[5]):
+                if self._start_bet(st[1], st[2], st[3], st[4], st[5], st[6]):
                     return
                 self._end_round()
             else:

@@ -63,7 +63,8 @@ class DealStreet(_Strict):
 class BetStreet(_Strict):
     """A betting round: bet ``size`` (fixed limit) and who acts ``first``.
 
-    ``check = false`` forbids checking an unopened pot (pass-and-out: pass means fold).
+    ``check = false`` forbids checking an unopened pot (pass-and-out: pass means fold);
+    ``check_raise = false``: a player who checked may not raise later in the round.
     ``first = "opener"``: the player who opened the first round bets first (draw poker).
     ``open_pair_big = true`` (stud fourth street): when a player shows an open pair, the
     first bet may be the small or the big bet (fixed limit; option ``open_pair_big_bet``).
@@ -74,6 +75,7 @@ class BetStreet(_Strict):
     first: Literal["left_of_button", "left_of_blinds", "bring_in", "high_showing",
                    "low_showing", "opener"] = "left_of_button"
     check: bool = True
+    check_raise: bool = True
     open_pair_big: bool = False
 
 
@@ -99,7 +101,7 @@ Street = Annotated[DealStreet | BetStreet | DrawStreet, Field(discriminator="kin
 class Forced(_Strict):
     """Forced bets of a variant: who antes, whether blinds are posted, bring-in rule."""
 
-    ante: Literal["none", "all", "dealer", "big_blind"] = "none"
+    ante: Literal["none", "all", "dealer", "dealer_and_left", "big_blind"] = "none"
     blinds: bool = False
     bring_in: Literal["none", "lowest_door", "highest_door"] = "none"
 
