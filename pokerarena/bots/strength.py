@@ -215,8 +215,12 @@ class Profile:
 
     # ----------------------------------------------------------------- equity
     def equity(self, view: Any, samples: int, rng: np.random.Generator,
-               narrow: bool = False) -> float:
-        """Monte-Carlo pot share of ``view.seat`` against the live opponents."""
+               narrow: bool = False, keep_per_raise: float = 0.7) -> float:
+        """Monte-Carlo pot share of ``view.seat`` against the live opponents.
+
+        With ``narrow``, an opponent who bet or raised ``k`` times this hand holds only
+        the best ``keep_per_raise ** k`` of its possible holdings (at least a quarter),
+        judged by its current strength with the board (pre-flop: a rank/suit score)."""
         seat = view.seat
         opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
         if not opps:
@@ -248,7 +252,7 @@ class Profile:
         k = need_me + need_board + sum(opp_need)
         fractions = [1.0] * len(opps)
         if narrow:
-            fractions = [self._range_fraction(view, s) for s in opps]
+            fractions = [self._range_fraction(view, s, keep_per_raise) for s in opps]
         keep = math.prod(fractions)
         total = int(min(samples / max(keep, 1e-9), 4 * samples))
         drawn = _sample(rng, remaining, total, k)
@@ -278,10 +282,10 @@ class Profile:
                 boards = boards[mask] if boards is not None else None
         return float(self.shares(mine, opp_hands, boards).mean())
 
-    def _range_fraction(self, view: Any, seat: int) -> float:
+    def _range_fraction(self, view: Any, seat: int, keep: float) -> float:
         """The share of hands an opponent keeps in range after its bets and raises."""
         aggr = sum(1 for a, act in view.history if a == seat and act.kind == RAISE_KIND)
-        return max(0.25, 0.7 ** aggr)
+        return max(0.25, min(1.0, keep) ** aggr)
 
     def _range_score(self, opp: np.ndarray, view: Any) -> np.ndarray | None:
         """Current strength of sampled opponent holdings (higher: more likely to bet)."""
