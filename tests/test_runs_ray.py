@@ -1,0 +1,143 @@
+"""Runs on the session's local Ray cluster: determinism over worker counts, a worker
+killed mid-unit, a driver killed and resumed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from pokerarena.platform.driver import RunDriver
+from pokerarena.platform.executors import LocalExecutor, RayExecutor
+from pokerarena.platform.query import query
+from pokerarena.platform.spec import parse_spec
+from pokerarena.platform.storage import RunStore
+
+pytest.importorskip("ray")
+
+SPEC = {"kind": "tournament", "name": "ray", "seed": 5, "bots": ["random", "call"],
+        "seats": 2, "hands": 40, "unit_hands": 10,
+        "games": [{"variant": "holdem", "betting": "no_limit"},
+                  {"variant": "razz", "betting": "fixed_limit"}]}
+
+
+def rows(data: Path, run_id: str, table: str) -> list[tuple]:
+    _, out = query(data, f"SELECT * EXCLUDE (run_id) FROM {table} ORDER BY ALL", run_id)
+    return out
+
+
+def assert_exactly_once(data: Path, run_id: str, hands: int) -> None:
+    _, ((n, distinct),) = query(data, "SELECT count(*), count(DISTINCT (match, hand)) "
+                                "FROM hands", run_id)
+    assert n == distinct == hands
+    _, ((u, du),) = query(data, "SELECT count(*), count(DISTINCT unit) FROM units", run_id)
+    assert u == du
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """SPEC played in-process: the rows every Ray run must reproduce."""
+    data = tmp_path_factory.mktemp("ref")
+    driver = RunDriver.create(parse_spec(SPEC), data, LocalExecutor(), run_id="ref")
+    driver.run()
+    return data, "ref"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ray_rows_equal_in_process_rows(ray_cluster: str, tmp_path: Path, reference,
+                                        workers: int) -> None:
+    driver = RunDriver.create(parse_spec(SPEC), tmp_path, RayExecutor(workers))
+    final = driver.run()
+    assert final.status == "finished" and final.workers == workers
+    ref_data, ref_id = reference
+    for table in ("hands", "seats", "actions", "faults"):
+        assert rows(tmp_path, driver.run_id, table) == rows(ref_data, ref_id, table), table
+    workers_seen = {e["worker"] for e in RunStore(tmp_path, driver.run_id).events()
+                    if e.get("event") == "unit"}
+    assert len(workers_seen) == workers
+    assert all(not w.endswith(f":{os.getpid()}") for w in workers_seen)
+
+
+def test_worker_killed_mid_unit_is_retried(ray_cluster: str, tmp_path: Path) -> None:
+    # Units of 150 hands take a good fraction of a second: the kill lands inside one.
+    spec = parse_spec(dict(SPEC, hands=600, unit_hands=150))
+    ref = RunDriver.create(spec, tmp_path / "ref", LocalExecutor())
+    ref.run()
+    executor = RayExecutor(2)
+    executor.start()
+    pids = executor.pids()
+    killed: list[int] = []
+
+    def kill_once(result: dict) -> None:
+        # Both actors have a unit queued (depth 2), so the victim dies inside a unit.
+        if not killed:
+            victim = pids[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    try:
+        driver = RunDriver.create(spec, tmp_path, executor, manage_executor=False,
+                                  on_unit=kill_once)
+        final = driver.run()
+    finally:
+        executor.shutdown()
+    assert killed
+    assert final.status == "finished"
+    assert final.retries >= 1 and executor.restarts >= 1
+    events = RunStore(tmp_path, driver.run_id).events()
+    retried = [e for e in events if e.get("event") == "retry"]
+    assert retried and all(e["worker_died"] for e in retried)
+    done = [e["unit"] for e in events if e.get("event") == "unit"]
+    assert sorted(done) == sorted(set(done)) and len(done) == final.units_total
+    assert any(e["attempt"] >= 2 for e in events if e.get("event") == "unit")
+    assert_exactly_once(tmp_path, driver.run_id, spec.hands * 2)
+    for table in ("hands", "seats", "actions"):
+        assert rows(tmp_path, driver.run_id, table) == rows(tmp_path / "ref", ref.run_id,
+                                                            table), table
+
+
+def test_driver_killed_then_resume_without_duplicates(ray_cluster: str, tmp_path: Path,
+                                                      pokerarena_cli, reference) -> None:
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(SPEC))
+    data = tmp_path / "data"
+    cmd = [*pokerarena_cli, "run", str(spec_file), "--address", ray_cluster, "--workers",
+           "1", "--data", str(data), "--run-id", "victim"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    store = RunStore(data, "victim")
+    try:
+        for _ in range(1200):  # up to 120 s: Ray join, actor start, first units
+            if proc.poll() is not None:
+                break
+            if len(store.done_units()) >= 2:
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+        proc.stderr.close()
+    before = set(store.done_units())
+    assert 2 <= len(before) < 8
+    assert store.info().status == "interrupted"
+
+    r = subprocess.run([*pokerarena_cli, "run", "--resume", "victim", "--address",
+                        ray_cluster, "--workers", "2", "--data", str(data), "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    final = json.loads(r.stdout)
+    assert final["status"] == "finished" and final["units_skipped"] == len(before)
+    events = store.events()
+    done = [e["unit"] for e in events if e.get("event") == "unit"]
+    assert len(done) == len(set(done)) == 8  # no finished unit was played again
+    assert_exactly_once(data, "victim", 80)
+    ref_data, ref_id = reference
+    for table in ("hands", "seats", "actions"):
+        assert rows(data, "victim", table) == rows(ref_data, ref_id, table), table
+    assert store.info().status == "finished"
