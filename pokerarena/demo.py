@@ -1,93 +1,252 @@
-"""``make demo``: the platform at work on an embedded default.
+"""``make demo``: a round-robin tournament of the built-in bots on a local Ray cluster.
 
-Until tournaments land this shows the evaluator every other part stands on: an exact
-census of all 133,784,560 seven-card hands, a rule-variant question answered by
-census, exact equities, hands in words and a benchmark against the native peers.
+Starts an embedded Ray cluster, plans a heads-up round robin of every built-in bot over
+several variants and betting systems, plays it on Ray actors (one per core), writes
+every hand, seat and action as Parquet under ``./data``, then prints the leaderboard,
+the cross table and a few DuckDB queries over the stored hands.
 """
 
 from __future__ import annotations
 
-import json
+import os
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from pokerarena.evaluator import describe, evaluate, ranking
-from pokerarena.evaluator.census import census
-from pokerarena.evaluator.equity import equity
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "standard_census.json"
+DATA = Path(__file__).resolve().parents[1] / "data"
+PREFERRED_BOTS = ("tag", "equity", "lag", "rock", "maniac", "call", "random")
+GAMES = [
+    {"variant": "holdem", "betting": ["no_limit", "fixed_limit"]},
+    {"variant": "omaha", "betting": "pot_limit"},
+    {"variant": "stud7", "betting": "fixed_limit"},
+    {"variant": "draw5", "betting": "pot_limit"},
+]
+HANDS_PER_MATCH = 60
+
+console = Console(highlight=False)
 
 
-def _rule(title: str) -> None:
-    print()
-    print(title)
-    print("-" * len(title))
+def _bots() -> list[str]:
+    from pokerarena.workers.bots import bot_names
+
+    known = bot_names()
+    return [b for b in PREFERRED_BOTS if b in known] or list(known)[:2]
 
 
-def _census_table(k: int, deck: str, rk, label: str) -> dict:
-    start = time.perf_counter()
-    result = census(k, deck, rk)
-    seconds = time.perf_counter() - start
-    print(f"{label}: {result['hands']:,} hands in {seconds:.2f} s")
-    for name, n in result["counts"].items():
-        if n:
-            print(f"  {name:<18}{n:>14,}  {100 * n / result['hands']:8.4f}%"
-                  f"  {result['distinct'][name]:>6,} classes")
-    return result
+def _spec(bots: list[str]) -> Any:
+    from pokerarena.platform.spec import parse_spec
+
+    return parse_spec({"kind": "tournament", "name": "demo", "seed": 2026, "bots": bots,
+                       "seats": 2, "hands": HANDS_PER_MATCH, "unit_hands": HANDS_PER_MATCH,
+                       "games": GAMES, "limits": {"decision_seconds": 10}})
+
+
+def _sql(con: Any, sql: str) -> tuple[list[str], list[tuple]]:
+    from pokerarena.platform.query import run_query
+
+    return run_query(con, sql)
+
+
+def _show_query(con: Any, title: str, sql: str, fmt: dict[str, str] | None = None) -> None:
+    cols, rows = _sql(con, sql)
+    t = Table(title=f"[bold]{title}[/bold]", title_justify="left", caption=_one_line(sql),
+              caption_justify="left", caption_style="dim")
+    for c in cols:
+        numeric = rows and all(isinstance(r[cols.index(c)], int | float) or
+                               r[cols.index(c)] is None for r in rows)
+        t.add_column(c, justify="right" if numeric else "left")
+    for r in rows:
+        t.add_row(*(_fmt(v, (fmt or {}).get(c)) for v, c in zip(r, cols, strict=True)))
+    console.print(t)
+
+
+def _one_line(sql: str) -> str:
+    return "SQL: " + " ".join(sql.split())
+
+
+def _fmt(v: Any, style: str | None = None) -> str:
+    if v is None:
+        return "-"
+    if style == "pct":
+        return f"{100 * v:.1f}%"
+    if style == "mbb":
+        color = "green" if v > 0 else "red" if v < 0 else "white"
+        return f"[{color}]{v:+,.0f}[/{color}]"
+    if isinstance(v, float):
+        return f"{v:,.1f}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return str(v)
+
+
+def _leaderboard(con: Any, run_id: str) -> None:
+    cols, rows = _sql(con, f"""
+        SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, faults
+        FROM leaderboard WHERE run_id = '{run_id}' ORDER BY mbb_per_hand DESC""")
+    t = Table(title="[bold]Leaderboard[/bold]  (mbb/hand: thousandths of a big blind won "
+              "per hand)", title_justify="left")
+    any_faults = any(r[7] for r in rows)
+    heads = [("#", "right"), ("bot", "left"), ("hands", "right"), ("net chips", "right"),
+             ("mbb/hand", "right"), ("95% CI", "right"), ("won", "right"),
+             ("showdown", "right")] + ([("faults", "right")] if any_faults else [])
+    for name, just in heads:
+        t.add_column(name, justify=just)
+    medals = {0: "[gold1]1[/gold1]", 1: "[grey70]2[/grey70]", 2: "[orange3]3[/orange3]"}
+    for i, (bot, hands, net, mbb, ci, won, sd, faults) in enumerate(rows):
+        cells = [medals.get(i, str(i + 1)), f"[bold]{bot}[/bold]", f"{hands:,}",
+                 f"{net:+,}", _fmt(mbb, "mbb"), f"± {ci:,.0f}", _fmt(won, "pct"),
+                 _fmt(sd, "pct")]
+        t.add_row(*cells, *([str(faults)] if any_faults else []))
+    console.print(t)
+
+
+def _cross_table(con: Any, bots: list[str]) -> None:
+    _, rows = _sql(con, """
+        SELECT a.bot, b.bot, round(1000 * avg(a.net / h.bb)) AS mbb
+        FROM seats a JOIN seats b ON a.run_id = b.run_id AND a.match = b.match
+             AND a.hand = b.hand AND a.seat <> b.seat
+        JOIN hands h ON h.run_id = a.run_id AND h.match = a.match AND h.hand = a.hand
+        GROUP BY ALL""")
+    cell = {(a, b): v for a, b, v in rows}
+    order = [b for b in bots if any(k[0] == b for k in cell)]
+    t = Table(title="[bold]Cross table[/bold]: row bot's mbb/hand against column bot",
+              title_justify="left")
+    t.add_column("")
+    for b in order:
+        t.add_column(b, justify="right")
+    for a in order:
+        t.add_row(f"[bold]{a}[/bold]", *("[dim]·[/dim]" if a == b else
+                                         _fmt(cell.get((a, b)), "mbb") for b in order))
+    console.print(t)
+
+
+def _queries(con: Any) -> None:
+    _show_query(con, "How each bot plays: its decisions by kind", """
+        SELECT bot, count(*) AS decisions,
+               avg(CASE WHEN kind = 'cbr' THEN 1.0 ELSE 0 END) AS "bet/raise",
+               avg(CASE WHEN kind = 'cc' AND amount > 0 THEN 1.0 ELSE 0 END) AS call,
+               avg(CASE WHEN kind = 'cc' AND amount = 0 THEN 1.0 ELSE 0 END) AS "check",
+               avg(CASE WHEN kind = 'f' THEN 1.0 ELSE 0 END) AS fold
+        FROM actions WHERE seat >= 0 AND kind IN ('f', 'cc', 'cbr')
+        GROUP BY bot ORDER BY "bet/raise" DESC""",
+                {"bet/raise": "pct", "call": "pct", "check": "pct", "fold": "pct"})
+    _show_query(con, "Position: the button against the other seat, by game", """
+        SELECT h.variant || ' ' || replace(h.betting, '_', '-') AS game,
+               round(1000 * avg(s.net / h.bb) FILTER (WHERE s.is_button)) AS "button mbb/hand",
+               round(1000 * avg(s.net / h.bb) FILTER (WHERE NOT s.is_button))
+                   AS "other seat mbb/hand",
+               avg(CASE WHEN h.showdown THEN 1.0 ELSE 0 END) AS "showdown rate"
+        FROM seats s JOIN hands h USING (run_id, match, hand)
+        GROUP BY ALL ORDER BY game""",
+                {"button mbb/hand": "mbb", "other seat mbb/hand": "mbb",
+                 "showdown rate": "pct"})
+    cols, rows = _sql(con, """
+        SELECT high_category AS category, variant, count(*) AS n FROM seats
+        WHERE showdown AND high_category IS NOT NULL GROUP BY ALL""")
+    variants = sorted({r[1] for r in rows})
+    totals = {v: sum(n for _, vv, n in rows if vv == v) for v in variants}
+    order = ["straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+             "three_of_a_kind", "two_pair", "one_pair", "high_card"]
+    cats = [c for c in order if any(r[0] == c for r in rows)]
+    t = Table(title="[bold]Hands shown down, by category and variant[/bold] "
+              "(share of each variant's showdown hands)", title_justify="left",
+              caption=_one_line("SELECT high_category, variant, count(*) FROM seats "
+                                "WHERE showdown GROUP BY ALL"),
+              caption_justify="left", caption_style="dim")
+    t.add_column("category")
+    for v in variants:
+        t.add_column(v, justify="right")
+    counts = {(c, v): n for c, v, n in rows}
+    for c in cats:
+        t.add_row(c.replace("_", " "), *(f"{100 * counts.get((c, v), 0) / totals[v]:.1f}%"
+                                         for v in variants))
+    t.add_row("[dim]hands[/dim]", *(f"[dim]{totals[v]:,}[/dim]" for v in variants))
+    console.print(t)
+
+
+def _census_line() -> None:
+    from pokerarena.evaluator import ranking
+    from pokerarena.evaluator.census import census
+
+    high = ranking("high")
+    census(7, "standard", high)  # compile and load the tables (cached on disk)
+    t0 = time.perf_counter()
+    result = census(7, "standard", high)
+    seconds = time.perf_counter() - t0
+    console.print(f"Evaluator: all {result['hands']:,} seven-card hands classified in "
+                  f"{seconds:.2f} s on one core ([dim]pokerarena eval census --cards 7[/dim]).")
 
 
 def main() -> int:
-    """Print the demo; returns the exit status."""
-    print("pokerarena: poker bots at scale — the hand evaluator at work")
+    """Run the demo; returns the exit status."""
+    from pokerarena.commands.runs import _drive_with_progress
+    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.executors import RayExecutor, init_ray
+    from pokerarena.platform.query import connect
 
-    _rule("1. Every seven-card hand, enumerated")
-    high = ranking("high")
-    census(7, "standard", high)  # first call compiles and builds the tables (cached on disk)
-    result = _census_table(7, "standard", high, "7 cards, standard deck")
-    if REFERENCE.exists():
-        ref = json.loads(REFERENCE.read_text())["high7"]
-        same = ref["counts"] == result["counts"] and ref["distinct"] == result["distinct"]
-        print(f"  matches the published census table exactly: {'yes' if same else 'NO'}")
+    t_start = time.perf_counter()
+    bots = _bots()
+    spec = _spec(bots)
+    games = spec.game_configs()
+    console.print(Panel.fit(
+        "[bold]pokerarena[/bold]: poker bots playing each other at scale\n"
+        f"A heads-up round robin of {len(bots)} built-in bots "
+        f"({', '.join(bots)})\nin {len(games)} games: "
+        + ", ".join(f"{g['variant']} {g['betting'].replace('_', '-')}" for g in games)
+        + f"\n{len(spec.lineups())} pairings x {len(games)} games x {spec.hands} hands, "
+        "on Ray, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
-    _rule("2. A balance question: do deuces wild make trips more common than two pair?")
-    deuces = ranking("high", wild="deuces")
-    wild = census(5, "standard", deuces)
-    plain = census(5, "standard", high)
-    for name in ("three_of_a_kind", "two_pair"):
-        print(f"  {name:<16} natural {plain['counts'][name]:>9,}   deuces wild "
-              f"{wild['counts'][name]:>9,}")
-    trips, pairs = wild["counts"]["three_of_a_kind"], wild["counts"]["two_pair"]
-    print(f"  yes: with deuces wild three of a kind is {trips / pairs:.1f}x as common as two "
-          "pair, yet still ranks above it" if trips > pairs else "  no")
+    cpus = os.cpu_count() or 1
+    t0 = time.perf_counter()
+    owns = init_ray(None, num_cpus=cpus)
+    import ray
 
-    _rule("3. Exact equities")
-    for hands, board, game in ((["AdAc", "KhKs"], "", "holdem"),
-                               (["AsKs", "QhQd", "7c8c"], "", "holdem"),
-                               (["AsAhKsQd", "JcTc9h8h"], "", "omaha")):
-        start = time.perf_counter()
-        r = equity(hands, board=board, game=game, exact=True)
-        seconds = time.perf_counter() - start
-        shown = "  vs  ".join(f"{p.hand} {100 * p.equity:5.2f}%" for p in r.players)
-        print(f"  {game:<7} {shown}   ({r.boards:,} boards, {seconds:.2f} s)")
-
-    _rule("4. Hands in words")
-    for cards, rk in (("KhKdKc3s3c", high), ("AsKsQsJsTs2c2d", high),
-                      ("Jk9h9c9d5s", ranking("high", wild="jokers")),
-                      ("8s6d4c2hAs", ranking("a5_low")),
-                      ("7h5d4c3s2h", ranking("27_low")),
-                      ("As2d3c4h", ranking("badugi"))):
-        rk_label = rk.name + (" (jokers wild)" if rk.wild else "")
-        print(f"  {cards:<16} {rk_label:<22} {describe(evaluate(cards, rk), rk)}")
-
-    _rule("5. Speed against the native peers (one core, 1,000,000 random 7-card hands)")
-    from pokerarena.commands.bench import bench_evaluator, format_result
-
-    print(format_result(bench_evaluator(cards=7, hands=1_000_000, repeats=3)))
-    print()
-    print("Next: pokerarena eval census --help, pokerarena equity --help, "
-          "pokerarena bench evaluator --help")
-    return 0
+    console.print(f"Ray: {'started a local cluster' if owns else 'joined a cluster'} with "
+                  f"{int(ray.cluster_resources().get('CPU', cpus))} CPUs in "
+                  f"{time.perf_counter() - t0:.1f} s")
+    executor = RayExecutor(workers=cpus)
+    driver = RunDriver.create(spec, DATA, executor)
+    console.print(f"Run [bold]{driver.run_id}[/bold]: {len(driver.plan.units)} units, "
+                  f"{driver.plan.hands:,} hands, {cpus} Ray actors, data in "
+                  f"{driver.store.run_dir}")
+    try:
+        final = _drive_with_progress(driver)
+    finally:
+        if owns:
+            ray.shutdown()
+    console.print(f"Played [bold]{final.hands_done:,}[/bold] hands in {final.elapsed_s:.1f} s "
+                  f"({final.hands_per_s:,.0f} hands/s on {final.workers} workers), wrote "
+                  f"{final.rows:,} rows ({final.bytes / 1e6:.1f} MB of Parquet); "
+                  f"status {final.status}.")
+    console.print()
+    con = connect(DATA, driver.run_id)
+    try:
+        _leaderboard(con, driver.run_id)
+        _cross_table(con, bots)
+        _queries(con)
+        _, ((rate, share),) = _sql(con, "SELECT sum(rows_hands + rows_seats + rows_actions "
+                                   "+ rows_faults) / sum(write_seconds), sum(write_seconds) "
+                                   "/ sum(write_seconds + play_seconds) FROM units")
+    finally:
+        con.close()
+    console.print(f"Parquet: writing took {100 * share:.1f}% of the workers' time "
+                  f"({rate:,.0f} rows/s per worker while writing; small demo units, "
+                  "see docs/scaling.md).")
+    _census_line()
+    console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"
+                  f"  pokerarena runs --data {DATA}\n"
+                  f"  pokerarena show {driver.run_id} --data {DATA}\n"
+                  f"  pokerarena query \"SELECT variant, avg(pot / bb) FROM hands GROUP BY ALL\""
+                  f" --data {DATA}\n"
+                  "  pokerarena run examples/tournament.toml   (see examples/ and "
+                  "docs/schema.md)")
+    return 0 if final.status == "finished" else 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())
