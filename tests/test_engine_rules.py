@@ -477,3 +477,64 @@ def test_lowball_antes_joker_and_no_check_raise():
     hand.apply(CHECK_CALL)
     res = hand.result()       # joker-5-4-3-2 is 5-4-3-2-A: beats 6-4-3-2-A
     assert res.stacks == [54, 47, 49]
+
+
+def _play_out(hand, deals=()):
+    """Check/call (bring-in, stand pat) to the end; ``deals`` feed the manual dealer in
+    order: a string deals the board, a tuple deals one card text per seat."""
+    deals = list(deals)
+    while not hand.is_over:
+        if hand.to_act == DEALER:
+            nxt = deals.pop(0)
+            if isinstance(nxt, str):
+                hand.apply(Action("db", 0, tuple(parse_cards(nxt))), DEALER)
+            else:
+                deal(hand, *nxt)
+            continue
+        legal = hand.legal_actions()
+        if "pb" in legal.kinds:
+            hand.apply(BRING_IN)
+        elif "sd" in legal.kinds:
+            hand.apply(discard())
+        else:
+            hand.apply(CHECK_CALL)
+    return hand.result()
+
+
+def test_low_hole_card_wild_is_per_player():
+    from pokerarena.engine.scoring import positional_wilds
+    hole = parse_cards("3c9dKs4h4d8c3s")
+    up = [False, False, True, True, True, True, False]
+    wild = positional_wilds("low_hole", hole, up, [])
+    assert set(wild) == set(parse_cards("3c3d3h3s"))   # the 3s are wild for this hand
+    hand = manual("stud7_low_hole_wild", [100, 100])
+    deal(hand, "3c9dKs", "JcJdQs")
+    assert hand.to_act == 1   # the queen is the lowest door card: it brings in
+    res = _play_out(hand, [("4h", "Ah"), ("4d", "2c"), ("8c", "7d"), ("3s", "Th")])
+    # Seat 0: 4-4 and two wild threes (3c 3s) make four fours; seat 1's lowest down
+    # card is the Th: J-J and a wild ten make three jacks only.
+    assert res.stacks == [103, 97]
+
+
+def test_pig_in_a_poke_and_lame_brain_wilds():
+    from pokerarena.engine.scoring import positional_wilds
+    board = parse_cards("Kh")
+    assert set(positional_wilds("board_rank", [], [], board)) == set(parse_cards("KcKdKhKs"))
+    assert set(positional_wilds("board_rank_others", [], [], board)) == set(
+        parse_cards("KcKdKs"))
+    assert set(positional_wilds("low_board", [], [], parse_cards("9c4dJh"))) == set(
+        parse_cards("4c4d4h4s"))
+    hand = manual("spit_pig", [50, 50])
+    deal(hand, "AcAd7h2c", "QcQdJsTs", board="Kh")
+    assert _play_out(hand).stacks == [51, 49]   # A-A + the wild king: three aces win
+
+
+def test_crisscross_one_line_option():
+    hands = ("AsKs8d9c", "7h7d8c9h")
+    boards = ["Qs", "Js", "Ts", "4c", "5d"]     # row: Qs 5d Js; column: Ts 5d 4c
+    any_combine = manual("crisscross", [50, 50], wild="none")
+    deal(any_combine, *hands)
+    assert _play_out(any_combine, boards).stacks == [51, 49]   # royal flush
+    lines = manual("crisscross", [50, 50], wild="none", combine="crisscross")
+    deal(lines, *hands)
+    assert _play_out(lines, boards).stacks == [49, 51]   # one line: sevens beat ace high

@@ -20,6 +20,7 @@ from pokerarena.rules import (
     BetStreet,
     DealStreet,
     DrawStreet,
+    Showdown,
     Variant,
     VariantError,
     betting_system,
@@ -37,13 +38,19 @@ _SYS_CODES = {"fixed_limit": SYS_FIXED, "variable_limit": SYS_FIXED, "spread_lim
               "pot_limit": SYS_POT, "no_limit": SYS_NO, "last_bet_limit": SYS_LASTBET}
 
 
+_SHOWDOWN_OPTIONS = ("combine", "wild", "wild_rule", "five_of_a_kind", "double_ace_flush",
+                     "fewer_wilds_win", "four_flush", "blaze", "trips_beat_straight")
+
+
 class GameOptions(BaseModel):
     """Options of a game; every field is optional and defaults to the variant's choice.
 
     Amount fields override the variant's ``stakes``. ``antes`` and ``blinds`` are lists by
     role (as PHH writes them: first the player left of the button; heads-up with blinds,
     the button posts ``blinds[0]``). ``max_raises`` / ``heads_up_max_raises`` accept
-    ``"none"`` for no cap. ``rake_percent`` (of the pots, rounded down, at most
+    ``"none"`` for no cap. ``wild``, ``wild_rule``, ``five_of_a_kind``, ``double_ace_flush``,
+    ``fewer_wilds_win``, ``four_flush``, ``blaze``, ``trips_beat_straight`` override the
+    variant's showdown (RULES.md §1). ``rake_percent`` (of the pots, rounded down, at most
     ``rake_cap``; with ``rake_showdown_only`` only hands that reach a showdown) goes to the
     house: chips are then conserved as stacks + rake.
     """
@@ -72,6 +79,15 @@ class GameOptions(BaseModel):
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
     openers: Literal["any", "jacks_or_better", "progressive"] | None = None
+    combine: Literal["any", "omaha", "crisscross"] | None = None
+    wild: str | None = None
+    wild_rule: Literal["any", "lacking"] | None = None
+    five_of_a_kind: bool | None = None
+    double_ace_flush: bool | None = None
+    fewer_wilds_win: bool | None = None
+    four_flush: bool | None = None
+    blaze: bool | None = None
+    trips_beat_straight: bool | None = None
     rake_percent: Fraction = Field(Fraction(0), ge=0, le=100)
     rake_cap: int | None = Field(None, ge=0)
     rake_showdown_only: bool = False
@@ -152,7 +168,19 @@ class Game:
         self.rake_showdown_only = o.rake_showdown_only
         self.deck_cards = named_deck(v.deck)
         self.deck_list = self.deck_cards.tolist()
-        self.scorer = Scorer(v.showdown, v.deck)
+        showdown = v.showdown
+        changes = {k: getattr(o, k) for k in _SHOWDOWN_OPTIONS if getattr(o, k) is not None}
+        if changes:
+            try:
+                showdown = Showdown.model_validate({**showdown.model_dump(), **changes})
+            except ValidationError as exc:
+                raise VariantError(f"{v.id}: options: "
+                                   f"{format_validation_error(exc)}") from None
+        self.showdown = showdown
+        try:
+            self.scorer = Scorer(showdown, v.deck)
+        except EngineError as exc:
+            raise VariantError(f"{v.id}: showdown: {exc}") from None
         self.split = v.showdown.split
         streets: list[tuple] = []
         first_bet = True

@@ -39,6 +39,7 @@ from pokerarena.engine.game import (
     SYS_POT,
     Game,
 )
+from pokerarena.engine.scoring import positional_wilds
 
 PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER = range(6)
 _FCR = (FOLD_KIND, CALL_KIND, RAISE_KIND)
@@ -1241,6 +1242,7 @@ class Hand:
         self.rake = rake
         showdown_info: dict[int, dict[str, Any]] = {}
         values: dict[int, tuple[Any, Any]] = {}
+        wilds: dict[int, tuple[int, ...] | None] = {}
         prio = self._priority()
         scorer = g.scorer
         for pot in pots:
@@ -1256,7 +1258,11 @@ class Hand:
                         if UNKNOWN in hole or UNKNOWN in self.board:
                             raise EngineError(f"showdown: the cards of seat {self.seat_of[p]} "
                                               "are not known")
-                        values[p] = (scorer.high(hole, self.board), scorer.low(hole, self.board))
+                        wild = (positional_wilds(scorer.spec.wild, hole, self.isup[p],
+                                                 self.board) if scorer.positional else None)
+                        wilds[p] = wild
+                        values[p] = (scorer.high(hole, self.board, wild),
+                                     scorer.low(hole, self.board, wild))
                 highs = lows = None
                 if scorer.spec.high is not None:
                     best = max(values[p][0] for p in claim)
@@ -1279,7 +1285,8 @@ class Hand:
         for p, (hv, lv) in values.items():
             showdown_info[self.seat_of[p]] = {
                 "cards": "".join(_card_text(c) for c in self.hole[p]),
-                "high": scorer.describe(hv), "low": scorer.describe(lv, low=True)}
+                "high": scorer.describe(hv, wild=wilds.get(p)),
+                "low": scorer.describe(lv, low=True, wild=wilds.get(p))}
         stacks = [0] * n
         deltas = [0] * n
         for p in range(n):

@@ -2,16 +2,21 @@
 
 Uses :mod:`pokerarena.evaluator` (``ranking``, ``evaluate``, ``evaluate_omaha``,
 ``qualifies_low``, ``describe``); falls back to the small pure-Python evaluator of
-:mod:`pokerarena.engine._pyeval` when that package is not importable.
+:mod:`pokerarena.engine._pyeval` (no wild cards) when that package is not importable.
+
+``combine``: ``any`` (best hand from hole + board cards), ``omaha`` (exactly two hole and
+three board cards), ``crisscross`` (hole cards with one line of the cross: board cards
+0-4-1 or 2-4-3, card 4 being the centre).
 """
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from pokerarena.engine import _pyeval
+from pokerarena.engine.actions import EngineError
 from pokerarena.rules import Showdown
+from pokerarena.rules.model import POSITIONAL_WILDS
 
 try:  # pragma: no cover - depends on the evaluator being present
     from pokerarena import evaluator as _ev
@@ -22,6 +27,8 @@ except Exception:  # noqa: BLE001 - any import problem means: use the fallback
     _ev = None
     _HAVE_EVALUATOR = False
 
+CROSS_LINES = ((0, 4, 1), (2, 4, 3))
+
 
 def evaluator_available() -> bool:
     """True when the numba evaluator is used (not the fallback)."""
@@ -29,69 +36,117 @@ def evaluator_available() -> bool:
 
 
 class Scorer:
-    """Scores hands for one showdown spec: ``high(hole, board)`` and ``low(...)``.
+    """Scores hands for one showdown spec: ``high(hole, board, wild)`` and ``low(...)``.
 
-    ``low`` returns ``None`` for a hand that does not qualify.
+    ``low`` returns ``None`` for a hand that does not qualify. ``wild`` is the tuple of
+    wild card codes for positional wild cards (``positional`` tells whether the spec has
+    them); otherwise the spec's fixed wild cards apply.
     """
 
     def __init__(self, showdown: Showdown, deck: str = "standard",
                  use_evaluator: bool | None = None) -> None:
         self.spec = showdown
+        self.deck = deck
+        self.combine = showdown.combine
         self.omaha = showdown.combine == "omaha"
         self.qualifier = showdown.low_qualifier
+        self.positional = showdown.wild in POSITIONAL_WILDS
         self.use_ev = _HAVE_EVALUATOR if use_evaluator is None else use_evaluator
         self._high_name = showdown.high
         self._low_name = showdown.low
-        self._high: Any = None
-        self._low: Any = None
-        if self.use_ev:
-            kwargs: dict[str, Any] = {}
-            if showdown.wild != "none":
-                kwargs["wild"] = showdown.wild
-            if showdown.high is not None:
-                self._high = _ev.ranking(showdown.high, deck=deck, **kwargs)
-            if showdown.low is not None:
-                self._low = _ev.ranking(showdown.low, deck=deck, **kwargs)
+        needs_ev = showdown.wild != "none" or showdown.combine == "crisscross" or any(
+            (showdown.four_flush, showdown.blaze, showdown.trips_beat_straight))
+        if needs_ev and not self.use_ev:
+            raise EngineError("this showdown needs pokerarena.evaluator (wild cards or "
+                              "local hands)")
+        self._rankings: dict[tuple[str, tuple[int, ...] | None], Any] = {}
 
-    def _value(self, hole: list[int], board: list[int], name: str, rk: Any) -> Any:
-        if self.use_ev:
+    def _ranking(self, name: str, wild: tuple[int, ...] | None) -> Any:
+        key = (name, wild)
+        rk = self._rankings.get(key)
+        if rk is None:
+            sd = self.spec
+            kwargs: dict[str, Any] = {
+                "wild_rule": sd.wild_rule, "five_of_a_kind": sd.five_of_a_kind,
+                "double_ace_flush": sd.double_ace_flush, "fewer_wilds_win": sd.fewer_wilds_win,
+                "trips_beat_straight": sd.trips_beat_straight}
+            if name not in ("a5_low", "hilo_low", "27_low", "badugi"):
+                kwargs.update(four_flush=sd.four_flush, blaze=sd.blaze)
+            if wild is not None:
+                kwargs["wild"] = wild
+            elif sd.wild != "none":
+                kwargs["wild"] = sd.wild
+            rk = self._rankings[key] = _ev.ranking(name, deck=self.deck, **kwargs)
+        return rk
+
+    def _value(self, hole: list[int], board: list[int], name: str,
+               wild: tuple[int, ...] | None) -> Any:
+        if not self.use_ev:
             if self.omaha:
-                return int(_ev.evaluate_omaha(hole, board, rk))
-            cards = hole + board
-            if len(cards) > 9:  # the evaluator takes up to nine cards: best of 9-subsets
-                return max(int(_ev.evaluate(list(sub), rk))
-                           for sub in combinations(cards, 9))
-            return int(_ev.evaluate(cards, rk))
+                return _pyeval.evaluate_omaha(hole, board, name)
+            return _pyeval.evaluate(hole + board, name)
+        rk = self._ranking(name, wild)
         if self.omaha:
-            return _pyeval.evaluate_omaha(hole, board, name)
-        return _pyeval.evaluate(hole + board, name)
+            return int(_ev.evaluate_omaha(hole, board, rk))
+        if self.combine == "crisscross":
+            return max(int(_ev.evaluate(hole + [board[i] for i in line], rk))
+                       for line in CROSS_LINES)
+        return int(_ev.evaluate(hole + board, rk))
 
-    def high(self, hole: list[int], board: list[int]) -> Any:
+    def high(self, hole: list[int], board: list[int], wild: tuple[int, ...] | None = None) -> Any:
         """Value of the best high hand (None when the variant has no high half)."""
         if self._high_name is None:
             return None
-        return self._value(hole, board, self._high_name, self._high)
+        return self._value(hole, board, self._high_name, wild)
 
-    def low(self, hole: list[int], board: list[int]) -> Any:
+    def low(self, hole: list[int], board: list[int], wild: tuple[int, ...] | None = None) -> Any:
         """Value of the best low hand, or None when it does not qualify / no low half."""
         name = self._low_name
         if name is None:
             return None
-        value = self._value(hole, board, name, self._low)
+        value = self._value(hole, board, name, wild)
         if self.qualifier:
-            ok = (_ev.qualifies_low(value, self._low, self.qualifier) if self.use_ev
-                  else _pyeval.qualifies_low(value, name, self.qualifier))
+            ok = (_ev.qualifies_low(value, self._ranking(name, wild), self.qualifier)
+                  if self.use_ev else _pyeval.qualifies_low(value, name, self.qualifier))
             if not ok:
                 return None
         return value
 
-    def describe(self, value: Any, low: bool = False) -> str:
+    def describe(self, value: Any, low: bool = False,
+                 wild: tuple[int, ...] | None = None) -> str:
         """Human text of a value (evaluator's ``describe``; the raw value otherwise)."""
         if value is None:
             return ""
-        if self.use_ev and hasattr(_ev, "describe"):
+        name = self._low_name if low else self._high_name
+        if self.use_ev and hasattr(_ev, "describe") and name is not None:
             try:
-                return str(_ev.describe(value, self._low if low else self._high))
+                return str(_ev.describe(value, self._ranking(name, wild)))
             except Exception:  # noqa: BLE001 - description is cosmetic
                 return str(value)
         return str(value)
+
+
+def positional_wilds(kind: str, hole: list[int], up: list[bool], board: list[int]
+                     ) -> tuple[int, ...]:
+    """Wild card codes of one player for a positional wild rule (see ``POSITIONAL_WILDS``).
+
+    ``low_hole``: every card of the rank of the player's lowest down card (ace high);
+    ``low_board``: every card of the lowest board card's rank; ``board_rank``: the board
+    cards and every card of their ranks; ``board_rank_others``: only the other cards of
+    those ranks (the board cards themselves are not wild); ``centre_rank``: the centre
+    card of a crisscross board (board card 4) and every card of its rank.
+    """
+    if kind == "low_hole":
+        down = [c >> 2 for c, u in zip(hole, up, strict=True) if not u and c < 52]
+        ranks = {min(down)} if down else set()
+    elif kind == "low_board":
+        known = [c >> 2 for c in board if c < 52]
+        ranks = {min(known)} if known else set()
+    elif kind == "centre_rank":
+        ranks = {board[4] >> 2} if len(board) > 4 and board[4] < 52 else set()
+    else:
+        ranks = {c >> 2 for c in board if c < 52}
+    codes = [r * 4 + s for r in sorted(ranks) for s in range(4)]
+    if kind == "board_rank_others":
+        codes = [c for c in codes if c not in board]
+    return tuple(codes)

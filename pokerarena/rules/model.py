@@ -20,12 +20,16 @@ from pydantic import (
     model_validator,
 )
 
-from pokerarena.cards import DECK_NAMES
+from pokerarena.cards import DECK_NAMES, CardError, parse_cards
 from pokerarena.cards import deck as deck_cards
 
 RANKING_NAMES = ("high", "short_deck", "three_card", "three_card_casino", "two_card",
                  "a5_low", "hilo_low", "27_low", "badugi")
 LOW_RANKINGS = ("a5_low", "hilo_low", "27_low", "badugi")
+WILD_NAMES = ("none", "jokers", "deuce_spades", "deuces", "deuces_treys", "red_tens")
+# Wild cards that depend on the deal: the rank of the player's lowest down card, of the
+# lowest board card, of the board card(s) (with or without those cards themselves).
+POSITIONAL_WILDS = ("low_hole", "low_board", "board_rank", "board_rank_others", "centre_rank")
 BETTING_SYSTEMS = ("fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
                    "pot_limit", "no_limit")
 SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
@@ -112,8 +116,28 @@ class Showdown(_Strict):
     high: str | None = "high"
     low: str | None = None
     low_qualifier: int = Field(0, ge=0, le=13, description="0: no qualifier; 8: eight or better")
-    combine: Literal["any", "omaha"] = "any"
+    combine: Literal["any", "omaha", "crisscross"] = "any"
     wild: str = "none"
+    wild_rule: Literal["any", "lacking"] = "any"
+    five_of_a_kind: bool = True
+    double_ace_flush: bool = False
+    fewer_wilds_win: bool = True
+    four_flush: bool = False
+    blaze: bool = False
+    trips_beat_straight: bool = False
+
+    @field_validator("wild")
+    @classmethod
+    def _wild_ok(cls, v: str) -> str:
+        if v in WILD_NAMES or v in POSITIONAL_WILDS:
+            return v
+        try:
+            parse_cards(v)
+        except CardError:
+            raise ValueError(f"unknown wild cards {v!r}; choose one of "
+                             f"{', '.join(WILD_NAMES + POSITIONAL_WILDS)} or list cards "
+                             "(\"Ks,Kd\")") from None
+        return v
 
     @field_validator("high", "low", mode="before")
     @classmethod
@@ -331,6 +355,8 @@ class Variant(_Strict):
                                  f"{self.hole_cards} cards a player holds")
         if self.showdown.combine == "omaha" and (self.hole_cards < 2 or self.board_cards < 3):
             raise ValueError("showdown.combine: 'omaha' needs 2+ hole cards and 3+ board cards")
+        if self.showdown.combine == "crisscross" and self.board_cards != 5:
+            raise ValueError("showdown.combine: 'crisscross' needs 5 board cards (a cross)")
         if self.forced.bring_in != "none" and not any(
                 isinstance(s, DealStreet) and s.up for s in streets):
             raise ValueError("forced.bring_in: a bring-in needs a street dealing up cards")
