@@ -432,11 +432,8 @@ def _subset_low(nat, sel, m, wild_ranks, wcount, kind, lowest):
 
 
 @njit(cache=True)
-def low_value(cards, n, params, wild_mask):
-    """Value of the best low among ``cards[:n]`` (ace-to-five, high-low, deuce-to-seven)."""
-    kind = params[P_KIND]
-    lowest = params[P_LOW_RANK]
-    fewer = params[P_FEWER_WILDS]
+def split_wilds(cards, n, wild_mask):
+    """(natural cards array, how many naturals, how many wild cards) of ``cards[:n]``."""
     nat = np.zeros(n, np.int64)
     m = 0
     w = 0
@@ -447,6 +444,16 @@ def low_value(cards, n, params, wild_mask):
         else:
             nat[m] = c
             m += 1
+    return nat, m, w
+
+
+@njit(cache=True)
+def low_value(cards, n, params, wild_mask):
+    """Value of the best low among ``cards[:n]`` (ace-to-five, high-low, deuce-to-seven)."""
+    kind = params[P_KIND]
+    lowest = params[P_LOW_RANK]
+    fewer = params[P_FEWER_WILDS]
+    nat, m, w = split_wilds(cards, n, wild_mask)
     target = min(5, n)
     wu = min(w, target)
     pick = target - wu
@@ -497,16 +504,7 @@ def badugi_value(cards, n, params, wild_mask):
     """Value of the best badugi among ``cards[:n]``: most cards, then lowest."""
     fewer = params[P_FEWER_WILDS]
     lowest = params[P_LOW_RANK]
-    nat = np.zeros(n, np.int64)
-    m = 0
-    w = 0
-    for i in range(n):
-        c = cards[i]
-        if (wild_mask >> c) & 1:
-            w += 1
-        else:
-            nat[m] = c
-            m += 1
+    nat, m, w = split_wilds(cards, n, wild_mask)
     best_bad = 99
     best_ranks = 0
     best_used = 0
