@@ -32,6 +32,7 @@ from pokerarena.evaluator import (
     qualifies_low,
     ranking,
 )
+from pokerarena.rules.model import POSITIONAL_WILDS
 
 _REF_HANDS = 6000
 
@@ -102,17 +103,29 @@ def _sample(rng: np.random.Generator, remaining: np.ndarray, samples: int,
     return remaining[idx]
 
 
+def _ranking(name: str, deck: str, wild: str) -> Any:
+    """The evaluator ranking, with the variant's fixed wild cards when it has any."""
+    if wild not in ("none", "") and wild not in POSITIONAL_WILDS:
+        try:
+            return ranking(name, deck=deck, wild=wild)
+        except ValueError:
+            pass
+    return ranking(name, deck=deck)
+
+
 class Profile:
     """What the bots know of one game; build with :func:`profile`."""
 
     def __init__(self, game: Game) -> None:
         v = game.variant
         sd = v.showdown
-        kw: dict[str, Any] = {}
-        if sd.wild != "none":
-            kw["wild"] = sd.wild
-        self.high = ranking(sd.high, deck=v.deck, **kw) if sd.high else None
-        self.low = ranking(sd.low, deck=v.deck, **kw) if sd.low else None
+        # Fixed wild cards are modelled; positional ones (which depend on where cards
+        # fall) and unusual combinations (crisscross) are approximated: no wild cards,
+        # best hand of all the cards.
+        wild = getattr(sd, "wild", "none")
+        self.approximate = wild in POSITIONAL_WILDS or sd.combine not in ("any", "omaha")
+        self.high = _ranking(sd.high, v.deck, wild) if sd.high else None
+        self.low = _ranking(sd.low, v.deck, wild) if sd.low else None
         self.omaha = sd.combine == "omaha"
         self.qualifier = sd.low_qualifier
         self.deck = np.asarray(game.deck_list, dtype=np.uint8)
@@ -139,7 +152,7 @@ class Profile:
         if self.low is not None and self.qualifier:
             self.low_threshold = self._qualifier_threshold()
         self._ref: dict[str, np.ndarray] = {}
-        self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and sd.wild == "none"
+        self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
 
     # ----------------------------------------------------------------- evaluation
