@@ -141,3 +141,21 @@ def test_driver_killed_then_resume_without_duplicates(ray_cluster: str, tmp_path
     for table in ("hands", "seats", "actions"):
         assert rows(data, "victim", table) == rows(ref_data, ref_id, table), table
     assert store.info().status == "finished"
+
+
+def test_cancel_on_ray_then_resume_in_process(ray_cluster: str, tmp_path: Path,
+                                              reference) -> None:
+    driver = RunDriver.create(parse_spec(SPEC), tmp_path, RayExecutor(2), run_id="c")
+    driver.on_unit = lambda result: driver.cancel()
+    final = driver.run()
+    assert final.status == "cancelled" and 1 <= final.units_done < final.units_total
+    assert RunStore(tmp_path, "c").info().status == "cancelled"
+    # what was written is consistent: only complete units are visible
+    _, ((units, hands),) = query(tmp_path, "SELECT count(*), sum(hands) FROM units", "c")
+    _, ((shown,),) = query(tmp_path, "SELECT count(*) FROM hands", "c")
+    assert shown == hands and units >= final.units_done
+    resumed = RunDriver.resume(tmp_path, "c", LocalExecutor()).run()
+    assert resumed.status == "finished"
+    ref_data, ref_id = reference
+    for table in ("hands", "seats", "actions"):
+        assert rows(tmp_path, "c", table) == rows(ref_data, ref_id, table), table
