@@ -85,6 +85,13 @@ def random_action(hand, draw):
         return Action("sd", 0, tuple(held[i] for i in idx))
     if kind == "sm":
         return Action("sm", 0, tuple(hand.cards_of(hand.to_act)))
+    if kind == "ex":
+        seat = hand.to_act
+        down = [c for c in hand.cards_of(seat) if c not in hand.observation(seat).up[seat]]
+        idx = draw(st.permutations(range(len(down))))[:legal.discard_min]
+        return Action("ex", 0, tuple(down[i] for i in idx))
+    if kind == "dc":
+        return Action("dc", draw(st.sampled_from((1, 2, 3))))
     return Action(kind)
 
 
@@ -149,6 +156,11 @@ def test_check_call_play_is_deterministic_by_seed(case, seed):
                 hand.apply(Action("pb"))
             elif "sd" in legal.kinds:
                 hand.apply(Action("sd", 0, tuple(hand.cards_of(hand.to_act)[:1])))
+            elif "ex" in legal.kinds:
+                seat = hand.to_act
+                up = hand.observation(seat).up[seat]
+                down = [c for c in hand.cards_of(seat) if c not in up]
+                hand.apply(Action("ex", 0, tuple(down[:legal.discard_min])))
             elif "cc" in legal.kinds:
                 hand.apply(Action("cc"))
             else:
@@ -196,3 +208,23 @@ def test_house_policy_repairs_bad_amounts_and_keeps_the_invariants(data, case, s
         check_chips(hand, sum(stacks))
         check_cards(hand)
     check_chips(hand, sum(stacks))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), variant=st.sampled_from([v.id for v in all_variants()]),
+       hilo=st.sampled_from(["cards_speak", "cards_speak_8", "declare_in_turn",
+                             "declare_simultaneous"]),
+       seed=st.integers(0, 10 ** 6))
+def test_any_variant_played_high_low_keeps_the_invariants(data, variant, hilo, seed):
+    game = Game(variant, {"hilo": hilo})
+    lo, hi = game.variant.players
+    n = data.draw(st.integers(lo, min(hi, 5)))
+    stacks = data.draw(st.lists(st.integers(1, 100), min_size=n, max_size=n))
+    hand = game.new_hand(seed, n, stacks, seed % n)
+    steps = 0
+    while not hand.is_over:
+        steps += 1
+        assert steps < 400
+        hand.apply(random_action(hand, data.draw))
+        check_chips(hand, sum(stacks))
+        check_cards(hand)

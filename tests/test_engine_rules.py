@@ -538,3 +538,77 @@ def test_crisscross_one_line_option():
     lines = manual("crisscross", [50, 50], wild="none", combine="crisscross")
     deal(lines, *hands)
     assert _play_out(lines, boards).stacks == [49, 51]   # one line: sevens beat ace high
+
+
+def test_mexican_stud_expose_is_simultaneous_and_keeps_a_card_down():
+    hand = manual("stud_mexican", [50, 50, 50])
+    deal(hand, "AsKs", "2c3d", "QhQd")
+    assert hand.phase_name == "expose" and hand.legal_actions().discard_min == 1
+    with pytest.raises(IllegalAction, match="turns up 1 card"):
+        hand.apply(Action("ex", 0, tuple(parse_cards("AsKs"))))
+    with pytest.raises(IllegalAction, match="no down card"):
+        hand.apply(Action("ex", 0, tuple(parse_cards("Qh"))))
+    hand.apply(Action("ex", 0, tuple(parse_cards("As"))))
+    obs = hand.observation(1)           # seat 1 chooses without seeing seat 0's choice
+    assert obs.up[0] == [] and [a.cards for _, a in obs.history if a.kind == "ex"] == [(255,)]
+    hand.apply(Action("ex", 0, tuple(parse_cards("3d"))))
+    hand.apply(Action("ex", 0, tuple(parse_cards("Qh"))))
+    obs = hand.observation(1)           # everyone has chosen: all is visible
+    assert obs.up[0] == parse_cards("As") and obs.up[2] == parse_cards("Qh")
+    assert hand.phase_name == "bet" and hand.to_act == 0   # the ace shows highest
+
+
+def test_declare_high_low_and_both():
+    game = Game("stud5", {"hilo": "declare_in_turn", "dealing": "manual"})
+    # Pot 4 (three antes and one carried chip). Seat 0: four kings; seat 1: 2-3-4-5-6
+    # (a straight: a poor hilo_low, but the only low declared); seat 2: two pair.
+    for declarations, expected in [
+        ((1, 2, 1), [51, 51, 49]),   # high half to the kings, low half to the only low
+        ((1, 1, 1), [53, 49, 49]),   # nobody declares low: the high hand scoops
+        ((2, 1, 2), [49, 51, 51]),   # the straight is the only high; two pair the best low
+    ]:
+        hand = game.new_hand(0, 3, [50, 50, 50], button=2, carry=1)
+        deal(hand, "KsKh", "2c3d", "9c9d")
+        for street in (("Kd", "4h", "Tc"), ("Kc", "5s", "Td"), ("8s", "6c", "2h")):
+            while hand.to_act != DEALER:
+                hand.apply(CHECK_CALL)
+            deal(hand, *street)
+        while hand.phase_name == "bet":
+            hand.apply(CHECK_CALL)
+        assert hand.phase_name == "declare"
+        for d in declarations:
+            hand.apply(Action("dc", d))
+        res = hand.result()
+        assert sum(res.stacks) == 150 + 1
+        assert res.stacks == expected, res.stacks
+
+
+def test_declaring_both_must_win_both():
+    def play(decl):
+        game = Game("stud5", {"hilo": "declare_simultaneous", "dealing": "manual"})
+        hand = game.new_hand(0, 2, [50, 50], button=1)
+        deal(hand, "As2c", "KsKh")
+        for street in (("3d", "Kd"), ("4h", "Qc"), ("5s", "Jd")):
+            while hand.to_act != DEALER:
+                hand.apply(CHECK_CALL)
+            deal(hand, *street)
+        while hand.phase_name == "bet":
+            hand.apply(CHECK_CALL)
+        for d in decl:
+            hand.apply(Action("dc", d))
+        return hand.result().stacks
+
+    # Seat 0 holds a wheel (A-2-3-4-5): the best high (a straight) and, in hilo_low where
+    # straights count, a bad low; seat 1 holds three kings.
+    assert play((1, 1)) == [51, 49]      # both high: the straight wins
+    assert play((3, 2)) == [49, 51]      # seat 0 claims both, loses the low: nothing
+    assert play((1, 2)) == [50, 50]      # one each: the pot is split
+
+
+def test_stormy_weather_uses_one_table_card():
+    hand = manual("stormy_weather", [50, 50])
+    deal(hand, "AsAhKd2c", "7s8s9sTs")
+    res = _play_out(hand, ["Js", "Qs", "Ks"])
+    # Seat 1: 7-8-9-T of spades + one table card = a straight flush (J, Q or K no: only one
+    # card, so J makes 7-J straight flush); seat 0: aces.
+    assert res.stacks == [49, 51]

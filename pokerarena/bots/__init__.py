@@ -15,7 +15,9 @@ from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
     CHECK_CALL,
+    DECLARE_KIND,
     DISCARD_KIND,
+    EXPOSE_KIND,
     FOLD_KIND,
     RAISE_KIND,
     SHOW_KIND,
@@ -53,7 +55,7 @@ class CallBot:
             return CHECK_CALL
         if BRING_IN_KIND in kinds:
             return BRING_IN
-        return default_action(legal, observation.hole)
+        return default_action(legal, observation.hole, observation.up[observation.seat])
 
 
 class RandomBot:
@@ -80,11 +82,18 @@ class RandomBot:
             return Action(DISCARD_KIND, 0, tuple(rng.sample(observation.hole, k)))
         if kind == SHOW_KIND:
             return Action(SHOW_KIND, 0, tuple(observation.hole))
+        if kind == EXPOSE_KIND:
+            up = set(observation.up[observation.seat])
+            down = [c for c in observation.hole if c not in up]
+            return Action(EXPOSE_KIND, 0, tuple(rng.sample(down, legal.discard_min)))
+        if kind == DECLARE_KIND:
+            return Action(DECLARE_KIND, rng.choice((1, 2, 3)))
         return Action(kind)
 
 
-def default_action(legal: Legal, hole: list[int]) -> Action:
-    """The passive legal action: bring-in, check/call, stand pat, show; else fold."""
+def default_action(legal: Legal, hole: list[int], up_cards=()) -> Action:
+    """The passive legal action: bring-in, check/call, stand pat, show, turn up the first
+    down cards, declare high; else fold."""
     kinds = legal.kinds
     if BRING_IN_KIND in kinds:
         return Action(BRING_IN_KIND)
@@ -94,6 +103,11 @@ def default_action(legal: Legal, hole: list[int]) -> Action:
         return Action(DISCARD_KIND, 0, tuple(hole[:legal.discard_min]))
     if SHOW_KIND in kinds:
         return Action(SHOW_KIND, 0, tuple(hole))
+    if EXPOSE_KIND in kinds:
+        up = set(up_cards)
+        return Action(EXPOSE_KIND, 0, tuple([c for c in hole if c not in up][:legal.discard_min]))
+    if DECLARE_KIND in kinds:
+        return Action(DECLARE_KIND, 1)
     if FOLD_KIND in kinds:
         return Action(FOLD_KIND)
     return Action(kinds[0]) if kinds else Action(CALL_KIND)

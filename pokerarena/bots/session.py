@@ -58,7 +58,7 @@ def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
         except IllegalAction:
             if faults is not None:
                 faults[seat] += 1
-            hand.apply(default_action(hand.legal_actions(), obs.hole))
+            hand.apply(default_action(hand.legal_actions(), obs.hole, obs.up[seat]))
 
 
 def play_session(game: Game, bot_names: list[str], hands: int, seed: int,

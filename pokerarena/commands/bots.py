@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_bots)
 
-    p = subparsers.add_parser("match", help="bots play a match; prints mbb/hand with 95% CIs",
+    p = subparsers.add_parser("match", help="bots play a match; prints mbb/hand with 95%% CIs",
                               description="Bots play a match at one table (same stacks "
                               "each hand, the button moving); prints each bot's result in "
                               "mbb/hand (thousandths of the big blind, or of the small bet "

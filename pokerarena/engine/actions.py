@@ -2,7 +2,8 @@
 
 Action kinds use the PHH codes: ``f`` fold, ``cc`` check or call, ``cbr`` complete,
 bet or raise **to** ``amount``, ``pb`` post the bring-in, ``sd`` discard ``cards``
-(none: stand pat), ``sm`` show ``cards`` (none: muck). The dealer's ``dh`` (deal
+(none: stand pat), ``sm`` show ``cards`` (none: muck), ``ex`` turn ``cards`` face up,
+``dc`` declare (``amount`` 1 high, 2 low, 3 both). The dealer's ``dh`` (deal
 ``cards`` to seat ``target``) and ``db`` (deal ``cards`` to the board) are actions only
 when a hand is dealt by hand (``dealing="manual"``, as in PHH replay).
 """
@@ -16,7 +17,11 @@ UNKNOWN = 255  # a card nobody knows (PHH "??")
 
 FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND = "f", "cc", "cbr", "pb"
 DISCARD_KIND, SHOW_KIND, DEAL_HOLE_KIND, DEAL_BOARD_KIND = "sd", "sm", "dh", "db"
-PLAYER_KINDS = (FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND, DISCARD_KIND, SHOW_KIND)
+EXPOSE_KIND, DECLARE_KIND = "ex", "dc"
+PLAYER_KINDS = (FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND, DISCARD_KIND, SHOW_KIND,
+                EXPOSE_KIND, DECLARE_KIND)
+DECLARE_HIGH, DECLARE_LOW, DECLARE_BOTH = 1, 2, 3
+DECLARE_WORDS = {"high": DECLARE_HIGH, "low": DECLARE_LOW, "both": DECLARE_BOTH}
 DEALER_KINDS = (DEAL_HOLE_KIND, DEAL_BOARD_KIND)
 
 
@@ -46,6 +51,18 @@ def discard(cards=()) -> Action:
     return Action(DISCARD_KIND, 0, tuple(int(c) for c in cards))
 
 
+def expose(cards) -> Action:
+    """Turn ``cards`` (down cards of the player) face up."""
+    return Action(EXPOSE_KIND, 0, tuple(int(c) for c in cards))
+
+
+def declare(which: str) -> Action:
+    """Declare ``high``, ``low`` or ``both`` (high-low declaration games)."""
+    if which not in DECLARE_WORDS:
+        raise IllegalAction(f"declare high, low or both, not {which!r}")
+    return Action(DECLARE_KIND, DECLARE_WORDS[which])
+
+
 def show(cards=()) -> Action:
     """Show ``cards`` at showdown (nothing: muck)."""
     return Action(SHOW_KIND, 0, tuple(int(c) for c in cards))
@@ -56,7 +73,8 @@ class Legal(NamedTuple):
 
     ``kinds``: allowed action kinds. ``call``: chips a ``cc`` adds (0: a check).
     ``min_to``/``max_to``: the ``cbr`` range (totals for this round). ``bring_in``: chips a
-    ``pb`` posts. ``discard_min``/``discard_max``: how many cards ``sd`` may discard.
+    ``pb`` posts. ``discard_min``/``discard_max``: how many cards ``sd`` may discard (or
+    ``ex`` must turn up).
     ``deal_to``: seats owed cards when the dealer acts; ``deal_board``: board cards owed.
     ``choices``: when not empty, the only ``cbr`` amounts allowed inside the range (stud's
     open-pair rule: the small or the big bet).

@@ -19,7 +19,9 @@ from pokerarena.engine.scoring import Scorer
 from pokerarena.rules import (
     BetStreet,
     DealStreet,
+    DeclareStreet,
     DrawStreet,
+    ExposeStreet,
     Showdown,
     Variant,
     VariantError,
@@ -29,7 +31,7 @@ from pokerarena.rules import (
 )
 
 # Compiled street codes.
-ST_DEAL, ST_BET, ST_DRAW = 0, 1, 2
+ST_DEAL, ST_BET, ST_DRAW, ST_EXPOSE, ST_DECLARE = 0, 1, 2, 3, 4
 FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
                "high_showing": 3, "low_showing": 4, "opener": 5}
 SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO, SYS_LASTBET = 0, 1, 2, 3, 4
@@ -50,7 +52,10 @@ class GameOptions(BaseModel):
     the button posts ``blinds[0]``). ``max_raises`` / ``heads_up_max_raises`` accept
     ``"none"`` for no cap. ``wild``, ``wild_rule``, ``five_of_a_kind``, ``double_ace_flush``,
     ``fewer_wilds_win``, ``four_flush``, ``blaze``, ``trips_beat_straight`` override the
-    variant's showdown (RULES.md §1). ``rake_percent`` (of the pots, rounded down, at most
+    variant's showdown (RULES.md §1). ``hilo`` plays any variant high-low (RULES.md §3):
+    ``cards_speak`` (low: ``hilo_low``), ``cards_speak_8`` (low: ace-to-five eight or
+    better), ``declare_in_turn`` / ``declare_simultaneous`` (a declaration before the
+    showdown, low: ``hilo_low``). ``rake_percent`` (of the pots, rounded down, at most
     ``rake_cap``; with ``rake_showdown_only`` only hands that reach a showdown) goes to the
     house: chips are then conserved as stacks + rake.
     """
@@ -79,7 +84,9 @@ class GameOptions(BaseModel):
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
     openers: Literal["any", "jacks_or_better", "progressive"] | None = None
-    combine: Literal["any", "omaha", "crisscross"] | None = None
+    combine: Literal["any", "omaha", "crisscross", "one_board"] | None = None
+    hilo: Literal["cards_speak", "cards_speak_8", "declare_in_turn",
+                  "declare_simultaneous"] | None = None
     wild: str | None = None
     wild_rule: Literal["any", "lacking"] | None = None
     five_of_a_kind: bool | None = None
@@ -91,6 +98,26 @@ class GameOptions(BaseModel):
     rake_percent: Fraction = Field(Fraction(0), ge=0, le=100)
     rake_cap: int | None = Field(None, ge=0)
     rake_showdown_only: bool = False
+
+
+def _as_high_low(variant: Variant, mode: str) -> Variant:
+    """The variant played high-low (cards speak, or with a declaration)."""
+    data = variant.model_dump()
+    sd = data["showdown"]
+    if sd["high"] is None:
+        sd["high"] = "high"
+    sd["low"] = "a5_low" if mode == "cards_speak_8" else "hilo_low"
+    sd["low_qualifier"] = 8 if mode == "cards_speak_8" else 0
+    streets = [s for s in data["streets"] if s["kind"] != "declare"]
+    if mode.startswith("declare"):
+        streets.append({"kind": "declare",
+                        "mode": "simultaneous" if mode.endswith("simultaneous") else "in_turn"})
+    data["streets"] = streets
+    try:
+        return Variant.model_validate(data)
+    except ValidationError as exc:
+        raise VariantError(f"{variant.id}: options: hilo: "
+                           f"{format_validation_error(exc)}") from None
 
 
 def parse_option_value(text: str) -> Any:
@@ -122,6 +149,8 @@ class Game:
             except ValidationError as exc:
                 raise VariantError(f"{self.variant.id}: options: "
                                    f"{format_validation_error(exc)}") from None
+        if self.options.hilo is not None:
+            self.variant = _as_high_low(self.variant, self.options.hilo)
         v, o = self.variant, self.options
         self.variant_id = v.id
         name = o.betting or v.betting[0]
@@ -197,6 +226,10 @@ class Game:
                 n_bets += 1
             elif isinstance(s, DrawStreet):
                 streets.append((ST_DRAW, s.min, s.max))
+            elif isinstance(s, ExposeStreet):
+                streets.append((ST_EXPOSE, s.count, s.keep_down, s.mode == "simultaneous"))
+            elif isinstance(s, DeclareStreet):
+                streets.append((ST_DECLARE, s.mode == "simultaneous"))
         self.streets = tuple(streets)
         mult = list(getattr(self.system, "round_multipliers", ()) or ())
         if name == "variable_limit" and not mult:

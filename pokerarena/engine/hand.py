@@ -19,7 +19,9 @@ from pokerarena.engine.actions import (
     DEAL_BOARD_KIND,
     DEAL_HOLE_KIND,
     DEALER,
+    DECLARE_KIND,
     DISCARD_KIND,
+    EXPOSE_KIND,
     FOLD_KIND,
     PLAYER_KINDS,
     RAISE_KIND,
@@ -33,6 +35,8 @@ from pokerarena.engine.actions import (
 from pokerarena.engine.game import (
     ST_BET,
     ST_DEAL,
+    ST_DECLARE,
+    ST_EXPOSE,
     SYS_FIXED,
     SYS_LASTBET,
     SYS_NO,
@@ -41,17 +45,31 @@ from pokerarena.engine.game import (
 )
 from pokerarena.engine.scoring import positional_wilds
 
-PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER = range(6)
+PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER, PH_EXPOSE, PH_DECLARE = range(8)
 _FCR = (FOLD_KIND, CALL_KIND, RAISE_KIND)
 _FC = (FOLD_KIND, CALL_KIND)
 _FR = (FOLD_KIND, RAISE_KIND)
 _CR = (CALL_KIND, RAISE_KIND)
 _C = (CALL_KIND,)
-_PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over")
+_PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare")
 
 
 def _card_text(c: int) -> str:
     return "??" if c == UNKNOWN else card_str(c)
+
+
+def _best(players: list[int], values: dict, high: bool, low: bool) -> tuple[list, list]:
+    """(best high hands, best qualifying low hands) among ``players`` (None: nobody)."""
+    highs = lows = None
+    if high and players:
+        best = max(values[p][0] for p in players)
+        highs = [p for p in players if values[p][0] == best]
+    if low:
+        lv = [values[p][1] for p in players if values[p][1] is not None]
+        if lv:
+            best = max(lv)
+            lows = [p for p in players if values[p][1] == best]
+    return highs, lows
 
 
 _PROGRESSIVE = (9, 10, 11, 12, 11, 10)  # progressive openers: J, Q, K, A, K, Q, J, ...
@@ -159,7 +177,7 @@ class Observation:
     """
 
     __slots__ = ("variant", "seat", "button", "players", "pot", "to_call", "legal", "street",
-                 "phase", "_hand", "_loglen", "_cache")
+                 "phase", "_hand", "_loglen", "_cache", "_hidden_from")
 
     def __init__(self, hand: Hand, seat: int) -> None:
         h = hand
@@ -177,6 +195,8 @@ class Observation:
         self.legal = h.legal_actions() if h.to_act == seat else None
         self.street = h.si
         self.phase = _PHASE_NAMES[h.phase]
+        # Choices made in a simultaneous expose/declare stay hidden until all have chosen.
+        self._hidden_from = h.turn_start if h.simultaneous and h.turn_start >= 0 else -1
 
     def _by_seat(self, values: list) -> list:
         h = self._hand
@@ -199,8 +219,13 @@ class Observation:
         c = self._cache
         if "up" not in c:
             h = self._hand
-            c["up"] = self._by_seat([[x for x, u in zip(h.hole[q], h.isup[q], strict=True) if u]
-                                     for q in range(h.n)])
+            hidden: set[int] = set()
+            if self._hidden_from >= 0:
+                for actor, act in h.log[self._hidden_from:self._loglen]:
+                    if act.kind == EXPOSE_KIND and actor != self.seat:
+                        hidden.update(act.cards)
+            c["up"] = self._by_seat([[x for x, u in zip(h.hole[q], h.isup[q], strict=True)
+                                      if u and x not in hidden] for q in range(h.n)])
         return c["up"]
 
     @property
@@ -240,7 +265,7 @@ class Observation:
             return self._cache["history"]
         h = self._hand
         out = []
-        for actor, act in h.log[:self._loglen]:
+        for i, (actor, act) in enumerate(h.log[:self._loglen]):
             if act.kind == DEAL_HOLE_KIND and act.target != self.seat:
                 flags = act.amount  # bit mask of face-up cards
                 cards = tuple(c if (flags >> i) & 1 else UNKNOWN
@@ -248,6 +273,9 @@ class Observation:
                 act = act._replace(cards=cards)
             elif act.kind == DISCARD_KIND and actor != self.seat:
                 act = act._replace(cards=(UNKNOWN,) * len(act.cards))  # discards face down
+            elif (act.kind in (EXPOSE_KIND, DECLARE_KIND) and actor != self.seat
+                  and self._hidden_from >= 0 and i >= self._hidden_from):
+                act = act._replace(amount=0, cards=(UNKNOWN,) * len(act.cards))
             out.append((actor, act))
         self._cache["history"] = out
         return out
@@ -332,6 +360,11 @@ class Hand:
         self.raises_by = [0] * n
         self.checked = [False] * n
         self.check_raise_ok = True
+        self.declared = [0] * n      # high-low declarations: 1 high, 2 low, 3 both
+        self.turn_done = [False] * n
+        self.turn_start = -1         # log index where a simultaneous expose/declare began
+        self.simultaneous = False
+        self.expose_count = self.expose_keep = 0
         self.lb_open = game.max_bet  # last-bet limit: the most a round's first bet may be
         self.irregularities: list[tuple[int, str, str]] = []
         self._result: HandResult | None = None
@@ -414,6 +447,11 @@ class Hand:
             return self._legal_deal()
         if ph == PH_DEAL:
             return self._legal_deal()
+        if ph == PH_EXPOSE:
+            k = self._expose_needed(self.actor)
+            return Legal((EXPOSE_KIND,), discard_min=k, discard_max=k)
+        if ph == PH_DECLARE:
+            return Legal((DECLARE_KIND,), choices=(1, 2, 3))
         if ph == PH_SHOW:
             return Legal((SHOW_KIND,))
         return Legal(())
@@ -468,6 +506,8 @@ class Hand:
                 raise IllegalAction(f"seat {self.seat_of[actor_pos]} must discard (sd), "
                                     f"not {kind!r}")
             self._apply_discard(actor_pos, action)
+        elif ph in (PH_EXPOSE, PH_DECLARE):
+            self._apply_turn(actor_pos, action)
         elif ph == PH_SHOW:
             if kind != SHOW_KIND:
                 raise IllegalAction(f"showdown: seat {self.seat_of[actor_pos]} shows or mucks "
@@ -889,6 +929,18 @@ class Hand:
                 if self._start_bet(st[1], st[2], st[3], st[4], st[5], st[6]):
                     return
                 self._end_round()
+            elif kind in (ST_EXPOSE, ST_DECLARE):
+                if kind == ST_EXPOSE:
+                    self.expose_count, self.expose_keep = st[1], st[2]
+                self.phase = PH_EXPOSE if kind == ST_EXPOSE else PH_DECLARE
+                self.simultaneous = st[-1]
+                self.turn_start = len(self.log)
+                self.turn_done = [False] * self.n
+                p = self._next_turn()
+                if p >= 0:
+                    self.actor = p
+                    return
+                self.phase = PH_NONE
             else:
                 self.draw_min, self.draw_max = st[1], st[2]
                 self.drawn = [False] * self.n
@@ -899,6 +951,50 @@ class Hand:
                     self.actor = p
                     return
                 self.phase = PH_NONE
+
+    def _next_turn(self) -> int:
+        for q in range(self.n):
+            if not self.folded[q] and not self.turn_done[q]:
+                return q
+        return -1
+
+    def _expose_needed(self, p: int) -> int:
+        down = sum(1 for u in self.isup[p] if not u)
+        return max(0, min(self.expose_count, down - self.expose_keep))
+
+    def _apply_turn(self, p: int, action: Action) -> None:
+        seat = self.seat_of[p]
+        kind = action.kind
+        if self.phase == PH_EXPOSE:
+            if kind != EXPOSE_KIND:
+                raise IllegalAction(f"seat {seat} must turn cards up (ex), not {kind!r}")
+            need = self._expose_needed(p)
+            cards = tuple(action.cards)
+            if len(cards) != need or len(set(cards)) != need:
+                raise IllegalAction(f"seat {seat} turns up {need} card(s), not {len(cards)}")
+            hole, flags = self.hole[p], self.isup[p]
+            for c in cards:
+                if c not in hole or flags[hole.index(c)] or c == UNKNOWN:
+                    raise IllegalAction(f"seat {seat} has no down card {_card_text(c)}")
+            for c in cards:
+                flags[hole.index(c)] = True
+            self.log.append((seat, Action(EXPOSE_KIND, 0, cards)))
+        else:
+            if kind != DECLARE_KIND:
+                raise IllegalAction(f"seat {seat} must declare (dc), not {kind!r}")
+            if action.amount not in (1, 2, 3):
+                raise IllegalAction(f"seat {seat}: declare 1 (high), 2 (low) or 3 (both), "
+                                    f"not {action.amount!r}")
+            self.declared[p] = int(action.amount)
+            self.log.append((seat, Action(DECLARE_KIND, int(action.amount))))
+        self.turn_done[p] = True
+        q = self._next_turn()
+        if q >= 0:
+            self.actor = q
+            return
+        self.phase = PH_NONE
+        self.turn_start = -1
+        self._advance()
 
     def _take(self, k: int, exclude: tuple[int, ...] = ()) -> list[int]:
         stock = self.stock
@@ -1172,6 +1268,25 @@ class Hand:
         self.over = True
         self._result = HandResult(deltas, stacks, [], {}, passed=True, carry=carry)
 
+    def _declared_winners(self, claim: list[int], values: dict) -> tuple[list, list]:
+        """High and low winners after a declaration: each half among those who declared
+        it; a player who declared both and fails to win or tie either gets nothing."""
+        decl = self.declared
+        contenders = list(claim)
+        while True:
+            hi_c = [p for p in contenders if decl[p] & 1]
+            lo_c = [p for p in contenders if decl[p] & 2]
+            highs, _ = _best(hi_c, values, True, False)
+            _, lows = _best(lo_c, values, False, True)
+            losers = [p for p in contenders if decl[p] == 3
+                      and (p not in (highs or ()) or p not in (lows or ()))]
+            if not losers:
+                break
+            contenders = [p for p in contenders if p not in losers]
+        if not highs and not lows:  # everyone who declared both failed: cards speak high
+            highs, _ = _best(claim, values, True, False)
+        return highs, lows
+
     def _priority(self) -> list[int]:
         n = self.n
         order = list(range(n))
@@ -1263,15 +1378,11 @@ class Hand:
                         wilds[p] = wild
                         values[p] = (scorer.high(hole, self.board, wild),
                                      scorer.low(hole, self.board, wild))
-                highs = lows = None
-                if scorer.spec.high is not None:
-                    best = max(values[p][0] for p in claim)
-                    highs = [p for p in claim if values[p][0] == best]
-                if scorer.spec.low is not None:
-                    lv = [values[p][1] for p in claim if values[p][1] is not None]
-                    if lv:
-                        best = max(lv)
-                        lows = [p for p in claim if values[p][1] == best]
+                if any(self.declared):
+                    highs, lows = self._declared_winners(claim, values)
+                else:
+                    highs, lows = _best(claim, values, scorer.spec.high is not None,
+                                        scorer.spec.low is not None)
                 if highs and lows:
                     low_amt = pot.amount // 2
                     self._split(pot.amount - low_amt, highs, prio, got)

@@ -1,7 +1,8 @@
 """PHH (poker hand history) files: read, replay strictly, write.
 
 A ``.phh`` file is TOML: ``variant`` (FT, NT, NS, PO, FO/8, F7S, F7S/8, FR, N2L1D, F2L3D,
-FB, or a pokerarena variant id with ``_betting``), ``antes``, ``blinds_or_straddles``,
+FB, or a pokerarena variant id with ``_betting`` and other ``_`` options), ``antes``,
+``blinds_or_straddles``,
 ``min_bet`` / ``small_bet`` + ``big_bet`` / ``bring_in``, ``starting_stacks`` and
 ``actions`` (``d dh p1 AsKd``, ``d db 7c8cTs``, ``p2 cbr 350``, ``p1 cc``, ``p3 f``,
 ``p1 sd 2c``, ``p2 sm KcTd``, ``p1 pb``; ``??`` is an unknown card; ``#`` starts a
@@ -36,7 +37,8 @@ from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
 from pokerarena.rules import VariantError, load_variant, phh_codes, variant_ids
 
-_PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm"}
+_PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm", "ex", "dc"}
+_DECLARE_WORDS = {"high": 1, "low": 2, "both": 3}
 
 
 class PHHError(ValueError):
@@ -139,6 +141,9 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
                 opts[name] = value
     if "_openers" in data:
         opts["openers"] = data["_openers"]
+    for key in ("_hilo", "_combine", "_wild"):
+        if key in data:
+            opts[key[1:]] = data[key]
     for key in ("_max_raises", "_heads_up_max_raises"):
         if key in data:
             opts[key.lstrip("_")] = data[key]
@@ -249,8 +254,12 @@ def _parse_action(body: str, n: int, scale: int) -> tuple[int, Action]:
         if len(parts) != 3:
             raise PHHError("cbr needs an amount")
         return seat, Action(kind, _scaled(Decimal(parts[2]), scale, "amount"))
-    if kind in ("sd", "sm"):
+    if kind in ("sd", "sm", "ex"):
         return seat, Action(kind, 0, parse_cards_text(parts[2] if len(parts) > 2 else ""))
+    if kind == "dc":
+        if len(parts) != 3 or parts[2] not in _DECLARE_WORDS:
+            raise PHHError("dc needs high, low or both")
+        return seat, Action(kind, _DECLARE_WORDS[parts[2]])
     if len(parts) != 2:
         raise PHHError(f"{kind} takes no argument")
     return seat, Action(kind)
@@ -321,6 +330,9 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
         data["_passes"] = hand.passes
     if g.options.openers is not None or g.options.pass_and_out:
         data["_openers"] = g.openers
+    for key in ("hilo", "combine", "wild"):
+        if getattr(g.options, key) is not None:
+            data["_" + key] = getattr(g.options, key)
     data["starting_stacks"] = list(hand.start)
     pos_of = hand.pos_of
     acts: list[str] = []
@@ -337,7 +349,10 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             who = f"p{pos_of[actor] + 1}"
             if k == "cbr":
                 acts.append(f"{who} cbr {act.amount}")
-            elif k in ("sd", "sm"):
+            elif k == "dc":
+                word = {v: w for w, v in _DECLARE_WORDS.items()}[act.amount]
+                acts.append(f"{who} dc {word}")
+            elif k in ("sd", "sm", "ex"):
                 if k == "sm":
                     shown.add(pos_of[actor])
                 cards = _cards_text(act.cards)

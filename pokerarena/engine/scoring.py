@@ -6,7 +6,8 @@ Uses :mod:`pokerarena.evaluator` (``ranking``, ``evaluate``, ``evaluate_omaha``,
 
 ``combine``: ``any`` (best hand from hole + board cards), ``omaha`` (exactly two hole and
 three board cards), ``crisscross`` (hole cards with one line of the cross: board cards
-0-4-1 or 2-4-3, card 4 being the centre).
+0-4-1 or 2-4-3, card 4 being the centre), ``one_board`` (hole cards and any one board
+card: stormy weather).
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ class Scorer:
         if not self.use_ev:
             if self.omaha:
                 return _pyeval.evaluate_omaha(hole, board, name)
+            if self.combine == "one_board" and board:
+                return max(_pyeval.evaluate(hole + [b], name) for b in board)
             return _pyeval.evaluate(hole + board, name)
         rk = self._ranking(name, wild)
         if self.omaha:
@@ -91,6 +94,8 @@ class Scorer:
         if self.combine == "crisscross":
             return max(int(_ev.evaluate(hole + [board[i] for i in line], rk))
                        for line in CROSS_LINES)
+        if self.combine == "one_board" and board:
+            return max(int(_ev.evaluate(hole + [b], rk)) for b in board)
         return int(_ev.evaluate(hole + board, rk))
 
     def high(self, hole: list[int], board: list[int], wild: tuple[int, ...] | None = None) -> Any:
@@ -131,14 +136,15 @@ def positional_wilds(kind: str, hole: list[int], up: list[bool], board: list[int
     """Wild card codes of one player for a positional wild rule (see ``POSITIONAL_WILDS``).
 
     ``low_hole``: every card of the rank of the player's lowest down card (ace high);
+    ``hole_rank``: every card of the ranks of the player's down cards (Mexican stud);
     ``low_board``: every card of the lowest board card's rank; ``board_rank``: the board
     cards and every card of their ranks; ``board_rank_others``: only the other cards of
     those ranks (the board cards themselves are not wild); ``centre_rank``: the centre
     card of a crisscross board (board card 4) and every card of its rank.
     """
-    if kind == "low_hole":
+    if kind in ("low_hole", "hole_rank"):
         down = [c >> 2 for c, u in zip(hole, up, strict=True) if not u and c < 52]
-        ranks = {min(down)} if down else set()
+        ranks = set(down) if kind == "hole_rank" else ({min(down)} if down else set())
     elif kind == "low_board":
         known = [c >> 2 for c in board if c < 52]
         ranks = {min(known)} if known else set()

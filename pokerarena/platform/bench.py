@@ -55,17 +55,31 @@ def bench_scaling(counts: list[int], hands: int = 48_000, unit_hands: int = 2000
             rows = sum(sum(e["rows"].values()) for e in events)
             write_s = sum(e["write_seconds"] for e in events)
             play_s = sum(e["play_seconds"] for e in events)
+            cpu_s = sum(e.get("cpu_seconds", 0.0) for e in events)
             runs.append({"workers": w, "hands": p.hands_done, "units": p.units_done,
                          "seconds": round(p.elapsed_s, 3),
                          "hands_per_s": round(p.hands_per_s, 1),
                          "rows": rows, "bytes": p.bytes,
                          "rows_written_per_s_per_worker": round(rows / write_s, 0),
                          "write_share_of_unit_time": round(write_s / (write_s + play_s), 4),
-                         "hands_per_s_per_worker_busy": round(p.hands_done / play_s, 1)})
+                         "hands_per_s_per_worker_busy": round(p.hands_done / play_s, 1),
+                         # share of the workers' wall time spent inside units
+                         "worker_utilization": round((play_s + write_s) / (w * p.elapsed_s),
+                                                     4),
+                         # unit CPU time / unit wall time: below 1 when other processes
+                         # take the cores (the efficiency then measures the machine)
+                         "cpu_share_in_units": round(cpu_s / (play_s + write_s), 4),
+                         "hands_per_cpu_s": round(p.hands_done / cpu_s, 1) if cpu_s else None})
         one = next((r for r in runs if r["workers"] == 1), runs[0])
         base = one["hands_per_s"] / one["workers"]
+        cpu_base = one["hands_per_cpu_s"]
         for r in runs:
             r["efficiency"] = round(r["hands_per_s"] / (r["workers"] * base), 4)
+            # the same with the cores other processes took out of the picture
+            if cpu_base and r["hands_per_cpu_s"]:
+                r["cpu_efficiency"] = round(r["hands_per_cpu_s"] / cpu_base
+                                            * r["worker_utilization"]
+                                            / one["worker_utilization"], 4)
 
         # Per-unit overhead: many one-hand units through one worker.
         tiny = parse_spec({"kind": "match", "name": "bench-overhead", "seed": 7,

@@ -250,7 +250,8 @@ class RunDriver:
                            "rows": result["rows"], "bytes": result["bytes"],
                            "attempt": result["attempt"], "worker": result["worker"],
                            "play_seconds": round(result["play_seconds"], 6),
-                           "write_seconds": round(result["write_seconds"], 6)})
+                           "write_seconds": round(result["write_seconds"], 6),
+                           "cpu_seconds": round(result.get("cpu_seconds", 0.0), 6)})
         with self._lock:
             self._done += 1
             self._hands_done += unit.hands

@@ -14,7 +14,9 @@ from pokerarena.rules.model import (
     BETTING_SYSTEMS,
     BetStreet,
     DealStreet,
+    DeclareStreet,
     DrawStreet,
+    ExposeStreet,
     FixedLimit,
     Forced,
     LastBetLimit,
@@ -33,7 +35,8 @@ from pokerarena.rules.model import (
 )
 
 __all__ = [
-    "BETTING_SYSTEMS", "BetStreet", "DealStreet", "DrawStreet", "FixedLimit", "Forced",
+    "BETTING_SYSTEMS", "BetStreet", "DealStreet", "DeclareStreet", "DrawStreet",
+    "ExposeStreet", "FixedLimit", "Forced",
     "LastBetLimit", "NoLimit", "PotLimit", "VariableLimit", "Showdown", "SpreadLimit",
     "Stakes", "Variant", "VariantError",
     "betting_system", "format_validation_error", "load_variant", "load_variant_data",

@@ -29,7 +29,8 @@ LOW_RANKINGS = ("a5_low", "hilo_low", "27_low", "badugi")
 WILD_NAMES = ("none", "jokers", "deuce_spades", "deuces", "deuces_treys", "red_tens")
 # Wild cards that depend on the deal: the rank of the player's lowest down card, of the
 # lowest board card, of the board card(s) (with or without those cards themselves).
-POSITIONAL_WILDS = ("low_hole", "low_board", "board_rank", "board_rank_others", "centre_rank")
+POSITIONAL_WILDS = ("low_hole", "hole_rank", "low_board", "board_rank", "board_rank_others",
+                    "centre_rank")
 BETTING_SYSTEMS = ("fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
                    "pot_limit", "no_limit")
 SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
@@ -97,7 +98,29 @@ class DrawStreet(_Strict):
         return self
 
 
-Street = Annotated[DealStreet | BetStreet | DrawStreet, Field(discriminator="kind")]
+class ExposeStreet(_Strict):
+    """Each player in the hand turns ``count`` of his down cards face up, keeping at least
+    ``keep_down`` down (Mexican stud); ``simultaneous``: nobody sees the others' choices
+    until everyone has chosen."""
+
+    kind: Literal["expose"] = "expose"
+    count: int = Field(1, ge=1, le=13)
+    keep_down: int = Field(0, ge=0, le=13)
+    mode: Literal["in_turn", "simultaneous"] = "simultaneous"
+
+
+class DeclareStreet(_Strict):
+    """High-low declaration before the showdown: each player declares high, low or both,
+    in turn from the dealer's left or simultaneously. The high half goes to the best high
+    hand among those who declared high, the low half likewise; a player who declares both
+    must win or tie both halves or gets nothing."""
+
+    kind: Literal["declare"] = "declare"
+    mode: Literal["in_turn", "simultaneous"] = "in_turn"
+
+
+Street = Annotated[DealStreet | BetStreet | DrawStreet | ExposeStreet | DeclareStreet,
+                   Field(discriminator="kind")]
 
 
 # Forced bets, showdown, stakes ------------------------------------------------------
@@ -116,7 +139,7 @@ class Showdown(_Strict):
     high: str | None = "high"
     low: str | None = None
     low_qualifier: int = Field(0, ge=0, le=13, description="0: no qualifier; 8: eight or better")
-    combine: Literal["any", "omaha", "crisscross"] = "any"
+    combine: Literal["any", "omaha", "crisscross", "one_board"] = "any"
     wild: str = "none"
     wild_rule: Literal["any", "lacking"] = "any"
     five_of_a_kind: bool = True
@@ -355,6 +378,10 @@ class Variant(_Strict):
                                  f"{self.hole_cards} cards a player holds")
         if self.showdown.combine == "omaha" and (self.hole_cards < 2 or self.board_cards < 3):
             raise ValueError("showdown.combine: 'omaha' needs 2+ hole cards and 3+ board cards")
+        declares = [i for i, s in enumerate(streets) if isinstance(s, DeclareStreet)]
+        if declares and not self.showdown.split:
+            raise ValueError(f"streets[{declares[0]}].declare: a declaration needs a high and "
+                             "a low ranking in showdown")
         if self.showdown.combine == "crisscross" and self.board_cards != 5:
             raise ValueError("showdown.combine: 'crisscross' needs 5 board cards (a cross)")
         if self.forced.bring_in != "none" and not any(

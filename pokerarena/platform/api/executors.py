@@ -1,0 +1,78 @@
+"""Executors whose units report metrics (:func:`pokerarena.platform.metrics.measured_unit`).
+
+They are the platform's executors with one change: a unit is played through
+``measured_unit`` instead of ``execute_unit``, so its result carries
+``result["metrics"]`` (decision latency per bot, faults by kind, evaluations) back to
+the driver. Everything else (capacity, retries, abandon, shutdown) is theirs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerarena.platform.executors import Finished, LocalExecutor, RayExecutor, UnitFailure
+
+
+class MeteredLocalExecutor(LocalExecutor):
+    """:class:`LocalExecutor` playing units through ``measured_unit``."""
+
+    def wait(self, timeout: float) -> list[Finished]:
+        """Run the oldest queued unit to completion."""
+        from pokerarena.platform.metrics import measured_unit
+
+        if not self._queue:
+            return []
+        ticket, unit, run_dir, attempt = self._queue.popleft()
+        try:
+            return [(ticket, measured_unit(unit, run_dir, attempt, self.cache), None)]
+        except Exception as exc:  # noqa: BLE001 - reported to the driver as a failure
+            return [(ticket, None, UnitFailure(f"{type(exc).__name__}: {exc}"))]
+
+
+class MeteredTableWorker:
+    """The Ray actor of :class:`MeteredRayExecutor` (same calls as the workers' actor)."""
+
+    def __init__(self) -> None:
+        from pokerarena.workers.records import GameCache
+
+        self.cache = GameCache()
+
+    def ready(self) -> int:
+        """The worker's pid, once imports are done."""
+        import os
+
+        import pokerarena.engine  # noqa: F401 - warm the imports before the first unit
+
+        return os.getpid()
+
+    def pid(self) -> int:
+        """The worker process id."""
+        import os
+
+        return os.getpid()
+
+    def run_unit(self, unit: dict[str, Any], run_dir: str, attempt: int = 1) -> dict[str, Any]:
+        """Play one unit, write its parts, return its result with metrics."""
+        from pokerarena.platform.metrics import measured_unit
+
+        return measured_unit(unit, run_dir, attempt, self.cache)
+
+
+_remote: Any = None
+
+
+def _remote_worker() -> Any:
+    global _remote
+    if _remote is None:
+        import ray
+
+        _remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(
+            MeteredTableWorker)
+    return _remote
+
+
+class MeteredRayExecutor(RayExecutor):
+    """:class:`RayExecutor` whose actors play units through ``measured_unit``."""
+
+    def _new_actor(self) -> Any:
+        return _remote_worker().remote()
