@@ -94,7 +94,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
                 summary.won[s] += 1
         if res.went_to_showdown:
             summary.showdown_hands += 1
-            for s in res.showdown:
+            for s in res.showdown_raw:
                 summary.showdowns[s] += 1
         summary.hands += 1
     summary.carry = carry

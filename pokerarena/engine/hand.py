@@ -151,11 +151,26 @@ class HandResult:
     deltas: list[Any]
     stacks: list[Any]
     pots: list[Pot]
-    showdown: dict[int, dict[str, Any]]
+    showdown_raw: dict[int, tuple] = field(default_factory=dict, repr=False)
     rake: int = 0
     went_to_showdown: bool = False
     passed: bool = False
     carry: int = 0
+    scorer: Any = field(default=None, repr=False, compare=False)
+    _described: dict[int, dict[str, Any]] | None = field(default=None, repr=False,
+                                                          compare=False)
+
+    @property
+    def showdown(self) -> dict[int, dict[str, Any]]:
+        """Seat -> {cards, high, low} for every hand that was compared at the showdown."""
+        if self._described is None:
+            sc = self.scorer
+            self._described = {
+                seat: {"cards": "".join(_card_text(c) for c in cards),
+                       "high": sc.describe(hv, wild=wild) if sc else str(hv),
+                       "low": sc.describe(lv, low=True, wild=wild) if sc else str(lv)}
+                for seat, (cards, hv, lv, wild) in self.showdown_raw.items()}
+        return self._described
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -1355,7 +1370,7 @@ class Hand:
                 pot.amount -= take
                 left -= take
         self.rake = rake
-        showdown_info: dict[int, dict[str, Any]] = {}
+        showdown_info: dict[int, tuple] = {}
         values: dict[int, tuple[Any, Any]] = {}
         wilds: dict[int, tuple[int, ...] | None] = {}
         prio = self._priority()
@@ -1393,11 +1408,8 @@ class Hand:
                 self.stack[p] += v
             pot.winners = {self.seat_of[p]: v for p, v in got.items()}
             pot.eligible = [self.seat_of[p] for p in elig]
-        for p, (hv, lv) in values.items():
-            showdown_info[self.seat_of[p]] = {
-                "cards": "".join(_card_text(c) for c in self.hole[p]),
-                "high": scorer.describe(hv, wild=wilds.get(p)),
-                "low": scorer.describe(lv, low=True, wild=wilds.get(p))}
+        for p, (hv, lv) in values.items():  # described on first use (see HandResult)
+            showdown_info[self.seat_of[p]] = (tuple(self.hole[p]), hv, lv, wilds.get(p))
         stacks = [0] * n
         deltas = [0] * n
         for p in range(n):
@@ -1412,4 +1424,5 @@ class Hand:
         self.bets = [0] * n
         self.over = True
         self._result = HandResult(deltas, stacks, pots, showdown_info, rake=rake,
-                                  went_to_showdown=self.went_to_showdown and len(alive) > 1)
+                                  went_to_showdown=self.went_to_showdown and len(alive) > 1,
+                                  scorer=scorer)
