@@ -26,7 +26,7 @@ GAMES = [
     {"variant": "stud7", "betting": "fixed_limit"},
     {"variant": "draw5", "betting": "pot_limit"},
 ]
-HANDS_PER_MATCH = 60
+HANDS_PER_MATCH = 80
 
 console = Console(highlight=False)
 
@@ -44,6 +44,24 @@ def _spec(bots: list[str]) -> Any:
     return parse_spec({"kind": "tournament", "name": "demo", "seed": 2026, "bots": bots,
                        "seats": 2, "hands": HANDS_PER_MATCH, "unit_hands": HANDS_PER_MATCH,
                        "games": GAMES, "limits": {"decision_seconds": 10}})
+
+
+def _warm_up(spec: Any) -> float:
+    """Play two hands of every game in this process first: numba compiles the evaluator
+    kernels the bots use and caches them on disk, so the Ray workers load them instead
+    of each compiling them again (this matters on a fresh machine)."""
+    from pokerarena.platform.planner import plan
+    from pokerarena.workers.records import GameCache, play_unit
+
+    t0 = time.perf_counter()
+    cache = GameCache()
+    covered: set[tuple[str, str, str]] = set()
+    for unit in plan(spec).units:
+        need = {(unit.variant, unit.betting, b) for b in unit.bots} - covered
+        if need:
+            play_unit({**unit.to_dict(), "hands": 2}, cache)
+            covered |= need
+    return time.perf_counter() - t0
 
 
 def _sql(con: Any, sql: str) -> tuple[list[str], list[tuple]]:
@@ -201,6 +219,8 @@ def main() -> int:
         + f"\n{len(spec.lineups())} pairings x {len(games)} games x {spec.hands} hands, "
         "on Ray, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
+    console.print(f"Warm-up: every game and bot played in-process in {_warm_up(spec):.1f} s "
+                  "(compiled kernels cached for the workers)")
     cpus = os.cpu_count() or 1
     t0 = time.perf_counter()
     owns = init_ray(None, num_cpus=cpus)

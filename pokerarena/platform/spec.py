@@ -82,7 +82,7 @@ class RunSpec(_Strict):
     bots: list[str] = Field(min_length=1)
     seats: int | None = Field(None, ge=2, le=10)
     hands: int = Field(ge=1, le=10**9, description="hands per match (per game and lineup)")
-    unit_hands: int = Field(500, ge=1, le=10**7, description="hands per work unit")
+    unit_hands: int = Field(1000, ge=1, le=10**7, description="hands per work unit")
     stack: int | None = Field(None, ge=1, description="chips per seat at every hand's start")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=Limits)
