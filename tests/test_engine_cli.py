@@ -104,3 +104,11 @@ def test_play_user_errors_exit_2(pokerarena_cli, args, message):
     out = run(pokerarena_cli, "play", *args, "--hands", "1")
     assert out.returncode == 2
     assert message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_engine_bench_reports_a_rate_without_asserting_it():
+    from pokerarena.bots.bench import engine_bench
+
+    out = engine_bench("holdem", "no_limit", players=3, hands=20, peers=False)
+    assert out["hands"] == 20 and out["hands_per_sec"] > 0 and out["chips_conserved"]
+    assert out["peers"] == {}
