@@ -9,7 +9,7 @@ import sys
 from pokerarena.commands import UserError
 
 # Subcommand modules under pokerarena.commands; each has register(subparsers).
-COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs")
+COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

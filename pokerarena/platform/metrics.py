@@ -22,14 +22,15 @@ it works the same with the in-process executor. See ``docs/metrics.md``.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 # Bucket upper bounds (seconds) of the bot decision latency histogram.
-LATENCY_BUCKETS: tuple[float, ...] = (0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01,
-                                      0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+LATENCY_BUCKETS: tuple[float, ...] = (0.000001, 0.000003, 0.00001, 0.00003, 0.0001, 0.0003,
+                                      0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 HTTP_BUCKETS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
                                    1.0, 2.5, 5.0, 10.0)
 
@@ -69,10 +70,8 @@ class DecisionTimer:
             finally:
                 self.observe(name, perf() - t0)
 
-        try:
+        with contextlib.suppress(AttributeError, TypeError):  # __slots__, read-only
             bot.act = act
-        except (AttributeError, TypeError):  # __slots__ or a read-only attribute
-            pass
         return bot
 
 
@@ -158,8 +157,9 @@ class ServiceMetrics:
 
     def __init__(self, runs_by_status: Callable[[], dict[str, int]] | None = None,
                  live: Callable[[], tuple[int, float]] | None = None) -> None:
-        from prometheus_client import CollectorRegistry, Counter, Histogram
+        from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
 
+        disable_created_metrics()  # no *_created series: dashboards never use them
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
         self.hands = Counter("pokerarena_hands", "Hands played, by variant and betting "
