@@ -191,27 +191,69 @@ class Observation:
     first use; :meth:`snapshot` copies everything for keeping.
     """
 
-    __slots__ = ("variant", "seat", "button", "players", "pot", "to_call", "legal", "street",
-                 "phase", "_hand", "_loglen", "_cache", "_hidden_from")
+    __slots__ = ("seat", "legal", "_hand", "_loglen", "_cache", "_hidden_from")
 
     def __init__(self, hand: Hand, seat: int) -> None:
         h = hand
         self._hand = h
         self._loglen = len(h.log)
         self._cache: dict[str, Any] = {}
-        self.variant = h.game.variant_id
         self.seat = seat
-        self.button = h.button
-        self.players = h.n
-        p = h.pos_of[seat]
-        self.pot = sum(h.committed) + h.dead
-        to_call = h.cur - h.bets[p]
-        self.to_call = to_call if h.phase == PH_BET and to_call > 0 else 0
-        self.legal = h.legal_actions() if h.to_act == seat else None
-        self.street = h.si
-        self.phase = _PHASE_NAMES[h.phase]
+        self.legal = (h.legal_actions() if not h.over and h.actor >= 0
+                      and h.seat_of[h.actor] == seat else None)
         # Choices made in a simultaneous expose/declare stay hidden until all have chosen.
         self._hidden_from = h.turn_start if h.simultaneous and h.turn_start >= 0 else -1
+
+    def _get(self, name: str) -> Any:
+        c = self._cache
+        if name not in c:
+            h = self._hand
+            p = h.pos_of[self.seat]
+            if name == "pot":
+                c[name] = sum(h.committed) + h.dead
+            elif name == "to_call":
+                to_call = h.cur - h.bets[p]
+                c[name] = to_call if h.phase == PH_BET and to_call > 0 else 0
+            elif name == "street":
+                c[name] = h.si
+            elif name == "phase":
+                c[name] = _PHASE_NAMES[h.phase]
+        return c[name]
+
+    @property
+    def variant(self) -> str:
+        """The variant's identifier."""
+        return self._hand.game.variant_id
+
+    @property
+    def button(self) -> int:
+        """The button's seat."""
+        return self._hand.button
+
+    @property
+    def players(self) -> int:
+        """Number of seats in the hand."""
+        return self._hand.n
+
+    @property
+    def pot(self) -> int:
+        """All chips in the pot, this round's bets included."""
+        return self._get("pot")
+
+    @property
+    def to_call(self) -> int:
+        """Chips this seat must add to call (0 outside betting)."""
+        return self._get("to_call")
+
+    @property
+    def street(self) -> int:
+        """Index of the current street in the variant's street list."""
+        return self._get("street")
+
+    @property
+    def phase(self) -> str:
+        """``bet``, ``draw``, ``expose``, ``declare``, ``deal``, ``showdown`` or ``over``."""
+        return self._get("phase")
 
     def _by_seat(self, values: list) -> list:
         h = self._hand
@@ -269,7 +311,8 @@ class Observation:
 
     def snapshot(self) -> Observation:
         """Compute every field now so the observation can be kept after the hand moves."""
-        for name in ("hole", "up", "board", "stacks", "bets", "history"):
+        for name in ("hole", "up", "board", "stacks", "bets", "history", "pot", "to_call",
+                     "street", "phase"):
             getattr(self, name)
         return self
 
