@@ -1,0 +1,177 @@
+// pokerarena web dashboard: plain JS over the service's REST API (no build step).
+"use strict";
+
+const state = { selected: null, detailTimer: null, lastDetailStatus: null };
+const TERMINAL = new Set(["finished", "cancelled", "failed", "interrupted"]);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function fmt(n, digits = 0) {
+  if (n === null || n === undefined) return "–";
+  return Number(n).toLocaleString("en-US", { maximumFractionDigits: digits,
+                                              minimumFractionDigits: digits });
+}
+
+async function getJSON(path) {
+  const r = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  return r.json();
+}
+
+function bar(fraction, id) {
+  const inner = el("div");
+  inner.style.width = `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
+  const outer = el("div", { class: "bar" }, inner);
+  if (id) outer.id = id;
+  return outer;
+}
+
+async function refreshRuns() {
+  let runs;
+  try {
+    runs = await getJSON("/api/runs");
+    document.getElementById("service-status").textContent = "connected";
+  } catch (e) {
+    document.getElementById("service-status").textContent = "service unreachable";
+    return;
+  }
+  const tbody = document.querySelector("#runs tbody");
+  tbody.replaceChildren();
+  document.getElementById("no-runs").hidden = runs.length > 0;
+  for (const r of runs) {
+    const tr = el("tr", { class: "run", "data-run-id": r.run_id, "data-status": r.status },
+      el("td", {}, r.run_id), el("td", {}, r.kind),
+      el("td", { class: `status status-${r.status}` }, r.status),
+      el("td", {}, bar(r.fraction)),
+      el("td", { class: "num" }, `${fmt(r.hands_done)} / ${fmt(r.hands_total)}`),
+      el("td", { class: "num" }, fmt(r.hands_per_s)),
+      el("td", {}, r.created || ""));
+    if (r.run_id === state.selected) tr.classList.add("selected");
+    tr.addEventListener("click", () => select(r.run_id));
+    tbody.append(tr);
+  }
+  if (!state.selected && runs.length) {
+    const fromHash = decodeURIComponent(location.hash.slice(1));
+    const pick = runs.find((r) => r.run_id === fromHash) || runs[0];
+    select(pick.run_id);
+  }
+}
+
+function select(runId) {
+  state.selected = runId;
+  state.lastDetailStatus = null;
+  history.replaceState(null, "", `#${encodeURIComponent(runId)}`);
+  for (const tr of document.querySelectorAll("tr.run")) {
+    tr.classList.toggle("selected", tr.dataset.runId === runId);
+  }
+  refreshDetail();
+}
+
+async function refreshDetail() {
+  const runId = state.selected;
+  if (!runId) return;
+  let run;
+  try { run = await getJSON(`/api/runs/${encodeURIComponent(runId)}`); } catch (e) { return; }
+  if (runId !== state.selected) return;
+  document.getElementById("run-detail").hidden = false;
+  document.getElementById("run-id").textContent = run.run_id;
+  const status = document.getElementById("run-status");
+  status.textContent = run.status;
+  status.className = `status-${run.status}`;
+  document.getElementById("run-units").textContent = `${fmt(run.units_done)} / ${fmt(run.units_total)}`;
+  document.getElementById("run-hands").textContent = `${fmt(run.hands_done)} / ${fmt(run.hands_total)}`;
+  document.getElementById("run-rate").textContent = fmt(run.hands_per_s);
+  document.getElementById("run-inflight").textContent = fmt(run.units_in_flight);
+  document.getElementById("run-retries").textContent = fmt(run.retries);
+  document.getElementById("run-bar").style.width = `${Math.round((run.fraction || 0) * 100)}%`;
+  // Results change while units land; once the run is over they are final.
+  if (state.lastDetailStatus === null || !TERMINAL.has(state.lastDetailStatus)) {
+    await refreshResults(runId, run.status);
+  }
+  state.lastDetailStatus = run.status;
+}
+
+async function refreshResults(runId, status) {
+  let lb, ch;
+  try {
+    [lb, ch] = await Promise.all([
+      getJSON(`/api/runs/${encodeURIComponent(runId)}/leaderboard`),
+      getJSON(`/api/runs/${encodeURIComponent(runId)}/charts`)]);
+  } catch (e) { return; }
+  if (runId !== state.selected) return;
+  const tbody = document.querySelector("#leaderboard tbody");
+  tbody.replaceChildren();
+  for (const r of lb.leaderboard) {
+    tbody.append(el("tr", { "data-bot": r.bot },
+      el("td", {}, r.bot), el("td", { class: "num" }, fmt(r.hands)),
+      el("td", { class: "num" }, fmt(r.net)), el("td", { class: "num mbb" }, fmt(r.mbb_per_hand, 1)),
+      el("td", { class: "num" }, fmt(r.ci95_mbb, 1)),
+      el("td", { class: "num" }, `${fmt(100 * r.won_rate, 1)}%`),
+      el("td", { class: "num" }, fmt(r.faults))));
+  }
+  renderCross(lb.cross_table);
+  barChart(document.getElementById("chart-positions"),
+    ch.positions.map((p) => ({ label: `pos ${p.position}`, value: p.win_rate,
+                               text: `${fmt(100 * p.win_rate, 1)}%` })));
+  barChart(document.getElementById("chart-categories"),
+    ch.categories.map((c) => ({ label: c.category, value: c.hands, text: fmt(c.hands) })));
+  document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
+}
+
+function renderCross(cells) {
+  const bots = [...new Set(cells.flatMap((c) => [c.bot, c.opponent]))].sort();
+  const table = document.getElementById("crosstable");
+  const head = el("tr", {}, el("th", {}, ""), ...bots.map((b) => el("th", { class: "num" }, b)));
+  table.tHead.replaceChildren(head);
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  const at = new Map(cells.map((c) => [`${c.bot}\u0000${c.opponent}`, c]));
+  for (const b of bots) {
+    body.append(el("tr", { "data-bot": b }, el("th", {}, b), ...bots.map((o) => {
+      const c = at.get(`${b}\u0000${o}`);
+      return el("td", { class: "num" }, c ? fmt(c.mbb_per_hand, 1) : "");
+    })));
+  }
+}
+
+function barChart(svg, items) {
+  const NS = "http://www.w3.org/2000/svg";
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const w = 480, rowH = 18, left = 110, top = 6;
+  const h = Math.max(40, top * 2 + items.length * rowH);
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const max = Math.max(1e-9, ...items.map((i) => i.value));
+  items.forEach((item, k) => {
+    const y = top + k * rowH;
+    const g = document.createElementNS(NS, "g");
+    g.setAttribute("class", "bar-item");
+    g.setAttribute("data-label", item.label);
+    const label = document.createElementNS(NS, "text");
+    label.setAttribute("x", left - 6); label.setAttribute("y", y + 12);
+    label.setAttribute("text-anchor", "end"); label.textContent = item.label;
+    const rect = document.createElementNS(NS, "rect");
+    const bw = Math.max(1, (w - left - 60) * item.value / max);
+    rect.setAttribute("x", left); rect.setAttribute("y", y + 2);
+    rect.setAttribute("width", bw); rect.setAttribute("height", rowH - 5);
+    const value = document.createElementNS(NS, "text");
+    value.setAttribute("x", left + bw + 4); value.setAttribute("y", y + 12);
+    value.textContent = item.text;
+    g.append(label, rect, value);
+    svg.append(g);
+  });
+}
+
+async function tick() {
+  await refreshRuns();
+  await refreshDetail();
+}
+
+tick();
+setInterval(tick, 1000);
