@@ -1,0 +1,46 @@
+"""Helpers shared by the service's tests (HTTP client, waiting, external binaries)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def small_spec(hands: int = 200, unit_hands: int = 50, bots: tuple[str, ...] = ("random",
+               "call"), name: str = "t", seed: int = 1) -> dict[str, Any]:
+    """A small heads-up hold'em match spec (JSON-ready)."""
+    return {"kind": "match", "name": name, "seed": seed, "bots": list(bots), "hands": hands,
+            "unit_hands": unit_hands,
+            "games": [{"variant": "holdem", "betting": "no_limit",
+                       "options": {"blinds": [1, 2]}}]}
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float = 60.0, every: float = 0.1,
+             what: str = "condition") -> Any:
+    """Poll ``predicate`` until it returns something truthy; raise after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
+
+
+def require_binary(path: str) -> str:
+    """The path of an external program the test needs; under CI (``CI=true``) a missing
+    one fails the test loudly, elsewhere it skips it."""
+    import pytest
+
+    found = path if os.path.isabs(path) and os.access(path, os.X_OK) else shutil.which(path)
+    if found:
+        return found
+    message = f"{path} is not installed (Debian package; .ci/run installs it)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+    raise AssertionError("unreachable")
