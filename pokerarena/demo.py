@@ -43,7 +43,8 @@ def _spec(bots: list[str]) -> Any:
 
     return parse_spec({"kind": "tournament", "name": "demo", "seed": 2026, "bots": bots,
                        "seats": 2, "hands": HANDS_PER_MATCH, "unit_hands": HANDS_PER_MATCH,
-                       "games": GAMES, "limits": {"decision_seconds": 10}})
+                       "duplicate": True, "games": GAMES,
+                       "limits": {"decision_seconds": 10}})
 
 
 def _warm_up(spec: Any) -> float:
@@ -216,7 +217,8 @@ def main() -> int:
         f"A heads-up round robin of {len(bots)} built-in bots "
         f"({', '.join(bots)})\nin {len(games)} games: "
         + ", ".join(f"{g['variant']} {g['betting'].replace('_', '-')}" for g in games)
-        + f"\n{len(spec.lineups())} pairings x {len(games)} games x {spec.hands} hands, "
+        + f"\n{len(spec.lineups())} pairings x {len(games)} games x {spec.hands} hands "
+        "(duplicate deals: each deal is played twice, cards swapped),\n"
         "on Ray, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
     console.print(f"Warm-up: every game and bot played in-process in {_warm_up(spec):.1f} s "

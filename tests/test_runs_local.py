@@ -168,3 +168,21 @@ def test_query_of_unknown_run_and_empty_data(tmp_path: Path, pokerarena_cli) -> 
     r = subprocess.run([*pokerarena_cli, "query", "SELECT 1", "--run", "nope", "--data",
                         str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "no run 'nope'" in r.stderr
+
+
+def test_duplicate_deals_give_every_bot_the_same_cards(tmp_path: Path) -> None:
+    spec = dict(SPEC, bots=["tag", "call", "random"], seats=3, hands=12, unit_hands=6,
+                duplicate=True, games=[{"variant": "holdem", "betting": "fixed_limit"}])
+    run = local_run(tmp_path, spec)
+    # each deal is played 3 times; each bot holds each seat's cards exactly once
+    _, bad = query(tmp_path, "SELECT match, deal, seat FROM seats JOIN hands USING (run_id, "
+                   "match, hand) GROUP BY ALL HAVING count(*) <> 3 OR count(DISTINCT bot) <> 3"
+                   " OR count(DISTINCT cards) <> 1", run)
+    assert bad == []
+    _, ((deals, hands),) = query(tmp_path, "SELECT count(DISTINCT (match, deal)), count(*) "
+                                 "FROM hands", run)
+    assert (deals, hands) == (4, 12)
+    from pokerarena.platform.spec import SpecError
+
+    with pytest.raises(SpecError, match="^unit_hands: with duplicate deals"):
+        parse_spec(dict(spec, unit_hands=5))

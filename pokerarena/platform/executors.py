@@ -166,7 +166,7 @@ class RayExecutor:
     def wait(self, timeout: float) -> list[Finished]:
         """Units that finished (or failed) within ``timeout`` seconds."""
         import ray
-        from ray.exceptions import RayActorError, RayTaskError, WorkerCrashedError
+        from ray.exceptions import RayActorError, RayError, RayTaskError, WorkerCrashedError
 
         if not self._refs:
             time.sleep(min(timeout, 0.05))
@@ -188,7 +188,13 @@ class RayExecutor:
                 out.append((ticket, None, UnitFailure(f"worker died: {type(exc).__name__}",
                                                       worker_died=True)))
             except RayTaskError as exc:
+                # the unit raised; the actor itself is fine
                 out.append((ticket, None, UnitFailure(str(exc.cause or exc).splitlines()[0])))
+            except RayError as exc:
+                # anything else (out of memory, node lost, ...): assume the worker is gone
+                self._replace(slot, actor)
+                out.append((ticket, None, UnitFailure(f"worker lost: {type(exc).__name__}",
+                                                      worker_died=True)))
         return out
 
     def abandon(self, ticket: int) -> None:

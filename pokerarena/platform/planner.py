@@ -33,6 +33,7 @@ class Unit:
     seed: int
     spawn_key: tuple[int, ...]
     stack: int | None = None
+    duplicate: bool = False
     run_id: str = ""
     limits: dict[str, Any] = field(default_factory=dict)
 
@@ -93,6 +94,7 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
                     variant=game["variant"], betting=game["betting"],
                     options=dict(game["options"]), bots=bots, hands=hands,
                     first_hand=first, seed=spec.seed, spawn_key=(match, s),
-                    stack=spec.stack, run_id=run_id, limits=limits))
+                    stack=spec.stack, duplicate=spec.duplicate, run_id=run_id,
+                    limits=limits))
             match += 1
     return Plan(units)

@@ -84,6 +84,8 @@ class RunSpec(_Strict):
     hands: int = Field(ge=1, le=10**9, description="hands per match (per game and lineup)")
     unit_hands: int = Field(1000, ge=1, le=10**7, description="hands per work unit")
     stack: int | None = Field(None, ge=1, description="chips per seat at every hand's start")
+    duplicate: bool = Field(False, description="play every deal once per rotation of the "
+                            "lineup (heads-up: twice, cards swapped)")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=Limits)
 
@@ -165,6 +167,11 @@ def _check_semantics(spec: RunSpec) -> None:
                         f"not {spec.seats}")
     if n < 2:
         raise SpecError("bots: a table needs at least two seats")
+    if spec.duplicate:
+        if spec.unit_hands % n:
+            raise SpecError(f"unit_hands: with duplicate deals, a multiple of the {n} seats")
+        if spec.hands % n:
+            raise SpecError(f"hands: with duplicate deals, a multiple of the {n} seats")
     for gi, g in enumerate(spec.games):
         for vi, variant_id in enumerate(g.variant):
             if variant_id not in variant_ids():

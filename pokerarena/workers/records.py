@@ -22,8 +22,8 @@ S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), 
                                 pa.bool_(), pa.float64())
 
 HANDS_SCHEMA = pa.schema([
-    ("run_id", S), ("match", I32), ("hand", I32), ("variant", S), ("betting", S),
-    ("players", I8), ("button", I8), ("board", S), ("pot", I64), ("rake", I64),
+    ("run_id", S), ("match", I32), ("hand", I32), ("deal", I32), ("variant", S),
+    ("betting", S), ("players", I8), ("button", I8), ("board", S), ("pot", I64), ("rake", I64),
     ("showdown", B), ("passed", B), ("carry_in", I64), ("carry_out", I64),
     ("decisions", I16), ("winners", I8), ("bb", I32), ("stack", I64),
     ("ante", I32), ("small_blind", I32), ("big_blind", I32), ("bring_in", I32),
@@ -204,7 +204,9 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     st: dict[str, list] = {f: [] for f in SEATS_SCHEMA.names}
     ac: dict[str, list] = {f: [] for f in ACTIONS_SCHEMA.names}
 
-    carried = [0]  # chips a passed deal leaves in the pot for the next one
+    duplicate = bool(unit.get("duplicate", False))
+    rotations = n if duplicate else 1
+    carried = [0] * rotations  # chips a passed deal leaves for the next (per rotation)
 
     def on_hand(local_no: int, hand: Any, seat_of: list[int]) -> None:
         hand_no = first + local_no
@@ -266,6 +268,7 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         h["run_id"].append(run_id)
         h["match"].append(match)
         h["hand"].append(hand_no)
+        h["deal"].append(hand_no // rotations)
         h["variant"].append(variant)
         h["betting"].append(betting)
         h["players"].append(n)
@@ -276,9 +279,10 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         h["showdown"].append(bool(res.went_to_showdown))
         carry_out = int(getattr(res, "carry", 0) or 0)
         h["passed"].append(bool(getattr(res, "passed", False)))
-        h["carry_in"].append(carried[0])
+        rot = local_no % rotations
+        h["carry_in"].append(carried[rot])
         h["carry_out"].append(carry_out)
-        carried[0] = carry_out
+        carried[rot] = carry_out
         h["decisions"].append(decisions)
         h["winners"].append(sum(1 for w in won if w > 0))
         h["bb"].append(bb)
@@ -331,7 +335,7 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
             st["faults"].append(faults[seat])
 
     result = play_match(game, entrants, int(unit["hands"]), table_seed, policy=policy,
-                        stack=stack, match_no=match, on_hand=on_hand)
+                        duplicate=duplicate, stack=stack, match_no=match, on_hand=on_hand)
     fl: dict[str, list] = {f: [] for f in FAULTS_SCHEMA.names}
     for f in result.faults:
         fl["run_id"].append(run_id)
