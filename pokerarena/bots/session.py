@@ -15,6 +15,7 @@ import numpy as np
 from pokerarena.bots import Bot, default_action, make_bot
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.engine.game import Game
+from pokerarena.engine.table import Table
 
 
 @dataclass
@@ -48,7 +49,8 @@ class SessionSummary:
 
 
 def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
-    """Play one hand to the end; an illegal or failing bot gets the passive action."""
+    """Play one hand to the end (``bots[i]`` plays the hand's seat ``i``); an illegal
+    answer gets the passive action and counts in ``faults``."""
     while not hand.is_over:
         seat = hand.to_act
         obs = hand.observation(seat)
@@ -62,42 +64,47 @@ def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
 
 
 def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
-                 stack: int | None = None) -> SessionSummary:
-    """Play ``hands`` hands with the named built-in bots, one per seat."""
+                 stack: int | None = None, *, mode: str = "cash",
+                 wangdoodle: bool = False) -> SessionSummary:
+    """Play ``hands`` hands (freeze-out: or until one seat holds every chip) with the
+    named built-in bots, one per seat, at a :class:`~pokerarena.engine.table.Table`."""
     n = len(bot_names)
     ss = np.random.SeedSequence(seed)
     deck_seq, *bot_seqs = ss.spawn(n + 1)
-    rng = np.random.default_rng(deck_seq)
     bots = [make_bot(name, int(s.generate_state(1)[0])) for name, s in
             zip(bot_names, bot_seqs, strict=True)]
     chips = stack if stack is not None else game.variant.stakes.stack
-    stacks = [chips] * n
+    table = Table(game, [chips] * n, seed=np.random.default_rng(deck_seq), mode=mode,
+                  wangdoodle=wangdoodle)
     summary = SessionSummary(game.variant.id, game.system_name, seed, 0, list(bot_names),
                              [0] * n, [0] * n, [0] * n, faults=[0] * n)
-    carry = passes = 0
-    button = 0
     for _ in range(hands):
-        hand = game.new_hand(rng, n, stacks, button=button, carry=carry, passes=passes)
-        play_hand(hand, bots, summary.faults)
+        if table.is_over:
+            break
+        hand = table.new_hand()
+        seats = table.hand_seats
+        faults = [0] * len(seats)
+        play_hand(hand, [bots[s] for s in seats], faults)
         res = hand.result()
-        summary.rake += res.rake
-        if (sum(res.deltas) + res.rake + res.carry != carry
-                or any(s < 0 for s in res.stacks)):
+        for i, s in enumerate(seats):
+            summary.faults[s] += faults[i]
+        if any(x < 0 for x in res.stacks) or (
+                sum(res.deltas) + res.rake + res.kitty + res.carry != hand.carry_in):
             summary.chips_conserved = False
-        carry = res.carry
-        passes = passes + 1 if res.passed else 0
+        table.finish(hand)
         summary.passed += res.passed
-        button = (button + 1) % n  # a passed deal moves the deal on too
-        for s in range(n):
-            summary.net[s] += res.deltas[s]
-            if res.deltas[s] > 0:
+        for i, s in enumerate(seats):
+            if res.deltas[i] > 0:
                 summary.won[s] += 1
         if res.went_to_showdown:
             summary.showdown_hands += 1
-            for s in res.showdown_raw:
-                summary.showdowns[s] += 1
+            for i in res.showdown_raw:
+                summary.showdowns[seats[i]] += 1
         summary.hands += 1
-    summary.carry = carry
-    if sum(summary.net) + summary.rake + carry != 0:
+    table.close()
+    summary.net = list(table.net)
+    summary.rake = table.rake
+    summary.carry = table.carry
+    if not table.chips_conserved():
         summary.chips_conserved = False
     return summary

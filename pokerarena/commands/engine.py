@@ -32,7 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat")
     p.add_argument("--hands", type=int, default=100, help="hands to play")
     p.add_argument("--seed", type=int, default=0, help="session seed")
-    p.add_argument("--stack", type=int, help="chips per seat at the start of each hand")
+    p.add_argument("--stack", type=int, help="chips per seat (the buy-in)")
+    p.add_argument("--freeze-out", action="store_true",
+                   help="equal chips, no rebuys: play until one seat holds all (or --hands)")
+    p.add_argument("--wangdoodle", action="store_true",
+                   help="after a flush or better wins, the limits double for the next deal")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_play)
 
@@ -134,7 +138,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--stack: must be 1 or more")
     try:
         game = Game(args.variant, options)
-        summary = play_session(game, bots, args.hands, args.seed, args.stack)
+        summary = play_session(game, bots, args.hands, args.seed, args.stack,
+                               mode="freeze_out" if args.freeze_out else "cash",
+                               wangdoodle=args.wangdoodle)
     except (VariantError, EngineError) as exc:
         raise UserError(str(exc)) from None
     out = summary.as_dict()

@@ -98,6 +98,9 @@ class GameOptions(BaseModel):
     rake_percent: Fraction = Field(Fraction(0), ge=0, le=100)
     rake_cap: int | None = Field(None, ge=0)
     rake_showdown_only: bool = False
+    kitty_unit: int = Field(0, ge=0)
+    bonus: Literal["none", "four_of_a_kind", "straight_flush", "royal"] = "none"
+    bonus_multiplier: int = Field(3, ge=1, le=10)
 
 
 def _as_high_low(variant: Variant, mode: str) -> Variant:
@@ -195,6 +198,9 @@ class Game:
         self.rake_percent = o.rake_percent
         self.rake_cap = o.rake_cap
         self.rake_showdown_only = o.rake_showdown_only
+        self.kitty_unit = o.kitty_unit
+        self.bonus = o.bonus
+        self.bonus_multiplier = o.bonus_multiplier
         self.deck_cards = named_deck(v.deck)
         self.deck_list = self.deck_cards.tolist()
         showdown = v.showdown

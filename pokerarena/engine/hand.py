@@ -145,8 +145,9 @@ class HandResult:
     """The outcome: per-seat chip deltas and final stacks, pots, showdown details.
 
     ``passed``: nobody opened (openers rule); ``carry`` chips then wait in the pot for the
-    next deal (``Game.new_hand(..., carry=...)``): chips are conserved as stacks + rake +
-    carry."""
+    next deal (``Game.new_hand(..., carry=...)``); ``kitty``: the unit taken for the table's
+    kitty; ``bonuses``: seat -> chips received as a bonus hand. Chips are conserved as
+    stacks + rake + kitty + carry."""
 
     deltas: list[Any]
     stacks: list[Any]
@@ -157,6 +158,8 @@ class HandResult:
     passed: bool = False
     carry: int = 0
     scorer: Any = field(default=None, repr=False, compare=False)
+    kitty: int = 0
+    bonuses: dict[int, int] = field(default_factory=dict)
     _described: dict[int, dict[str, Any]] | None = field(default=None, repr=False,
                                                           compare=False)
 
@@ -178,7 +181,8 @@ class HandResult:
                 "pots": [p.as_dict() for p in self.pots],
                 "showdown": {str(k): v for k, v in self.showdown.items()},
                 "rake": self.rake, "went_to_showdown": self.went_to_showdown,
-                "passed": self.passed, "carry": self.carry}
+                "passed": self.passed, "carry": self.carry, "kitty": self.kitty,
+                "bonuses": {str(k): v for k, v in self.bonuses.items()}}
 
 
 class Observation:
@@ -408,6 +412,8 @@ class Hand:
         self.owe_board = 0
         self.over = False
         self.rake = 0
+        self.kitty = 0
+        self.hand_raises = 0
         self.dead = carry      # chips in the pot that are nobody's bet (carried pot, remedies)
         self.carry_in = carry
         self.passes = passes
@@ -752,6 +758,8 @@ class Hand:
             if full:
                 if g.sys != SYS_FIXED and inc > self.min_raise:
                     self.min_raise = inc
+                if self.nraises > 0:
+                    self.hand_raises += 1  # a raise (not the opening bet): kitty rule
                 self.nraises += 1
                 self.raises_by[p] += 1
                 self.aggressor = p
@@ -1345,6 +1353,27 @@ class Hand:
             highs, _ = _best(claim, values, True, False)
         return highs, lows
 
+    def _pay_bonuses(self, values: dict) -> dict[int, int]:
+        """RULES.md §2 ``bonus``: a hand shown down at or above the bonus hand is paid
+        ``bonus_multiplier`` x the big bet by every other player (what they have left)."""
+        g = self.game
+        threshold = g.scorer.bonus_threshold(g.bonus)
+        if threshold is None:
+            return {}
+        amount = g.bonus_multiplier * g.big_bet
+        paid: dict[int, int] = {}
+        for p, (hv, _lv) in values.items():
+            if hv is None or hv < threshold:
+                continue
+            for q in range(self.n):
+                if q != p:
+                    pay = min(amount, self.stack[q])
+                    self.stack[q] -= pay
+                    self.stack[p] += pay
+                    paid[p] = paid.get(p, 0) + pay
+            self.log.append((self.seat_of[p], Action("bonus", paid.get(p, 0))))
+        return paid
+
     def _priority(self) -> list[int]:
         n = self.n
         order = list(range(n))
@@ -1413,6 +1442,11 @@ class Hand:
                 pot.amount -= take
                 left -= take
         self.rake = rake
+        kitty = 0
+        if g.kitty_unit and self.hand_raises > 1 and pots:
+            kitty = min(g.kitty_unit, pots[0].amount)  # one unit from a pot with 2+ raises
+            pots[0].amount -= kitty
+        self.kitty = kitty
         showdown_info: dict[int, tuple] = {}
         values: dict[int, tuple[Any, Any]] = {}
         wilds: dict[int, tuple[int, ...] | None] = {}
@@ -1451,6 +1485,7 @@ class Hand:
                 self.stack[p] += v
             pot.winners = {self.seat_of[p]: v for p, v in got.items()}
             pot.eligible = [self.seat_of[p] for p in elig]
+        bonuses = self._pay_bonuses(values) if g.bonus != "none" and values else {}
         for p, (hv, lv) in values.items():  # described on first use (see HandResult)
             showdown_info[self.seat_of[p]] = (tuple(self.hole[p]), hv, lv, wilds.get(p))
         stacks = [0] * n
@@ -1468,4 +1503,5 @@ class Hand:
         self.over = True
         self._result = HandResult(deltas, stacks, pots, showdown_info, rake=rake,
                                   went_to_showdown=self.went_to_showdown and len(alive) > 1,
-                                  scorer=scorer)
+                                  scorer=scorer, kitty=kitty,
+                                  bonuses={self.seat_of[p]: v for p, v in bonuses.items()})

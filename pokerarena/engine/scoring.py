@@ -117,6 +117,35 @@ class Scorer:
                 return None
         return value
 
+    def bonus_threshold(self, kind: str) -> Any:
+        """The weakest high value of ``kind`` (flush, four_of_a_kind, straight_flush,
+        royal) under this showdown's high ranking; None without a standard high ranking."""
+        key = ("bonus", kind)
+        if key in self._rankings:
+            return self._rankings[key]
+        name = self._high_name
+        value = None
+        if name in ("high", "short_deck"):
+            low = 4 if name == "short_deck" or self.deck in ("short", "strip5") else (
+                int(self.deck[-1]) - 1 if self.deck.startswith("strip") else 0)
+            if kind == "flush":  # the lowest flush: 7-5-4-3-2 of one suit (deck-aware)
+                cards = [(low + i) * 4 for i in (0, 1, 2, 3, 5)]
+            elif kind == "four_of_a_kind":
+                cards = [low * 4 + s for s in range(4)] + [(low + 1) * 4]
+            elif kind == "straight_flush":
+                cards = [12 * 4] + [(low + i) * 4 for i in range(4)]  # the lowest: ace low
+            else:
+                cards = [r * 4 for r in range(8, 13)]  # royal: T-J-Q-K-A of clubs
+            value = self._value_plain(cards, name)
+        self._rankings[key] = value
+        return value
+
+    def _value_plain(self, cards: list[int], name: str) -> Any:
+        """Value of exactly these cards (no board combination) under the ranking."""
+        if not self.use_ev:
+            return _pyeval.evaluate(cards, name)
+        return int(_ev.evaluate(cards, self._ranking(name, () if self.positional else None)))
+
     def describe(self, value: Any, low: bool = False,
                  wild: tuple[int, ...] | None = None) -> str:
         """Human text of a value (evaluator's ``describe``; the raw value otherwise)."""
