@@ -69,10 +69,6 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "status": status}, status_code=status)
 
 
-class _BodyTooLarge(Exception):
-    pass
-
-
 class BodyLimitMiddleware:
     """Answers 413 to request bodies over ``max_bytes`` (declared or streamed)."""
 
@@ -97,27 +93,35 @@ class BodyLimitMiddleware:
                 return
         seen = 0
         started = False
+        answered = False
 
         async def limited_receive() -> dict:
-            nonlocal seen
+            nonlocal seen, answered
+            if answered:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise _BodyTooLarge
+                if seen > self.max_bytes and not started:
+                    # Answer now; the app sees a client that went away.
+                    answered = True
+                    await too_large(scope, receive, send)
+                    return {"type": "http.disconnect"}
             return message
 
         async def tracking_send(message: dict) -> None:
             nonlocal started
+            if answered:
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except _BodyTooLarge:
-            if not started:
-                await too_large(scope, receive, send)
+        except Exception:
+            if not answered:
+                raise
 
 
 class MetricsMiddleware:
