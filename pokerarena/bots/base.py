@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from pokerarena.cards import card_str, parse_cards
+from pokerarena.engine import actions as _actions
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
@@ -30,7 +31,7 @@ from pokerarena.engine.actions import (
 
 __all__ = [
     "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "action_from_json",
-    "action_to_json", "build_view", "build_summary", "legal_to_json", "legalize",
+    "action_to_json", "build_view", "build_summary", "down_cards", "legal_to_json", "legalize",
     "passive_action",
     "view_to_json",
 ]
@@ -163,6 +164,7 @@ class BaseBot:
 
 # --------------------------------------------------------------------------- building
 def _public_history(log: list[tuple[int, Action]], seat: int) -> tuple[tuple[int, Action], ...]:
+    """The engine's public history, hidden cards masked once more (belt and braces)."""
     out = []
     for actor, act in log:
         kind = act.kind
@@ -198,7 +200,7 @@ def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,
         players=obs.players, hole=tuple(obs.hole), up=tuple(tuple(u) for u in obs.up),
         board=tuple(obs.board), stacks=tuple(obs.stacks), bets=tuple(obs.bets),
         committed=tuple(committed), pot=obs.pot, to_call=obs.to_call, legal=obs.legal,
-        history=_public_history(log, seat), folded=tuple(folded), street=obs.street,
+        history=_public_history(obs.history, seat), folded=tuple(folded), street=obs.street,
         phase=obs.phase)
 
 
@@ -212,11 +214,25 @@ def build_summary(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0) 
     return HandSummary(hand_no=hand_no, match_no=match_no, seat=seat,
                        deltas=tuple(res.deltas), stacks=tuple(res.stacks),
                        pots=tuple(p.as_dict() for p in res.pots), shown=shown,
-                       board=tuple(hand.board), history=_public_history(hand.log, seat))
+                       board=tuple(hand.board),
+                       history=_public_history(hand.observation(seat).history, seat))
 
 
-def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = ()) -> Action:
-    """Check if free, else fold; post a bring-in; stand pat; show at a showdown."""
+def down_cards(view: SeatView) -> tuple[int, ...]:
+    """The seat's own cards that are face down."""
+    up = view.up[view.seat] if view.up else ()
+    return tuple(c for c in view.hole if c not in up)
+
+
+EXPOSE_KIND = getattr(_actions, "EXPOSE_KIND", "ex")
+DECLARE_KIND = getattr(_actions, "DECLARE_KIND", "dc")
+
+
+def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = (),
+                   down: tuple[int, ...] | list[int] | None = None) -> Action:
+    """Check if free, else fold; post a bring-in; stand pat; show at a showdown; turn up
+    the first down cards when cards must be turned up; declare the first choice."""
+    down = list(hole) if down is None else list(down)
     if legal is None:
         return Action(CALL_KIND)
     kinds = legal.kinds
@@ -232,10 +248,15 @@ def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = ()) 
         return Action(DISCARD_KIND, 0, tuple(hole[:legal.discard_min]))
     if SHOW_KIND in kinds:
         return Action(SHOW_KIND, 0, tuple(hole))
+    if EXPOSE_KIND in kinds:
+        return Action(EXPOSE_KIND, 0, tuple(down[:legal.discard_min]))
+    if DECLARE_KIND in kinds:
+        return Action(DECLARE_KIND, (getattr(legal, "choices", ()) or (1,))[0])
     return Action(kinds[0]) if kinds else Action(CALL_KIND)
 
 
-def legalize(action: Action, legal: Legal | None, hole: Any = ()) -> Action:
+def legalize(action: Action, legal: Legal | None, hole: Any = (),
+             down: Any = None) -> Action:
     """``action`` if its kind is allowed, else the nearest allowed one: a check or call
     becomes the smallest bet where checking is not allowed (or a fold), a bet becomes a
     call, a fold with nothing to call a check; amounts are clamped into the range."""
@@ -262,7 +283,7 @@ def legalize(action: Action, legal: Legal | None, hole: Any = ()) -> Action:
             return Action(FOLD_KIND)
         if RAISE_KIND in kinds:
             return Action(RAISE_KIND, legal.min_to)
-    return passive_action(legal, tuple(hole))
+    return passive_action(legal, tuple(hole), down)
 
 
 # --------------------------------------------------------------------------- JSON
@@ -276,7 +297,7 @@ def _cards_json(cards: Any) -> list[str]:
 
 def _entry_json(actor: int, act: Action) -> dict[str, Any]:
     d: dict[str, Any] = {"seat": actor, "kind": act.kind}
-    if act.kind in (RAISE_KIND, CALL_KIND, BRING_IN_KIND, "blind", "ante"):
+    if act.kind in (RAISE_KIND, CALL_KIND, BRING_IN_KIND, DECLARE_KIND, "blind", "ante"):
         d["amount"] = act.amount
     if act.cards:
         d["cards"] = _cards_json(act.cards)
@@ -319,15 +340,17 @@ def action_to_json(action: Action) -> dict[str, Any]:
     d: dict[str, Any] = {"kind": action.kind}
     if action.kind == RAISE_KIND:
         d["amount"] = action.amount
-    if action.kind in (DISCARD_KIND, SHOW_KIND):
+    if action.kind in (DISCARD_KIND, SHOW_KIND, EXPOSE_KIND):
         d["cards"] = _cards_json(action.cards)
+    if action.kind == DECLARE_KIND:
+        d["amount"] = action.amount
     return d
 
 
 _KIND_ALIASES = {"fold": FOLD_KIND, "check": CALL_KIND, "call": CALL_KIND,
                  "bet": RAISE_KIND, "raise": RAISE_KIND, "complete": RAISE_KIND,
                  "bring_in": BRING_IN_KIND, "discard": DISCARD_KIND, "draw": DISCARD_KIND,
-                 "show": SHOW_KIND, "muck": SHOW_KIND}
+                 "show": SHOW_KIND, "muck": SHOW_KIND, "expose": "ex", "declare": "dc"}
 
 
 def action_from_json(data: Any) -> Action:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pokerarena.bots.base import BaseBot, SeatView, legalize
+from pokerarena.bots.base import BaseBot, SeatView, down_cards, legalize
 from pokerarena.bots.simple import keep_pairs_discard
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -20,7 +20,7 @@ class CallBot(BaseBot):
     description = "calling station: checks or calls every bet, never raises"
 
     def act(self, view: SeatView) -> Action:
-        return legalize(self._act(view), view.legal, view.hole)
+        return legalize(self._act(view), view.legal, view.hole, down_cards(view))
 
     def _act(self, view: SeatView) -> Action:
         """Check or call."""

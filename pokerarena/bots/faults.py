@@ -25,11 +25,14 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from pokerarena.bots.base import (
+    DECLARE_KIND,
+    EXPOSE_KIND,
     ActionFormatError,
     HandSummary,
     MatchInfo,
     SeatView,
     coerce_action,
+    down_cards,
     passive_action,
 )
 from pokerarena.engine.actions import (
@@ -117,11 +120,13 @@ class _Worker:
         self.inbox.put(None)
 
 
-def policy_action(legal: Legal | None, hole: Any, on_fault: str = "check_fold") -> Action:
-    """The irregularity policy's action."""
+def policy_action(legal: Legal | None, hole: Any, on_fault: str = "check_fold",
+                  down: Any = None) -> Action:
+    """The irregularity policy's action (``down``: the seat's face-down cards, for
+    turning cards up)."""
     if on_fault == "call" and legal is not None and CALL_KIND in legal.kinds:
         return Action(CALL_KIND)
-    return passive_action(legal, tuple(hole))
+    return passive_action(legal, tuple(hole), down)
 
 
 def check_legal(action: Action, legal: Legal | None, hole: Any) -> str | None:
@@ -146,6 +151,14 @@ def check_legal(action: Action, legal: Legal | None, hole: Any) -> str | None:
             return f"discards {len(cards)} cards: allowed {legal.discard_min}-{legal.discard_max}"
     if kind == SHOW_KIND and action.cards and sorted(action.cards) != sorted(hole):
         return "shows cards it does not hold"
+    if kind == EXPOSE_KIND:
+        cards = action.cards
+        if len(set(cards)) != len(cards) or any(c not in hole for c in cards):
+            return "turns up cards it does not hold"
+        if not legal.discard_min <= len(cards) <= legal.discard_max:
+            return f"turns up {len(cards)} cards: {legal.discard_min} needed"
+    if kind == DECLARE_KIND and action.amount not in (getattr(legal, "choices", ()) or (1, 2, 3)):
+        return f"declares {action.amount!r}: 1 high, 2 low, 3 both"
     return None
 
 
@@ -237,7 +250,7 @@ class GuardedBot:
     def act(self, view: SeatView) -> Action:
         """The bot's action if it is legal and in time, else the policy's."""
         pol = self.policy
-        fallback = policy_action(view.legal, view.hole, pol.on_fault)
+        fallback = policy_action(view.legal, view.hole, pol.on_fault, down_cards(view))
         if self.removed:
             return fallback
         if view.hand_no != self._hand_no:

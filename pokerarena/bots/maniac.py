@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pokerarena.bots.base import BaseBot, SeatView, legalize
+from pokerarena.bots.base import BaseBot, SeatView, down_cards, legalize
 from pokerarena.bots.simple import keep_pairs_discard
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -21,7 +21,7 @@ class ManiacBot(BaseBot):
     description = "raises whenever it may (pot-sized or all-in), never folds"
 
     def act(self, view: SeatView) -> Action:
-        return legalize(self._act(view), view.legal, view.hole)
+        return legalize(self._act(view), view.legal, view.hole, down_cards(view))
 
     def _act(self, view: SeatView) -> Action:
         """Raise if possible, else call."""

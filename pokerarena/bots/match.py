@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import MatchInfo, build_summary, build_view
-from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot
+from pokerarena.bots.base import MatchInfo, build_summary, build_view, down_cards
+from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
 from pokerarena.engine.actions import DEALER, IllegalAction
@@ -109,9 +109,13 @@ def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *
             hand.apply(action)
         except IllegalAction as exc:
             guard._record(hand_no, seat, "illegal", str(exc))
-            from pokerarena.bots.faults import policy_action
-
-            hand.apply(policy_action(view.legal, view.hole, guard.policy.on_fault))
+            fallback = policy_action(view.legal, view.hole, guard.policy.on_fault,
+                                     down_cards(view))
+            try:
+                hand.apply(fallback)
+            except IllegalAction as exc2:  # pragma: no cover - a policy/engine mismatch
+                raise RuntimeError(f"hand {hand_no}, seat {seat}: the irregularity policy's "
+                                   f"{fallback} is not legal either: {exc2}") from None
         steps += 1
         if steps > 10_000:  # pragma: no cover - an engine bug, not a bot's
             raise RuntimeError("a hand took more than 10000 actions")

@@ -17,7 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import BaseBot, SeatView, legalize, passive_action
+from pokerarena.bots.base import (
+    DECLARE_KIND,
+    EXPOSE_KIND,
+    BaseBot,
+    SeatView,
+    down_cards,
+    legalize,
+    passive_action,
+)
 from pokerarena.bots.strength import Profile, profile
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -94,8 +102,15 @@ class StrengthBot(BaseBot):
             return self.discard(view, prof)
         if SHOW_KIND in kinds:
             return Action(SHOW_KIND, 0, tuple(view.hole))
+        if EXPOSE_KIND in kinds:
+            return Action(EXPOSE_KIND, 0, prof.expose_choice(down_cards(view),
+                                                             legal.discard_min))
+        if DECLARE_KIND in kinds:
+            choices = getattr(legal, "choices", ()) or (1, 2, 3)
+            d = prof.declaration(view)
+            return Action(DECLARE_KIND, d if d in choices else choices[0])
         e = self.equity(view, prof)
-        return legalize(self.bet(view, prof, e), legal, view.hole)
+        return legalize(self.bet(view, prof, e), legal, view.hole, down_cards(view))
 
     def equity(self, view: SeatView, prof: Profile) -> float:
         """Pot share estimate for the view."""

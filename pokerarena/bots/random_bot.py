@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pokerarena.bots.base import BaseBot, SeatView
+from pokerarena.bots.base import DECLARE_KIND, EXPOSE_KIND, BaseBot, SeatView, down_cards
 from pokerarena.engine.actions import CALL_KIND, DISCARD_KIND, RAISE_KIND, SHOW_KIND, Action
 
 
@@ -29,4 +29,8 @@ class RandomBot(BaseBot):
             return Action(DISCARD_KIND, 0, tuple(rng.sample(list(view.hole), k)))
         if kind == SHOW_KIND:
             return Action(SHOW_KIND, 0, tuple(view.hole))
+        if kind == EXPOSE_KIND:
+            return Action(kind, 0, tuple(rng.sample(list(down_cards(view)), legal.discard_min)))
+        if kind == DECLARE_KIND:
+            return Action(kind, rng.choice(getattr(legal, "choices", ()) or (1, 2, 3)))
         return Action(kind)

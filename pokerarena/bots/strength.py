@@ -93,16 +93,32 @@ def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
         out[m] = 255 - best if best < 256 else -1
 
 
+@numba.njit(cache=True)
+def _sample_kernel(remaining: np.ndarray, k: int, seed: int,
+                   out: np.ndarray) -> None:  # pragma: no cover - jit
+    """Rows of ``k`` distinct cards: a partial Fisher-Yates shuffle per row (any
+    arrangement of the buffer shuffled this way gives a uniform ordered sample)."""
+    np.random.seed(seed)
+    buf = remaining.copy()
+    n = buf.size
+    for s in range(out.shape[0]):
+        for j in range(k):
+            r = j + np.random.randint(n - j)
+            tmp = buf[j]
+            buf[j] = buf[r]
+            buf[r] = tmp
+            out[s, j] = buf[j]
+
+
 def _sample(rng: np.random.Generator, remaining: np.ndarray, samples: int,
             k: int) -> np.ndarray:
-    """``samples`` rows of ``k`` distinct cards drawn uniformly from ``remaining``."""
-    if k == 0:
-        return np.empty((samples, 0), dtype=np.uint8)
-    keys = rng.random((samples, remaining.size))
-    idx = np.argsort(keys, axis=1)[:, :k]
-    return remaining[idx]
-
-
+    """``samples`` rows of ``k`` distinct cards drawn uniformly from ``remaining``
+    (seeded from ``rng``, so a bot's decisions are reproducible)."""
+    out = np.empty((samples, k), dtype=np.uint8)
+    if k:
+        _sample_kernel(np.ascontiguousarray(remaining, dtype=np.uint8), k,
+                       int(rng.integers(0, 2**31 - 1)), out)
+    return out
 def _ranking(name: str, deck: str, wild: str) -> Any:
     """The evaluator ranking, with the variant's fixed wild cards when it has any."""
     if wild not in ("none", "") and wild not in POSITIONAL_WILDS:
@@ -118,7 +134,7 @@ class Profile:
 
     def __init__(self, game: Game) -> None:
         v = game.variant
-        sd = v.showdown
+        sd = getattr(game, "showdown", None) or v.showdown  # with the game's options
         # Fixed wild cards are modelled; positional ones (which depend on where cards
         # fall) and unusual combinations (crisscross) are approximated: no wild cards,
         # best hand of all the cards.
@@ -335,6 +351,39 @@ class Profile:
             return np.searchsorted(ref, self._values(self.high, values, None)) / ref.size
         ref = self._reference("l", size)
         return np.searchsorted(ref, self._values(self.low, values, None)) / ref.size
+
+    def expose_choice(self, down: tuple[int, ...] | list[int], k: int) -> tuple[int, ...]:
+        """Which ``k`` down cards to turn up: unpaired ones first, the least telling
+        (low cards in high games, high cards in low games)."""
+        counts: dict[int, int] = {}
+        for c in down:
+            counts[c >> 2] = counts.get(c >> 2, 0) + 1
+        low_game = self.high is None
+        order = sorted(down, key=lambda c: (counts[c >> 2] > 1,
+                                            -(c >> 2) if low_game else (c >> 2)))
+        return tuple(order[:k])
+
+    def declaration(self, view: Any) -> int:
+        """High (1), low (2) or both (3), by the hand's percentile in each ranking."""
+        if self.low is None:
+            return 1
+        if self.high is None:
+            return 2
+        cards = [c for c in view.hole if c != UNKNOWN] + list(view.board)
+        arr = np.asarray([cards], dtype=np.uint8)
+        size = len(cards)
+        try:
+            hi = float(np.searchsorted(self._reference("h", size),
+                                       self._values(self.high, arr, None))[0])
+            lo = float(np.searchsorted(self._reference("l", size),
+                                       self._values(self.low, arr, None))[0])
+        except ValueError:
+            return 1
+        hi /= _REF_HANDS
+        lo /= _REF_HANDS
+        if hi > 0.93 and lo > 0.93:
+            return 3
+        return 2 if lo > hi + 0.05 else 1
 
     def draws_left(self, street: int) -> int:
         """Draws still to come after street index ``street`` (a draw in progress counts)."""
