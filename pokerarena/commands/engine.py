@@ -138,6 +138,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--stack: must be 1 or more")
     try:
         game = Game(args.variant, options)
+        lo, hi = game.variant.players
+        if not lo <= len(bots) <= hi:
+            raise UserError(f"--bots: {game.variant.id} is for {lo} to {hi} players, "
+                            f"not {len(bots)}")
         summary = play_session(game, bots, args.hands, args.seed, args.stack,
                                mode="freeze_out" if args.freeze_out else "cash",
                                wangdoodle=args.wangdoodle)
