@@ -217,9 +217,9 @@ def main() -> int:
         f"A heads-up round robin of {len(bots)} built-in bots "
         f"({', '.join(bots)})\nin {len(games)} games: "
         + ", ".join(f"{g['variant']} {g['betting'].replace('_', '-')}" for g in games)
-        + f"\n{len(spec.lineups())} pairings x {len(games)} games x {spec.hands} hands "
-        "(duplicate deals: each deal is played twice, cards swapped),\n"
-        "on Ray, stored as Parquet, queried with DuckDB.", border_style="cyan"))
+        + f"\n{len(spec.lineups())} pairings x {len(games)} games x {spec.hands} hands, "
+        "duplicate deals (every deal played twice, cards swapped)\n"
+        "on Ray actors, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
     console.print(f"Warm-up: every game and bot played in-process in {_warm_up(spec):.1f} s "
                   "(compiled kernels cached for the workers)")

@@ -36,17 +36,24 @@ def _glob(data_dir: Path, table: str, run_id: str | None) -> str:
 
 LEADERBOARD_SQL = """
 CREATE VIEW leaderboard AS
-SELECT s.run_id, s.bot,
-       count(*) AS hands,
-       sum(s.net) AS net,
-       round(1000.0 * avg(s.net / h.bb), 1) AS mbb_per_hand,
-       round(1000.0 * 1.96 * coalesce(stddev_samp(s.net / h.bb), 0) / sqrt(count(*)), 1)
+WITH per_deal AS (
+    SELECT s.run_id, s.bot, s.match, coalesce(h.deal, h.hand) AS deal, count(*) AS n,
+           sum(s.net / h.bb) AS bbs,
+           sum(s.net) AS net, sum(CASE WHEN s.net > 0 THEN 1 ELSE 0 END) AS won,
+           sum(CASE WHEN s.showdown THEN 1 ELSE 0 END) AS shown, sum(s.faults) AS faults
+    FROM seats s JOIN hands h USING (run_id, match, hand)
+    GROUP BY s.run_id, s.bot, s.match, coalesce(h.deal, h.hand))
+SELECT run_id, bot,
+       sum(n) AS hands,
+       sum(net) AS net,
+       round(1000.0 * sum(bbs) / sum(n), 1) AS mbb_per_hand,
+       round(1000.0 * 1.96 * coalesce(stddev_samp(bbs / n), 0) / sqrt(count(*)), 1)
            AS ci95_mbb,
-       round(avg(CASE WHEN s.net > 0 THEN 1.0 ELSE 0.0 END), 4) AS won_rate,
-       round(avg(CASE WHEN s.showdown THEN 1.0 ELSE 0.0 END), 4) AS showdown_rate,
-       sum(s.faults) AS faults
-FROM seats s JOIN hands h USING (run_id, match, hand)
-GROUP BY s.run_id, s.bot
+       round(sum(won) / sum(n), 4) AS won_rate,
+       round(sum(shown) / sum(n), 4) AS showdown_rate,
+       sum(faults) AS faults
+FROM per_deal
+GROUP BY run_id, bot
 """
 
 
