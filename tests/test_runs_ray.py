@@ -159,3 +159,21 @@ def test_cancel_on_ray_then_resume_in_process(ray_cluster: str, tmp_path: Path,
     ref_data, ref_id = reference
     for table in ("hands", "seats", "actions"):
         assert rows(tmp_path, "c", table) == rows(ref_data, ref_id, table), table
+
+
+def test_bench_scaling_reports_what_docs_scaling_uses(ray_cluster: str, tmp_path: Path) -> None:
+    from pokerarena.platform.bench import bench_scaling
+
+    r = bench_scaling([1, 2], hands=160, unit_hands=20, overhead_units=6, data=str(tmp_path))
+    assert [x["workers"] for x in r["runs"]] == [1, 2]
+    assert all(x["hands"] == 160 and x["units"] == 8 for x in r["runs"])
+    assert r["runs"][0]["efficiency"] == 1.0
+    for key in ("efficiency", "cpu_efficiency", "worker_utilization",
+                "rows_written_per_s_per_worker", "write_share_of_unit_time"):
+        assert all(x[key] > 0 for x in r["runs"]), key
+    o = r["overhead"]
+    assert o["units"] == 6 and o["driver_cpu_ms_per_unit"] > 0
+    assert o["max_workers_per_driver"] >= 1 and o["overhead_fraction"] >= 0
+    import ray
+
+    assert ray.is_initialized()  # the bench joined the session's cluster and left it up

@@ -134,12 +134,12 @@ def _drive_with_progress(driver: Any) -> Any:
         TimeRemainingColumn,
     )
 
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("units  {task.fields[hands]} hands  {task.fields[rate]} hands/s"),
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(bar_width=24),
+               MofNCompleteColumn(), TextColumn("units {task.fields[hands]} hands "
+                                                "{task.fields[rate]}/s"),
                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task(driver.run_id, total=len(driver.plan.units), hands="0",
-                            rate="-")
+        task = bar.add_task("playing", total=len(driver.plan.units), hands="0", rate="-")
 
         def update(p: Any) -> None:
             bar.update(task, completed=p.units_done, hands=f"{p.hands_done:,}",
