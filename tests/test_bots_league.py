@@ -142,6 +142,19 @@ def test_low8_kernel_matches_the_evaluator():
         assert (np.sign(a[:, None] - a[None, :]) == np.sign(b[:, None] - b[None, :])).all()
 
 
+def test_a5_low_kernel_orders_like_the_evaluator():
+    from pokerarena.evaluator import evaluate_batch, ranking
+
+    lo = ranking("a5_low")
+    prof = Profile(Game("razz"))
+    rng = np.random.default_rng(2)
+    for k in (5, 7):
+        d = np.argsort(rng.random((800, 52)), axis=1)[:, :k].astype(np.uint8)
+        a = prof._low_values(d, None)
+        b = evaluate_batch(d, lo).astype(np.int64)
+        assert (np.sign(a[:, None] - a[None, :]) == np.sign(b[:, None] - b[None, :])).all()
+
+
 def test_equity_estimates_are_sane():
     from pokerarena.cards import parse_cards
 

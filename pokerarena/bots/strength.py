@@ -38,6 +38,24 @@ _REF_HANDS = 6000
 
 
 @numba.njit(cache=True)
+def _a5_unpaired_rows(hands: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
+    """Ace-to-five lows without pairs: ``8191 - mask`` of the five lowest distinct ranks
+    (ace = bit 0); -1 when the hand has fewer than five distinct ranks."""
+    for m in range(hands.shape[0]):
+        mask = 0
+        for j in range(hands.shape[1]):
+            mask |= 1 << (((hands[m, j] >> 2) + 1) % 13)
+        low = 0
+        taken = 0
+        while taken < 5 and mask != 0:
+            bit = mask & -mask
+            low |= bit
+            mask ^= bit
+            taken += 1
+        out[m] = 8191 - low if taken == 5 else -1
+
+
+@numba.njit(cache=True)
 def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
                out: np.ndarray) -> None:  # pragma: no cover - jit
     """Eight-or-better lows, row by row: ``255 - mask`` of the five lowest distinct
@@ -168,6 +186,7 @@ class Profile:
         if self.low is not None and self.qualifier:
             self.low_threshold = self._qualifier_threshold()
         self._ref: dict[str, np.ndarray] = {}
+        self.fast_a5 = sd.low == "a5_low" and wild == "none" and v.deck == "standard"
         self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
 
@@ -189,6 +208,16 @@ class Profile:
         return evaluate_batch(full, rk)
 
     def _low_values(self, hands: np.ndarray, boards: np.ndarray | None) -> np.ndarray:
+        if self.fast_a5 and not self.qualifier and not self.omaha:
+            full = hands if boards is None or not boards.shape[1] else np.hstack([hands, boards])
+            if full.shape[1] >= 5:
+                out = np.empty(full.shape[0], dtype=np.int64)
+                _a5_unpaired_rows(np.ascontiguousarray(full), out)
+                paired = out < 0
+                if paired.any():  # rare with seven cards: the evaluator ranks those
+                    out[paired] = (evaluate_batch(full[paired], self.low).astype(np.int64)
+                                   - (1 << 32))
+                return out
         if self.fast_low8:
             b = boards if boards is not None else np.empty((hands.shape[0], 0), np.uint8)
             out = np.empty(hands.shape[0], dtype=np.int64)
