@@ -404,6 +404,7 @@ class Hand:
         # draw state
         self.drawn = [False] * n
         self.owed = [0] * n
+        self.thrown: list[tuple[int, ...]] = [()] * n
         self.draw_min = 0
         self.draw_max = 0
         # manual dealing state
@@ -582,9 +583,11 @@ class Hand:
 
     # ------------------------------------------------------------------ betting
     def _others_can_act(self, p: int) -> bool:
-        folded, stack = self.folded, self.stack
+        """True when another player could put in more than the current bet (else a
+        raise could never be called: every other player has folded or is all in)."""
+        folded, stack, bets, cur = self.folded, self.stack, self.bets, self.cur
         for q in range(self.n):  # noqa: SIM110 - a plain loop is faster here
-            if q != p and stack[q] > 0 and not folded[q]:
+            if q != p and stack[q] > 0 and not folded[q] and bets[q] + stack[q] > cur:
                 return True
         return False
 
@@ -1011,6 +1014,7 @@ class Hand:
                 self.draw_min, self.draw_max = st[1], st[2]
                 self.drawn = [False] * self.n
                 self.owed = [0] * self.n
+                self.thrown = [()] * self.n
                 self.phase = PH_DRAW
                 p = self._next_drawer(-1)
                 if p >= 0:
@@ -1229,14 +1233,9 @@ class Hand:
         self.log.append((seat, Action(DISCARD_KIND, 0, cards)))
         if self.manual:
             self.seen.update(thrown)
-            self.muck_pile.extend(thrown)
-            self.owed[p] = k
-        elif k:
-            new = self._take(k, exclude=thrown)
-            self.muck_pile.extend(thrown)
-            hole.extend(new)
-            self.isup[p].extend([False] * k)
-            self.log.append((DEALER, Action(DEAL_HOLE_KIND, 0, tuple(new), seat)))
+        self.muck_pile.extend(thrown)
+        self.owed[p] = k
+        self.thrown[p] = thrown
         self._continue_draw()
 
     def _check_seen_discards(self, cards: tuple[int, ...], hole: list[int]) -> None:
@@ -1250,8 +1249,20 @@ class Hand:
             self.actor = p
             return
         if any(self.owed):
-            self.actor = -1
-            return
+            if self.manual:
+                self.actor = -1
+                return
+            # Everyone has discarded: the replacements are dealt in turn (as PHH records
+            # them); a player never gets his own discards back from a reshuffle.
+            for q in range(self.n):
+                k = self.owed[q]
+                if k:
+                    new = self._take(k, exclude=self.thrown[q])
+                    self.hole[q].extend(new)
+                    self.isup[q].extend([False] * k)
+                    self.owed[q] = 0
+                    self.log.append((DEALER, Action(DEAL_HOLE_KIND, 0, tuple(new),
+                                                    self.seat_of[q])))
         self.phase = PH_NONE
         self._advance()
 

@@ -144,6 +144,11 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
     for key in ("_hilo", "_combine", "_wild"):
         if key in data:
             opts[key[1:]] = data[key]
+    if code in codes and system == "fixed_limit" and "_max_raises" not in data:
+        # Real hands follow the casinos' cap of a bet and four raises (WSOP; PokerKit
+        # counts four completions, bets or raises per street), with no cap heads-up.
+        opts["max_raises"] = 4
+        opts["heads_up_max_raises"] = "none"
     for key in ("_max_raises", "_heads_up_max_raises"):
         if key in data:
             opts[key.lstrip("_")] = data[key]
