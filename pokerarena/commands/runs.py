@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--address", help="Ray cluster to join (default: $RAY_ADDRESS, else a "
                    "local cluster)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="Ray actors playing units (default: the CPU count)")
+                   help="Ray actors playing units (default: one per CPU, of this machine "
+                   "or of the cluster joined)")
     p.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run")
     p.add_argument("--local", action="store_true",
                    help="play in this process, without Ray (debugging, tiny runs)")
@@ -78,13 +79,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena run``."""
     from pokerarena.platform.driver import RunDriver, RunFailed
-    from pokerarena.platform.executors import LocalExecutor, RayExecutor
+    from pokerarena.platform.executors import LocalExecutor, RayExecutor, ray_address
     from pokerarena.platform.spec import SpecError, load_spec
 
     data = _data_dir(args)
     if args.workers is not None and args.workers < 1:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
-    workers = args.workers or os.cpu_count() or 1
+    # Default: one worker per local core, or per CPU of the cluster joined.
+    workers = args.workers or (None if ray_address(args.address) else os.cpu_count() or 1)
     executor: Any = LocalExecutor() if args.local else RayExecutor(workers, args.address)
     try:
         if args.resume:
@@ -100,7 +102,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     n_units = len(driver.plan.units)
     print(f"run {driver.run_id}: {n_units:,} units, {driver.plan.hands:,} hands, "
-          f"{executor.name} x{executor.workers}, data in {driver.store.run_dir}",
+          f"{executor.name} x{executor.workers or 'all CPUs'}, data in {driver.store.run_dir}",
           file=sys.stderr, flush=True)
     try:
         final = _drive_with_progress(driver)

@@ -157,16 +157,16 @@ class RunDriver:
                                        if u.unit_id in done)
                 self._status = "running"
                 self._t0 = time.monotonic()
-            store.append({"event": "start", "units": len(self.plan.units),
-                          "hands": self.plan.hands, "skipped": self._skipped,
-                          "digest": self.spec.digest(),
-                          "executor": getattr(self.executor, "name", "?"),
-                          "workers": getattr(self.executor, "workers", 1),
-                          "host": socket.gethostname(), "pid": os.getpid()})
             status, error = "finished", None
             try:
                 if self.manage_executor:
                     self.executor.start()
+                store.append({"event": "start", "units": len(self.plan.units),
+                              "hands": self.plan.hands, "skipped": self._skipped,
+                              "digest": self.spec.digest(),
+                              "executor": getattr(self.executor, "name", "?"),
+                              "workers": getattr(self.executor, "workers", 1),
+                              "host": socket.gethostname(), "pid": os.getpid()})
                 with self._lock:
                     self._t0 = time.monotonic()
                 status = self._loop(todo)

@@ -108,12 +108,13 @@ class RayExecutor:
 
     name = "ray"
 
-    def __init__(self, workers: int = 2, address: str | None = None, depth: int = 2) -> None:
-        if workers < 1:
+    def __init__(self, workers: int | None = 2, address: str | None = None,
+                 depth: int = 2) -> None:
+        if workers is not None and workers < 1:
             raise ValueError(f"--workers must be at least 1, got {workers}")
-        self.workers = workers
+        self.workers = workers or 0  # 0: one per CPU of the cluster, decided by start()
         self.depth = depth
-        self.capacity = workers * depth
+        self.capacity = self.workers * depth
         self.address = address
         self._owns_ray = False
         self._actors: list[Any] = []
@@ -129,6 +130,9 @@ class RayExecutor:
 
         self._owns_ray = init_ray(self.address,
                                   num_cpus=max(self.workers, os.cpu_count() or 1))
+        if not self.workers:
+            self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            self.capacity = self.workers * self.depth
         self._actors = [self._new_actor() for _ in range(self.workers)]
         self._load = [0] * self.workers
         ray.get([a.ready.remote() for a in self._actors])

@@ -187,7 +187,7 @@ class RunStore:
         info.hands_done = sum(hands_by_unit.values())
         if info.status == "running" and not self.is_driven():
             info.status = "interrupted"
-        if info.started is None:
+        if info.started is None and info.ended is None:
             info.status = "created" if not self.is_driven() else "running"
         return info
 
