@@ -428,31 +428,32 @@ class Profile:
         dead = set(dead or ()) | set(hole)
         remaining = np.asarray([c for c in self.deck.tolist() if c not in dead], dtype=np.uint8)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
-        best: tuple[tuple[int, ...], float] = ((), -1.0)
         cand: list[tuple[int, ...]] = []
-        for k in range(max(0, dmin), min(dmax, n) + 1):
+        for k in range(max(0, dmin), min(dmax, n, remaining.size) + 1):
             cand.extend(itertools.combinations(range(n), k))
-        rows = []
-        for disc in cand:
-            keep = [hole[i] for i in range(n) if i not in disc]
-            k = len(disc)
-            reps = 1 if k == 0 else samples
-            if k > remaining.size:
-                continue
-            drawn = _sample(rng, remaining, reps, k)
-            rows.append((disc, np.hstack([np.tile(np.asarray(keep, dtype=np.uint8), (reps, 1)),
-                                          drawn])))
-        if not rows:
+        if not cand:
             return tuple(hole[:dmin]), 0.0
-        allh = np.vstack([r[1] for r in rows])
-        pct = self.percentile(allh, n) ** expo
+        reps = [1 if not d else samples for d in cand]
+        total = sum(reps)
+        kmax = max(len(d) for d in cand)
+        drawn = _sample(rng, remaining, total, kmax)
+        hands = np.empty((total, n), dtype=np.uint8)
+        hole_arr = np.asarray(hole, dtype=np.uint8)
         pos = 0
-        for disc, arr in rows:
-            m = arr.shape[0]
-            score = float(pct[pos:pos + m].mean())
-            pos += m
-            # small preference for keeping cards when scores tie
-            score -= 1e-4 * len(disc)
+        for disc, r in zip(cand, reps, strict=True):
+            k = len(disc)
+            keep = [i for i in range(n) if i not in disc]
+            hands[pos:pos + r, :n - k] = hole_arr[keep]
+            if k:
+                hands[pos:pos + r, n - k:] = drawn[pos:pos + r, :k]
+            pos += r
+        pct = self.percentile(hands, n) ** expo
+        best: tuple[tuple[int, ...], float] = ((), -1.0)
+        pos = 0
+        for disc, r in zip(cand, reps, strict=True):
+            # a small preference for keeping cards when scores tie
+            score = float(pct[pos:pos + r].mean()) - 1e-4 * len(disc)
+            pos += r
             if score > best[1]:
                 best = (tuple(hole[i] for i in disc), score)
         return best
