@@ -210,7 +210,7 @@ class RunManager:
     def _drive(self, active: _Active) -> None:
         driver = active.driver
         try:
-            driver.run()
+            self._run_with_lock_retries(driver)
         except RunFailed as exc:
             log.warning("run %s failed: %s", driver.run_id, exc)
         except SpecError as exc:  # e.g. another process holds the run's lock
@@ -228,6 +228,23 @@ class RunManager:
             with self._lock:
                 self._active.pop(driver.run_id, None)
             active.done.set()
+
+    @staticmethod
+    def _run_with_lock_retries(driver: RunDriver, tries: int = 50) -> None:
+        """``driver.run()``, retried while the run's lock is briefly held by a reader.
+
+        ``RunStore.is_driven()`` (called by every status read) probes the driver lock by
+        taking it for an instant; a driver starting in that instant is refused as if
+        another process drove the run. A real other driver keeps refusing: give up then.
+        """
+        for attempt in range(tries):
+            try:
+                driver.run()
+                return
+            except SpecError as exc:
+                if "being driven" not in str(exc) or attempt == tries - 1:
+                    raise
+                time.sleep(0.02)
 
     def cancel(self, run_id: str) -> dict[str, Any]:
         """Cancel a run: its units stop; what was written stays consistent."""
