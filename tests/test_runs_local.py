@@ -57,6 +57,10 @@ def test_rows_are_complete_and_consistent(tmp_path: Path) -> None:
                    " AS d FROM actions GROUP BY ALL) a USING (match, hand) "
                    "WHERE a.d <> h.decisions", run)
     assert bad == []
+    # the built-in bots never fault: every decision is the bot's own answer
+    _, out = query(tmp_path, "SELECT (SELECT count(*) FROM actions WHERE fault), "
+                   "(SELECT count(*) FROM faults), (SELECT sum(faults) FROM seats)", run)
+    assert out == [(0, 0, 0)]
     _, cats = query(tmp_path, "SELECT DISTINCT high_category FROM seats WHERE showdown "
                     "AND variant = 'holdem'", run)
     assert {c for (c,) in cats} <= {"high_card", "one_pair", "two_pair", "three_of_a_kind",
@@ -186,3 +190,25 @@ def test_duplicate_deals_give_every_bot_the_same_cards(tmp_path: Path) -> None:
 
     with pytest.raises(SpecError, match="^unit_hands: with duplicate deals"):
         parse_spec(dict(spec, unit_hands=5))
+
+
+def test_faults_are_recorded_per_decision_and_per_kind(tmp_path: Path) -> None:
+    # A decision limit of 0.1 microseconds: every answer comes too late, so every decision
+    # is the irregularity policy's (check if free, else fold) and is recorded as a fault.
+    spec = {"kind": "match", "seed": 2, "bots": ["tag", "call"], "hands": 6,
+            "games": [{"variant": "holdem", "betting": "no_limit"}],
+            "limits": {"decision_seconds": 1e-7, "max_faults": 2}}
+    run = local_run(tmp_path, spec)
+    _, out = query(tmp_path, "SELECT bool_and(fault), count(*) FROM actions WHERE seat >= 0 "
+                   "AND kind IN ('f', 'cc', 'cbr', 'pb', 'sd', 'sm')", run)
+    assert out[0][0] is True and out[0][1] > 0
+    _, out = query(tmp_path, "SELECT bot, kind, count(*) FROM faults GROUP BY ALL "
+                   "ORDER BY ALL", run)
+    # two timeouts each, then the bot is removed; later decisions are the policy's
+    # without being asked (still flagged in actions, no new fault rows)
+    assert out == [("call", "removed", 1), ("call", "timeout", 2),
+                   ("tag", "removed", 1), ("tag", "timeout", 2)]
+    _, out = query(tmp_path, "SELECT count(*) FROM actions WHERE kind = 'cbr'", run)
+    assert out == [(0,)]  # the policy never bets
+    _, out = query(tmp_path, "SELECT sum(faults) FROM seats", run)
+    assert out[0][0] == query(tmp_path, "SELECT count(*) FROM actions WHERE fault", run)[1][0][0]
