@@ -176,15 +176,14 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     t = Table(title=f"runs in {_data_dir(args)}")
-    for col, just in (("run", "left"), ("status", "left"), ("kind", "left"),
-                      ("units", "right"), ("hands", "right"), ("started (UTC)", "left"),
-                      ("seconds", "right")):
-        t.add_column(col, justify=just)
+    for col, just in (("run", "left"), ("status", "left"), ("units", "right"),
+                      ("hands", "right"), ("started", "left"), ("seconds", "right")):
+        t.add_column(col, justify=just, no_wrap=True)
     for r in infos:
-        t.add_row(r["run_id"], _status(r["status"]), r["kind"],
+        t.add_row(r["run_id"], _status(r["status"]),
                   f"{r['units_done']:,}/{r['units_total']:,}",
-                  f"{r['hands_done']:,}", (r["started"] or "")[:19].replace("T", " "),
-                  f"{r['seconds']:.1f}" if r["seconds"] is not None else "")
+                  f"{r['hands_done']:,}", (r["started"] or "")[5:16].replace("T", " "),
+                  f"{r['seconds']:.0f}" if r["seconds"] is not None else "")
     Console().print(t)
     return 0
 
