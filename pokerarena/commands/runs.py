@@ -17,6 +17,14 @@ from typing import Any
 from pokerarena.commands import UserError
 
 
+def _console() -> Any:
+    """A rich console for stdout: the terminal's width, or 120 columns into a pipe."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=120)
+
+
 def _add_data(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", metavar="DIR", default=None,
                    help="data directory (default: $POKERARENA_DATA or ./data)")
@@ -172,19 +180,18 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if not infos:
         print(f"no runs under {_data_dir(args)}")
         return 0
-    from rich.console import Console
     from rich.table import Table
 
     t = Table(title=f"runs in {_data_dir(args)}")
     for col, just in (("run", "left"), ("status", "left"), ("units", "right"),
-                      ("hands", "right"), ("started", "left"), ("seconds", "right")):
+                      ("hands", "right"), ("started (UTC)", "left"), ("seconds", "right")):
         t.add_column(col, justify=just, no_wrap=True)
     for r in infos:
         t.add_row(r["run_id"], _status(r["status"]),
                   f"{r['units_done']:,}/{r['units_total']:,}",
                   f"{r['hands_done']:,}", (r["started"] or "")[5:16].replace("T", " "),
                   f"{r['seconds']:.0f}" if r["seconds"] is not None else "")
-    Console().print(t)
+    _console().print(t)
     return 0
 
 
@@ -229,9 +236,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, default=str))
         return 0
-    from rich.console import Console
-
-    console = Console()
+    console = _console()
     console.print(f"[bold]{info['run_id']}[/bold]  {_status(info['status'])}  "
                   f"{info['kind']}  {info['units_done']:,}/{info['units_total']:,} units  "
                   f"{info['hands_done']:,}/{info['hands_total']:,} hands  "
@@ -291,9 +296,7 @@ def cmd_query(args: argparse.Namespace) -> int:
         w.writerow(columns)
         w.writerows(rows)
     else:
-        from rich.console import Console
-
-        Console().print(records_table(None, columns, rows))
+        _console().print(records_table(None, columns, rows))
     return 0
 
 
