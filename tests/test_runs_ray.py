@@ -177,3 +177,24 @@ def test_bench_scaling_reports_what_docs_scaling_uses(ray_cluster: str, tmp_path
     import ray
 
     assert ray.is_initialized()  # the bench joined the session's cluster and left it up
+
+
+def test_unit_over_its_time_limit_is_abandoned_and_retried_then_fails(
+        ray_cluster: str, tmp_path: Path) -> None:
+    from pokerarena.platform.driver import RunFailed
+
+    # 300 hands of tag take far longer than 20 ms: every attempt runs out of time.
+    spec = parse_spec(dict(SPEC, bots=["tag", "call"], hands=300, unit_hands=300,
+                           games=[SPEC["games"][0]],
+                           limits={"unit_seconds": 0.02, "max_attempts": 2}))
+    executor = RayExecutor(1)
+    driver = RunDriver.create(spec, tmp_path, executor, run_id="slow")
+    with pytest.raises(RunFailed, match="m00000s00000 failed 2 times"):
+        driver.run()
+    assert executor.restarts >= 2  # the actor running the unit was killed each time
+    info = RunStore(tmp_path, "slow").info()
+    assert info.status == "failed" and "failed 2 times" in info.error
+    retries = [e for e in RunStore(tmp_path, "slow").events() if e.get("event") == "retry"]
+    assert [e["attempt"] for e in retries] == [1, 2]
+    _, out = query(tmp_path, "SELECT count(*) FROM hands", "slow")
+    assert out == [(0,)]
