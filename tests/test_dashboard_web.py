@@ -1,0 +1,97 @@
+"""The web dashboard in a real browser (Debian's chromium, headless, driven by
+Playwright): it picks up a run submitted after the page loaded, follows it to the end,
+and shows its progress, leaderboard, cross table and charts as the API reports them."""
+
+from __future__ import annotations
+
+import os
+
+import httpx
+import pytest
+
+from pokerarena.platform.api import create_app
+from pokerarena.platform.api.executors import MeteredRayExecutor
+from pokerarena.platform.api.server import ServedApp
+from pokerarena.platform.api.testing import require_binary, small_spec
+
+TOKEN = "test-token-web"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = require_binary("/usr/bin/chromium")
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def service(ray_cluster, tmp_path_factory):
+    data = tmp_path_factory.mktemp("web")
+    app = create_app(data, token=TOKEN, executor_factory=lambda: MeteredRayExecutor(1))
+    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=30) as client:
+        yield served.url, client
+
+
+def test_dashboard_follows_a_run_to_completion(browser, service):
+    url, client = service
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url + "/")
+    assert page.title() == "pokerarena"
+    page.wait_for_selector("#service-status:text('connected')")
+    assert page.is_visible("#no-runs")
+
+    r = client.post("/api/runs", json=small_spec(hands=600, unit_hands=100, name="web",
+                                                 bots=("tag", "call")), headers=AUTH)
+    assert r.status_code == 201, r.text
+    run_id = r.json()["run_id"]
+    row = f"tr.run[data-run-id='{run_id}']"
+    page.wait_for_selector(row, timeout=30_000)  # the page found the new run by itself
+    page.wait_for_selector(f"{row}[data-status='finished']", timeout=120_000)
+    page.wait_for_selector(f"#run-detail[data-results-for='{run_id}:finished']",
+                           timeout=30_000)
+
+    assert page.inner_text("#run-id") == run_id
+    assert page.inner_text("#run-status") == "finished"
+    assert page.inner_text("#run-hands") == "600 / 600"
+    assert page.inner_text("#run-units") == "6 / 6"
+    assert page.inner_text(f"{row} td:nth-child(5)") == "600 / 600"
+    assert page.eval_on_selector("#run-bar", "e => e.style.width") == "100%"
+    rate = float(page.inner_text("#run-rate").replace(",", ""))
+    assert rate > 0
+
+    board = client.get(f"/api/runs/{run_id}/leaderboard").json()
+    shown = {tr.get_attribute("data-bot"): tr.query_selector("td.mbb").inner_text()
+             for tr in page.query_selector_all("#leaderboard tbody tr")}
+    expected = {b["bot"]: f"{b['mbb_per_hand']:,.1f}" for b in board["leaderboard"]}
+    assert shown == expected and set(shown) == {"tag", "call"}
+    cross_rows = page.query_selector_all("#crosstable tbody tr")
+    assert [tr.get_attribute("data-bot") for tr in cross_rows] == ["call", "tag"]
+    tag_vs_call = next(c for c in board["cross_table"] if c["bot"] == "tag")
+    cell = cross_rows[1].query_selector("td:nth-of-type(1)").inner_text()
+    assert cell == f"{tag_vs_call['mbb_per_hand']:,.1f}"
+
+    charts = client.get(f"/api/runs/{run_id}/charts").json()
+    positions = page.eval_on_selector_all("#chart-positions g.bar-item",
+                                          "gs => gs.map(g => g.dataset.label)")
+    assert positions == ["pos 0", "pos 1"]
+    categories = page.eval_on_selector_all("#chart-categories g.bar-item",
+                                           "gs => gs.map(g => g.dataset.label)")
+    assert categories == [c["category"] for c in charts["categories"]] and categories
+    widths = page.eval_on_selector_all("#chart-categories rect",
+                                       "rs => rs.map(r => Number(r.getAttribute('width')))")
+    assert widths == sorted(widths, reverse=True) and widths[0] > widths[-1] > 0
+    assert errors == []
+    page.close()
