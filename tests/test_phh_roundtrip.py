@@ -158,3 +158,19 @@ def test_export_then_replay_with_a_carried_pot_and_progressive_openers():
     rep = replay(data)
     assert rep.finishing_stacks == [hand.stacks()[hand.seat_of[p]] for p in range(3)]
     assert rep.hand.result().carry == hand.result().carry
+
+
+def test_short_all_in_bet_in_fixed_limit_complete_or_pokerkit_raise():
+    base = dict(variant="FT", antes=[0, 0, 0], blinds_or_straddles=[1, 2, 0], small_bet=2,
+                big_bet=4, starting_stacks=[100, 100, 3])
+    flop = ["d dh p1 AsKs", "d dh p2 QdQc", "d dh p3 7h2c", "p3 cc", "p1 cc", "p2 cc",
+            "d db 2d7c9s", "p1 cc", "p2 cc", "p3 cbr 1"]       # p3: all in for 1
+    # The casino rule completes the bet (to 2); PokerKit-recorded hands raise a full
+    # bet over it (to 3). Both replay; the uncalled part goes back.
+    for amount in ("2", "3"):
+        text = _phh(**base, actions=[*flop, f"p1 cbr {amount}", "p2 f", "d db 3h",
+                                     "d db 4h", "p1 sm AsKs", "p3 sm 7h2c"])
+        assert replay(loads_phh(text)).finishing_stacks == [97, 98, 8]
+    text = _phh(**base, actions=[*flop, "p1 cbr 4"])
+    with pytest.raises(PHHError, match="allowed 2 or 3"):
+        replay(loads_phh(text))

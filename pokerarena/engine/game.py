@@ -50,14 +50,19 @@ class GameOptions(BaseModel):
     Amount fields override the variant's ``stakes``. ``antes`` and ``blinds`` are lists by
     role (as PHH writes them: first the player left of the button; heads-up with blinds,
     the button posts ``blinds[0]``). ``max_raises`` / ``heads_up_max_raises`` accept
-    ``"none"`` for no cap. ``wild``, ``wild_rule``, ``five_of_a_kind``, ``double_ace_flush``,
-    ``fewer_wilds_win``, ``four_flush``, ``blaze``, ``trips_beat_straight`` override the
-    variant's showdown (RULES.md §1). ``hilo`` plays any variant high-low (RULES.md §3):
-    ``cards_speak`` (low: ``hilo_low``), ``cards_speak_8`` (low: ace-to-five eight or
-    better), ``declare_in_turn`` / ``declare_simultaneous`` (a declaration before the
-    showdown, low: ``hilo_low``). ``rake_percent`` (of the pots, rounded down, at most
+    ``"none"`` for no cap. ``phh_compat`` (set by PHH replay) also accepts PokerKit's
+    conventions where they differ from casino practice. ``wild``, ``wild_rule``,
+    ``five_of_a_kind``, ``double_ace_flush``, ``fewer_wilds_win``, ``four_flush``,
+    ``blaze``, ``trips_beat_straight`` and ``combine`` override the variant's showdown
+    (RULES.md §1). ``hilo`` plays any variant high-low (RULES.md §3): ``cards_speak``
+    (low: ``hilo_low``), ``cards_speak_8`` (low: ace-to-five eight or better),
+    ``declare_in_turn`` / ``declare_simultaneous`` (a declaration before the showdown,
+    low: ``hilo_low``). ``rake_percent`` (of the pots, rounded down, at most
     ``rake_cap``; with ``rake_showdown_only`` only hands that reach a showdown) goes to the
-    house: chips are then conserved as stacks + rake.
+    house: chips are then conserved as stacks + rake. ``kitty_unit``: one unit from each
+    pot with more than one raise goes to the table's kitty. ``bonus`` (four of a kind,
+    straight flush or royal): such a hand shown down is paid ``bonus_multiplier`` x the
+    big bet by every other player. ``openers``, ``pass_and_out``: RULES.md §3 draw.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -81,6 +86,7 @@ class GameOptions(BaseModel):
     round_multipliers: tuple[int, ...] | None = None
     reset_each_round: bool | None = None
     ante_trimming: bool = True
+    phh_compat: bool = False
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
     openers: Literal["any", "jacks_or_better", "progressive"] | None = None
@@ -195,6 +201,7 @@ class Game:
         self.manual_show = o.showdown == "manual"
         self.odd_chip = o.odd_chip
         self.ante_trimming = o.ante_trimming
+        self.phh_compat = o.phh_compat
         self.rake_percent = o.rake_percent
         self.rake_cap = o.rake_cap
         self.rake_showdown_only = o.rake_showdown_only

@@ -423,6 +423,7 @@ class Hand:
         self.need_openers = False
         self.passed = False
         self.raises_by = [0] * n
+        self.short_open = False
         self.checked = [False] * n
         self.check_raise_ok = True
         self.declared = [0] * n      # high-low declarations: 1 high, 2 low, 3 both
@@ -618,6 +619,11 @@ class Hand:
             size = self.bet_sz
             nominal = size if (self.nraises == 0 and cur < size) else cur + size
             lo = hi = nominal
+            if self.short_open and g.phh_compat and self.nraises == 0:
+                # After an all-in bet of less than a bet, the casino rule completes the
+                # bet; PokerKit-recorded hands raise by a full bet instead: accept both.
+                hi = cur + size
+                choices = (min(lo, total), min(hi, total))
             if self.open_pair and self.nraises == 0 and g.big_bet > size:
                 hi = g.big_bet  # open pair on fourth street: small or big bet
                 choices = (min(lo, total), min(hi, total))
@@ -771,9 +777,13 @@ class Hand:
                         need[q] = True
                         can_raise[q] = True
             else:
+                if self.nraises == 0:
+                    self.short_open = True  # an all-in opening bet below the bet size
                 for q in range(n):
                     if q != p and not folded[q] and stack[q] > 0 and self.bets[q] < to:
                         need[q] = True
+                        if cur == 0:
+                            can_raise[q] = True  # nobody had faced a bet: all may raise
             need[p] = False
             can_raise[p] = False
             self.bring_in_pending = False
@@ -866,6 +876,7 @@ class Hand:
         folded, stack, bets = self.folded, self.stack, self.bets
         self.bet_sz = g.bet_size(big, round_no)
         self.raises_by = [0] * n
+        self.short_open = False
         self.check_raise_ok = check_raise
         self.checked = [False] * n
         self.check_ok = check

@@ -128,7 +128,7 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
         return tuple(_scaled(v, scale, key) for v in values)
 
     opts: dict[str, Any] = {"betting": system, "dealing": "manual", "showdown": "manual",
-                            "odd_chip": odd_chip}
+                            "odd_chip": odd_chip, "phh_compat": True}
     antes = amounts("antes")
     opts["antes"] = antes if antes is not None else (0,) * n
     blinds = amounts("blinds_or_straddles")
