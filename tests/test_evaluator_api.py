@@ -185,3 +185,20 @@ def test_single_omaha_path_equals_batch():
         batch = evaluate_omaha_batch(hole, board)
         singles = [evaluate_omaha(hole[i].tolist(), board[i].tolist()) for i in range(3000)]
         assert singles == batch.tolist()
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_ace_to_five_tables_equal_general_kernels(k):
+    low = ranking("a5_low")
+    assert low.table_friendly and low.ranks_only
+    hands = _random_hands(20000, k, seed=10 + k)
+    fast = evaluate_batch(hands, low)
+    slow = np.empty(hands.shape[0], np.int32)
+    generic.batch_values(hands, low.params, np.uint64(0), slow)
+    assert np.array_equal(fast, slow)
+    assert [evaluate(h.tolist(), low) for h in hands[:300]] == fast[:300].tolist()
+    cards = _random_hands(3000, 9, seed=20 + k)
+    hole, board = np.ascontiguousarray(cards[:, :4]), np.ascontiguousarray(cards[:, 4:])
+    omaha = evaluate_omaha_batch(hole, board, low)
+    generic.omaha_values(hole, board, low.params, np.uint64(0), slow[:3000])
+    assert np.array_equal(omaha, slow[:3000])

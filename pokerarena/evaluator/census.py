@@ -16,7 +16,7 @@ CHUNK = 1 << 20
 
 
 @njit(cache=True)
-def _fast_census7(cards, ck, shift, offsets, flush, slot_hist, flush_hist):
+def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
     """Histogram of table slots (non-flush) and suit masks (flush) over all 7-card hands."""
     n = cards.shape[0]
     mask = (1 << shift) - 1
@@ -43,7 +43,7 @@ def _fast_census7(cards, ck, shift, offsets, flush, slot_hist, flush_hist):
                                 key = kf + ck[cards[g]]
                                 flags = ((key >> np.uint64(32)) + np.uint64(0x3333)) & np.uint64(
                                     0x8888)
-                                if flags:
+                                if flags and not ranks_only:
                                     row[6] = cards[g]
                                     s = 0
                                     while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
@@ -91,7 +91,8 @@ def _value_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
         t = fast.tables_for(ranking)
         slot_hist = np.zeros(t.values7.size, np.int64)
         flush_hist = np.zeros(8192, np.int64)
-        _fast_census7(cards, t.card_keys, t.shift7, t.offsets7, t.flush, slot_hist, flush_hist)
+        _fast_census7(cards, t.card_keys, t.shift7, t.offsets7, t.ranks_only, slot_hist,
+                      flush_hist)
         for hist, values in ((slot_hist, t.values7), (flush_hist, t.flush)):
             nz = np.nonzero(hist)[0]
             vals, inverse = np.unique(values[nz], return_inverse=True)

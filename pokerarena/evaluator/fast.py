@@ -35,6 +35,7 @@ class Tables(NamedTuple):
     omaha_values: np.ndarray
     omaha_board: np.ndarray
     pair_index: np.ndarray
+    ranks_only: bool  # suits never matter (ace-to-five lows): no flush test
 
 
 _LOADED: dict[bytes, Tables] = {}
@@ -55,6 +56,7 @@ def tables_for(ranking: Ranking) -> Tables:
             int(raw["shift6"][0]), raw["offsets6"], raw["values6"],
             int(raw["shift7"][0]), raw["offsets7"], raw["values7"],
             raw["omaha"], raw["omaha_values"], raw["omaha_board"], tbl.pair_index(),
+            ranking.ranks_only,
         )
         _LOADED[key] = found
     return found
@@ -65,14 +67,14 @@ def tables_for(ranking: Ranking) -> Tables:
 # perfect-hash lookup written out in the loop body: factored into an inlined helper,
 # numba's code ran five times slower.
 @njit(cache=True)
-def _batch7(flat, ck, flush, shift, offsets, values, out):
+def _batch7(flat, ck, flush, shift, offsets, values, ranks_only, out):
     mask = (1 << shift) - 1
     for i in range(out.shape[0]):
         b = i * 7
         key = (ck[flat[b]] + ck[flat[b + 1]] + ck[flat[b + 2]] + ck[flat[b + 3]]
                + ck[flat[b + 4]] + ck[flat[b + 5]] + ck[flat[b + 6]])
         flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
-        if flags:
+        if flags and not ranks_only:
             s = 0
             while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
                 s += 1
@@ -88,7 +90,7 @@ def _batch7(flat, ck, flush, shift, offsets, values, out):
 
 
 @njit(cache=True)
-def _batch_k(flat, k, ck, flush, shift, offsets, values, out):
+def _batch_k(flat, k, ck, flush, shift, offsets, values, ranks_only, out):
     mask = (1 << shift) - 1
     for i in range(out.shape[0]):
         b = i * k
@@ -96,7 +98,7 @@ def _batch_k(flat, k, ck, flush, shift, offsets, values, out):
         for j in range(k):
             key += ck[flat[b + j]]
         flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
-        if flags:
+        if flags and not ranks_only:
             s = 0
             while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
                 s += 1
@@ -116,11 +118,13 @@ def high_batch(hands: np.ndarray, t: Tables, out: np.ndarray) -> None:
     k = hands.shape[1]
     flat = hands.reshape(-1)
     if k == 7:
-        _batch7(flat, t.card_keys, t.flush, t.shift7, t.offsets7, t.values7, out)
+        _batch7(flat, t.card_keys, t.flush, t.shift7, t.offsets7, t.values7, t.ranks_only, out)
     elif k == 6:
-        _batch_k(flat, 6, t.card_keys, t.flush, t.shift6, t.offsets6, t.values6, out)
+        _batch_k(flat, 6, t.card_keys, t.flush, t.shift6, t.offsets6, t.values6, t.ranks_only,
+                 out)
     else:
-        _batch_k(flat, 5, t.card_keys, t.flush, t.shift5, t.offsets5, t.values5, out)
+        _batch_k(flat, 5, t.card_keys, t.flush, t.shift5, t.offsets5, t.values5, t.ranks_only,
+                 out)
 
 
 class PyTables(NamedTuple):
@@ -133,6 +137,7 @@ class PyTables(NamedTuple):
     omaha_values: list
     omaha_board: list
     pair_index: list
+    ranks_only: bool
 
 
 def py_tables(t: Tables) -> PyTables:
@@ -143,7 +148,7 @@ def py_tables(t: Tables) -> PyTables:
          6: (t.shift6, t.offsets6.tolist(), t.values6.tolist()),
          7: (t.shift7, t.offsets7.tolist(), t.values7.tolist())},
         t.omaha, t.omaha_values.tolist(), t.omaha_board.tolist(),
-        t.pair_index.reshape(-1).tolist(),
+        t.pair_index.reshape(-1).tolist(), t.ranks_only,
     )
 
 
@@ -163,7 +168,7 @@ def high_one(codes, t: PyTables) -> int:
     for c in codes:
         key += ck[c]
     flags = ((key >> 32) + 0x3333) & 0x8888
-    if flags:
+    if flags and not t.ranks_only:
         s = ((flags & -flags).bit_length() - 4) >> 2
         m = 0
         for c in codes:
@@ -193,7 +198,7 @@ def omaha_one(hole: list[int], board: list[int], t: PyTables) -> int:
             if v > cls:
                 cls = v
     best = t.omaha_values[cls]
-    flags = ((key >> 32) + 0x5555) & 0x8888
+    flags = 0 if t.ranks_only else ((key >> 32) + 0x5555) & 0x8888
     while flags:  # suits with three or more board cards
         s = ((flags & -flags).bit_length() - 4) >> 2
         flags &= flags - 1
@@ -248,7 +253,7 @@ def _omaha_flush(hole, hb, h, board, bb, s, flush):
 
 @njit(cache=True)
 def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, omaha_values, omaha_board,
-           pair_idx, out):
+           pair_idx, ranks_only, out):
     mask5 = (1 << shift5) - 1
     for i in range(out.shape[0]):
         bb = i * 5
@@ -267,7 +272,7 @@ def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, omaha_values, oma
         best = omaha_values[cls]
         # A flush needs three board cards of a suit (nibble + 5 reaches 8).
         flags = ((key >> np.uint64(32)) + np.uint64(0x5555)) & SUIT_FLAGS
-        if flags:
+        if flags and not ranks_only:
             for s in range(4):
                 if (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
                     v = _omaha_flush(hole, hb, h, board, bb, s, flush)
@@ -279,4 +284,5 @@ def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, omaha_values, oma
 def omaha_batch(hole: np.ndarray, board: np.ndarray, t: Tables, out: np.ndarray) -> None:
     """Omaha values for hole ``uint8[N, h]`` and five-card boards ``uint8[N, 5]``."""
     _omaha(hole.reshape(-1), board.reshape(-1), hole.shape[1], t.card_keys, t.flush, t.shift5,
-           t.offsets5, t.omaha, t.omaha_values, t.omaha_board, t.pair_index.reshape(-1), out)
+           t.offsets5, t.omaha, t.omaha_values, t.omaha_board, t.pair_index.reshape(-1),
+           t.ranks_only, out)

@@ -164,10 +164,18 @@ class Ranking:
         return p
 
     @cached_property
+    def ranks_only(self) -> bool:
+        """True when suits never matter (ace-to-five lows without wild cards)."""
+        return self.kind == KIND_A5 and not self.wild
+
+    @cached_property
     def table_friendly(self) -> bool:
-        """True when the fast table kernels apply (no wilds, five-card high family)."""
-        return (not self.wild and self.kind == KIND_HIGH and self.hand_size == 5
-                and not self.four_flush and not self.blaze)
+        """True when the fast table kernels apply: no wild cards, and either the
+        five-card high family without optional hands, or ace-to-five lows."""
+        if self.wild:
+            return False
+        return self.ranks_only or (self.kind == KIND_HIGH and self.hand_size == 5
+                                   and not self.four_flush and not self.blaze)
 
     def category_of_position(self, pos: int) -> int:
         """The category id stored at order position ``pos``."""

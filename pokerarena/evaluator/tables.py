@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from pokerarena.evaluator.generic import high_value
+from pokerarena.evaluator.generic import any_value, high_value
+from pokerarena.evaluator.rankings import KIND_A5, P_KIND
 
 RANK_KEYS = np.array([0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345,
                       1479181], dtype=np.int64)
 SUIT_SHIFT = 32
-TABLE_VERSION = 4
+TABLE_VERSION = 5
 HASH_SIZES = (5, 6, 7)
 
 
@@ -55,7 +56,7 @@ def rank_multisets(n: int) -> np.ndarray:
 
 @njit(cache=True)
 def _multiset_values(multisets, params, n):
-    """Key sums and values (no flush possible) of each multiset row."""
+    """Key sums and values (without a flush) of each multiset row."""
     m = multisets.shape[0]
     keys = np.zeros(m, np.int64)
     values = np.zeros(m, np.int32)
@@ -71,7 +72,7 @@ def _multiset_values(multisets, params, n):
                 k += 1
                 key += rank_keys[r]
         keys[i] = key
-        values[i] = high_value(cards, n, params, np.uint64(0))
+        values[i] = any_value(cards, n, params, np.uint64(0))
     return keys, values
 
 
@@ -212,7 +213,9 @@ def cache_dir() -> Path:
 
 def build(params: np.ndarray) -> dict[str, np.ndarray]:
     """Build every table for a table-friendly ranking's parameter array."""
-    out: dict[str, np.ndarray] = {"flush": _flush_values(params)}
+    ranks_only = params[P_KIND] == KIND_A5
+    flush = np.zeros(8192, np.int32) if ranks_only else _flush_values(params)
+    out: dict[str, np.ndarray] = {"flush": flush}
     for n in HASH_SIZES:
         ms = rank_multisets(n)
         keys, values = _multiset_values(ms, params, n)
