@@ -186,6 +186,11 @@ class Profile:
         if self.low is not None and self.qualifier:
             self.low_threshold = self._qualifier_threshold()
         self._ref: dict[str, np.ndarray] = {}
+        # hold'em-like games (two hole cards, a board, no low half, no wild cards):
+        # pre-flop equities by hand class are remembered
+        self._pre: dict[tuple, float] = {}
+        self.preflop_table = (self.board_final == 5 and hole == 2 and self.low is None
+                              and not self.omaha and wild == "none" and not self.approximate)
         self.fast_a5 = sd.low == "a5_low" and wild == "none" and v.deck == "standard"
         self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
@@ -284,6 +289,10 @@ class Profile:
         if not opps:
             return 1.0
         hole = [c for c in view.hole if c != UNKNOWN]
+        if (self.preflop_table and not view.board and len(hole) == 2 and not any(view.up)
+                and not (narrow and any(a in opps and act.kind == RAISE_KIND
+                                        for a, act in view.history))):
+            return self._preflop(hole, len(opps))
         known = set(hole) | set(view.board)
         for u in view.up:
             known.update(c for c in u if c != UNKNOWN)
@@ -339,6 +348,28 @@ class Profile:
                 opp_hands = [o[mask] for o in opp_hands]
                 boards = boards[mask] if boards is not None else None
         return float(self.shares(mine, opp_hands, boards).mean())
+
+    def _preflop(self, hole: list[int], opponents: int) -> float:
+        """Pre-flop equity of a two-card hand class against random hands, computed once
+        (4000 deals) per class and number of opponents, then remembered."""
+        a, b = sorted(hole, reverse=True)
+        key = (a >> 2, b >> 2, (a & 3) == (b & 3), opponents)
+        value = self._pre.get(key)
+        if value is None:
+            class _V:  # a view of the canonical hand
+                seat, players, board, history = 0, opponents + 1, (), ()
+                folded = (False,) * (opponents + 1)
+                up = ((),) * (opponents + 1)
+
+            v = _V()
+            v.hole = (a, b)
+            self.preflop_table = False
+            try:
+                value = self.equity(v, 4000, np.random.default_rng(hash(key) & 0xFFFF))
+            finally:
+                self.preflop_table = True
+            self._pre[key] = value
+        return value
 
     def _range_fraction(self, view: Any, seat: int, keep: float) -> float:
         """The share of hands an opponent keeps in range after its bets and raises."""
