@@ -1,0 +1,80 @@
+"""What workers measure per unit agrees with the unit's own Parquet rows, and the
+service's registry aggregates it into the exposition text."""
+
+from __future__ import annotations
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from pokerarena.platform.api.testing import small_spec
+from pokerarena.platform.metrics import LATENCY_BUCKETS, ServiceMetrics, measured_unit
+from pokerarena.platform.planner import plan
+from pokerarena.platform.query import query
+from pokerarena.platform.spec import parse_spec
+from pokerarena.platform.storage import RunStore
+
+
+def _samples(metrics: ServiceMetrics) -> dict[tuple[str, tuple], float]:
+    body, _ = metrics.render()
+    out = {}
+    for fam in text_string_to_metric_families(body.decode()):
+        for s in fam.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def test_measured_unit_counts_every_decision_and_evaluation(tmp_path):
+    spec = parse_spec(small_spec(hands=80, unit_hands=80, bots=("tag", "random")))
+    store = RunStore(tmp_path, "m1")
+    store.create(spec)
+    unit = plan(spec, "m1").units[0]
+    result = measured_unit(unit.to_dict(), str(store.run_dir))
+    m = result["metrics"]
+    assert (m["variant"], m["betting"]) == ("holdem", "no_limit")
+    assert set(m["latency"]) == {"tag", "random"}
+    for d in m["latency"].values():
+        assert len(d["buckets"]) == len(LATENCY_BUCKETS) + 1
+        assert sum(d["buckets"]) == d["count"] > 0 and d["sum"] > 0
+    store.append({"event": "unit", "unit": unit.unit_id, "hands": unit.hands})
+    _, rows = query(tmp_path, "SELECT sum(decisions) FROM hands", "m1")
+    assert sum(d["count"] for d in m["latency"].values()) == rows[0][0]
+    _, rows = query(tmp_path, "SELECT count(high_category) + count(low_category) FROM seats "
+                    "WHERE showdown", "m1")
+    assert m["evaluations"] == rows[0][0] > 0
+    assert m["faults"] == {}
+
+    metrics = ServiceMetrics()
+    metrics.observe_unit(result)
+    metrics.observe_unit(result)
+    s = _samples(metrics)
+    labels = (("betting", "no_limit"), ("variant", "holdem"))
+    assert s[("pokerarena_hands_total", labels)] == 160
+    assert s[("pokerarena_units_done_total", ())] == 2
+    tag = m["latency"]["tag"]["count"]
+    assert s[("pokerarena_bot_decision_seconds_count", (("bot", "tag"),))] == 2 * tag
+    assert s[("pokerarena_bot_decision_seconds_bucket", (("bot", "tag"), ("le", "+Inf")))] \
+        == 2 * tag
+
+
+def test_faults_failures_and_http_are_counted():
+    metrics = ServiceMetrics(runs_by_status=lambda: {"running": 2}, live=lambda: (3, 12.5))
+    metrics.observe_unit({"hands": 10, "rows": {"hands": 10, "actions": 40}, "bytes": 99,
+                          "metrics": {"variant": "razz", "betting": "fixed_limit",
+                                      "faults": {"slowbot\ttimeout": 2,
+                                                 "slowbot\tillegal": 1},
+                                      "evaluations": 7, "latency": {}}})
+    metrics.observe_failures(2, 1)
+    metrics.observe_failures(0, 0)
+    metrics.observe_http("GET", "/api/runs", 200, 0.003)
+    s = _samples(metrics)
+    assert s[("pokerarena_bot_faults_total", (("bot", "slowbot"), ("kind", "timeout")))] == 2
+    assert s[("pokerarena_bot_faults_total", (("bot", "slowbot"), ("kind", "illegal")))] == 1
+    assert s[("pokerarena_evaluator_evaluations_total", (("variant", "razz"),))] == 7
+    assert s[("pokerarena_units_failed_total", ())] == 2
+    assert s[("pokerarena_units_retried_total", ())] == 1
+    assert s[("pokerarena_parquet_bytes_total", ())] == 99
+    assert s[("pokerarena_runs", (("status", "running"),))] == 2
+    assert s[("pokerarena_runs", (("status", "failed"),))] == 0
+    assert s[("pokerarena_units_in_flight", ())] == 3
+    assert s[("pokerarena_hands_per_second", ())] == 12.5
+    key = (("method", "GET"), ("route", "/api/runs"), ("status", "200"))
+    assert s[("pokerarena_http_requests_total", key)] == 1
