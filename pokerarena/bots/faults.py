@@ -28,6 +28,7 @@ from pokerarena.bots.base import (
     DECLARE_KIND,
     EXPOSE_KIND,
     ActionFormatError,
+    BaseBot,
     HandSummary,
     MatchInfo,
     SeatView,
@@ -231,6 +232,16 @@ class GuardedBot:
             self._record(hand_no, seat, "exception", f"{name}: {type(exc).__name__}: {exc}")
 
     # ------------------------------------------------------------------ hooks
+    def wants(self, hook: str) -> bool:
+        """False when the bot's ``hook`` does nothing (absent, or BaseBot's no-op), so
+        the table can skip building its argument."""
+        if self.removed:
+            return False
+        fn = getattr(type(self.bot), hook, None)
+        if fn is None:
+            return callable(getattr(self.bot, hook, None))
+        return fn is not getattr(BaseBot, hook)
+
     def start_match(self, info: MatchInfo, seat: int = -1) -> None:
         """Forward ``start_match`` under the time limit."""
         self._hook("start_match", info, -1, seat)

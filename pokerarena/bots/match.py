@@ -94,8 +94,9 @@ def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *
     """Play one hand to its end; ``guards[j]`` sits at seat ``seat_of[j]``."""
     at_seat = {s: guards[j] for j, s in enumerate(seat_of)}
     for s, g in at_seat.items():
-        g.start_hand(build_view(hand, s, hand_no=hand_no, match_no=match_no,
-                                game_info=game_info))
+        if g.wants("start_hand"):
+            g.start_hand(build_view(hand, s, hand_no=hand_no, match_no=match_no,
+                                    game_info=game_info))
     steps = 0
     while not hand.is_over:
         seat = hand.to_act
@@ -120,7 +121,8 @@ def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *
         if steps > 10_000:  # pragma: no cover - an engine bug, not a bot's
             raise RuntimeError("a hand took more than 10000 actions")
     for s, g in at_seat.items():
-        g.end_hand(build_summary(hand, s, hand_no=hand_no, match_no=match_no))
+        if g.wants("end_hand"):
+            g.end_hand(build_summary(hand, s, hand_no=hand_no, match_no=match_no))
 
 
 def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
