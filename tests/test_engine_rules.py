@@ -613,3 +613,31 @@ def test_stormy_weather_uses_one_table_card():
     # Seat 1: 7-8-9-T of spades + one table card = a straight flush (J, Q or K no: only one
     # card, so J makes 7-J straight flush); seat 0: aces.
     assert res.stacks == [49, 51]
+
+
+def test_freeze_after_two_raises_then_call_or_fold_only():
+    game = Game("holdem", {"betting": "fixed_limit", "freeze_multiple": 3,
+                           "max_raises": 5})
+    hand = game.new_hand(1, 4, [200] * 4, button=3)
+    hand.apply(bet_to(4))     # seat 2 raises (the big blind was the bet)
+    hand.apply(bet_to(6))     # seat 3 raises again: two raises
+    legal = hand.legal_actions()                 # seat 0 (small blind) has not raised
+    assert hand.to_act == 0 and legal.choices == (8, 12)   # raise, or freeze: 6 + 3 x 2
+    hand.apply(bet_to(12))
+    assert hand.legal_actions().kinds == ("f", "cc")   # frozen: call or fold only
+
+
+def test_draw_more_when_few_players_and_last_card_down():
+    few = Game("draw5", {"openers": "any", "draw_more_when_few": True})
+    hand = few.new_hand(2, 3, [50] * 3, button=2)
+    while hand.phase_name != "draw":
+        hand.apply(CHECK_CALL)
+    assert hand.legal_actions().discard_max == 5
+    plain = Game("draw5", {"openers": "any"}).new_hand(2, 3, [50] * 3, button=2)
+    while plain.phase_name != "draw":
+        plain.apply(CHECK_CALL)
+    assert plain.legal_actions().discard_max == 3
+    down = Game("stud5", {"last_card_down": True})
+    assert down.variant.streets[-2].down == 1 and down.variant.streets[-2].up == 0
+    with pytest.raises(Exception, match="last_card_down"):
+        Game("holdem", {"last_card_down": True})

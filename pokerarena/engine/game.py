@@ -62,7 +62,10 @@ class GameOptions(BaseModel):
     house: chips are then conserved as stacks + rake. ``kitty_unit``: one unit from each
     pot with more than one raise goes to the table's kitty. ``bonus`` (four of a kind,
     straight flush or royal): such a hand shown down is paid ``bonus_multiplier`` x the
-    big bet by every other player. ``openers``, ``pass_and_out``: RULES.md §3 draw.
+    big bet by every other player. ``openers``, ``pass_and_out``, ``draw_more_when_few``
+    (draw streets' ``max_if_players_at_most``): RULES.md §3 draw. ``last_card_down``: stud
+    deals its last card down. ``freeze_multiple`` (fixed limit, 2-5): after two raises a
+    player who has not raised may bet that multiple of the bet, then the round is frozen.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -89,6 +92,9 @@ class GameOptions(BaseModel):
     phh_compat: bool = False
     open_pair_big_bet: bool = True
     pass_and_out: bool = False
+    draw_more_when_few: bool = False
+    last_card_down: bool = False
+    freeze_multiple: int = Field(0, ge=0, le=10)
     openers: Literal["any", "jacks_or_better", "progressive"] | None = None
     combine: Literal["any", "omaha", "crisscross", "one_board"] | None = None
     hilo: Literal["cards_speak", "cards_speak_8", "declare_in_turn",
@@ -129,6 +135,18 @@ def _as_high_low(variant: Variant, mode: str) -> Variant:
                            f"{format_validation_error(exc)}") from None
 
 
+def _last_card_down(variant: Variant) -> Variant:
+    """Stud option: the last card is dealt down instead of up."""
+    data = variant.model_dump()
+    deals = [i for i, s in enumerate(data["streets"]) if s["kind"] == "deal"]
+    last = data["streets"][deals[-1]] if deals else None
+    if last is None or not last["up"] or last["down"] or last["board"]:
+        raise VariantError(f"{variant.id}: options: last_card_down: the last deal is not "
+                           "one up card")
+    last["down"], last["up"] = last["up"], 0
+    return Variant.model_validate(data)
+
+
 def parse_option_value(text: str) -> Any:
     """Turn ``--option k=v`` text into a value: int, bool, list of ints, or string."""
     low = text.strip().lower()
@@ -160,6 +178,8 @@ class Game:
                                    f"{format_validation_error(exc)}") from None
         if self.options.hilo is not None:
             self.variant = _as_high_low(self.variant, self.options.hilo)
+        if self.options.last_card_down:
+            self.variant = _last_card_down(self.variant)
         v, o = self.variant, self.options
         self.variant_id = v.id
         name = o.betting or v.betting[0]
@@ -202,6 +222,7 @@ class Game:
         self.odd_chip = o.odd_chip
         self.ante_trimming = o.ante_trimming
         self.phh_compat = o.phh_compat
+        self.freeze_multiple = o.freeze_multiple
         self.rake_percent = o.rake_percent
         self.rake_cap = o.rake_cap
         self.rake_showdown_only = o.rake_showdown_only
@@ -238,7 +259,9 @@ class Game:
                 first_bet = False
                 n_bets += 1
             elif isinstance(s, DrawStreet):
-                streets.append((ST_DRAW, s.min, s.max))
+                by_players = tuple(sorted(s.max_if_players_at_most.items())
+                                   ) if o.draw_more_when_few else ()
+                streets.append((ST_DRAW, s.min, s.max, by_players))
             elif isinstance(s, ExposeStreet):
                 streets.append((ST_EXPOSE, s.count, s.keep_down, s.mode == "simultaneous"))
             elif isinstance(s, DeclareStreet):

@@ -424,6 +424,7 @@ class Hand:
         self.passed = False
         self.raises_by = [0] * n
         self.short_open = False
+        self.frozen = False
         self.checked = [False] * n
         self.check_raise_ok = True
         self.declared = [0] * n      # high-low declarations: 1 high, 2 low, 3 both
@@ -598,13 +599,20 @@ class Hand:
         cur = self.cur
         stack = self.stack[p]
         to_call = cur - self.bets[p]
-        if stack <= to_call or not self.can_raise[p] or not self._others_can_act(p):
+        if (stack <= to_call or not self.can_raise[p] or self.frozen
+                or not self._others_can_act(p)):
             return 0, 0, ()
+        freeze_to = 0
+        if (g.freeze_multiple and g.sys == SYS_FIXED and self.nraises >= 3
+                and self.raises_by[p] == 0):
+            # Freeze: after two raises, a player who has not raised may bet a multiple of
+            # the normal bet; then the round is frozen (call or fold only).
+            freeze_to = min(cur + g.freeze_multiple * self.bet_sz, self.bets[p] + stack)
         cap = g.max_raises
         if self.live == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
             cap = g.heads_up_max_raises
         if cap is not None and self.nraises >= cap + 1:
-            return 0, 0, ()
+            return (freeze_to, freeze_to, (freeze_to,)) if freeze_to > cur else (0, 0, ())
         if self.need_openers and not _has_openers(self.hole[p], self.openers_rank):
             return 0, 0, ()
         cap_pp = g.max_raises_per_player
@@ -647,7 +655,10 @@ class Hand:
             lo = total
         if hi > total:
             hi = total
-        if choices and choices[0] == choices[1]:
+        if freeze_to > hi:
+            choices = (*(choices or (lo,)), freeze_to)
+            hi = freeze_to
+        if len(choices) == 2 and choices[0] == choices[1]:
             choices = ()
         return lo, hi, choices
 
@@ -749,7 +760,9 @@ class Hand:
             inc = to - cur
             g = self.game
             if g.sys == SYS_FIXED:
-                if legal.choices and to == g.big_bet:
+                if legal.choices and g.freeze_multiple and to > cur + self.bet_sz:
+                    self.frozen = True  # a freeze bet: call or fold only from now on
+                elif legal.choices and to == g.big_bet and self.open_pair:
                     self.bet_sz = g.big_bet  # an open-pair big bet: raises are big bets
                 size = self.bet_sz
                 nominal = size if (self.nraises == 0 and cur < size) else cur + size
@@ -877,6 +890,7 @@ class Hand:
         self.bet_sz = g.bet_size(big, round_no)
         self.raises_by = [0] * n
         self.short_open = False
+        self.frozen = False
         self.check_raise_ok = check_raise
         self.checked = [False] * n
         self.check_ok = check
@@ -1023,6 +1037,10 @@ class Hand:
                 self.phase = PH_NONE
             else:
                 self.draw_min, self.draw_max = st[1], st[2]
+                for limit, most in st[3]:
+                    if self.live <= limit:
+                        self.draw_max = most
+                        break
                 self.drawn = [False] * self.n
                 self.owed = [0] * self.n
                 self.thrown = [()] * self.n

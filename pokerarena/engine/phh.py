@@ -39,6 +39,9 @@ from pokerarena.rules import VariantError, load_variant, phh_codes, variant_ids
 
 _PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm", "ex", "dc"}
 _DECLARE_WORDS = {"high": 1, "low": 2, "both": 3}
+# Game options a pokerarena variant's PHH file carries as user fields (``_hilo = ...``).
+_EXTRA_OPTIONS = ("hilo", "combine", "wild", "last_card_down", "draw_more_when_few",
+                  "freeze_multiple", "max_raises_per_player", "pass_and_out")
 
 
 class PHHError(ValueError):
@@ -141,9 +144,9 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
                 opts[name] = value
     if "_openers" in data:
         opts["openers"] = data["_openers"]
-    for key in ("_hilo", "_combine", "_wild"):
-        if key in data:
-            opts[key[1:]] = data[key]
+    for key in _EXTRA_OPTIONS:
+        if "_" + key in data:
+            opts[key] = data["_" + key]
     if code in codes and system == "fixed_limit" and "_max_raises" not in data:
         # Real hands follow the casinos' cap of a bet and four raises (WSOP; PokerKit
         # counts four completions, bets or raises per street), with no cap heads-up.
@@ -335,9 +338,11 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
         data["_passes"] = hand.passes
     if g.options.openers is not None or g.options.pass_and_out:
         data["_openers"] = g.openers
-    for key in ("hilo", "combine", "wild"):
-        if getattr(g.options, key) is not None:
-            data["_" + key] = getattr(g.options, key)
+    defaults = type(g.options)()
+    for key in _EXTRA_OPTIONS:
+        value = getattr(g.options, key)
+        if value is not None and value != getattr(defaults, key):
+            data["_" + key] = value
     data["starting_stacks"] = list(hand.start)
     pos_of = hand.pos_of
     acts: list[str] = []

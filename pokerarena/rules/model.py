@@ -85,17 +85,32 @@ class BetStreet(_Strict):
 
 
 class DrawStreet(_Strict):
-    """Each player in the hand discards ``min``..``max`` cards and gets replacements."""
+    """Each player in the hand discards ``min``..``max`` cards and gets replacements;
+    ``max_if_players_at_most = { 4 = 5 }``: with 4 or fewer players in the hand, up to 5
+    (the option of five-card draw)."""
 
     kind: Literal["draw"] = "draw"
     max: int = Field(5, ge=0, le=13)
     min: int = Field(0, ge=0, le=13)
+    max_if_players_at_most: dict[int, int] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _range(self) -> DrawStreet:
         if self.min > self.max:
             raise ValueError(f"min ({self.min}) is above max ({self.max})")
+        for players, most in self.max_if_players_at_most.items():
+            if players < 2 or not self.min <= most <= 13:
+                raise ValueError(f"max_if_players_at_most: {players} = {most} is not a "
+                                 "player count of 2+ with a draw size of min..13")
         return self
+
+    def max_for(self, players: int) -> int:
+        """The most cards a player may draw with ``players`` players in the hand."""
+        best = self.max
+        for limit, most in sorted(self.max_if_players_at_most.items()):
+            if players <= limit:
+                return most
+        return best
 
 
 class ExposeStreet(_Strict):
@@ -373,7 +388,8 @@ class Variant(_Strict):
                 raise ValueError(f"streets[{i}].bet.first: 'bring_in' needs forced.bring_in")
             if isinstance(s, BetStreet) and s.first == "left_of_blinds" and not self.forced.blinds:
                 raise ValueError(f"streets[{i}].bet.first: 'left_of_blinds' needs forced.blinds")
-            if isinstance(s, DrawStreet) and s.max > self.hole_cards:
+            if isinstance(s, DrawStreet) and max([s.max, *s.max_if_players_at_most.values()]
+                                                 ) > self.hole_cards:
                 raise ValueError(f"streets[{i}].draw.max: {s.max} is more than the "
                                  f"{self.hole_cards} cards a player holds")
         if self.showdown.combine == "omaha" and (self.hole_cards < 2 or self.board_cards < 3):
