@@ -111,3 +111,28 @@ def test_schema_document_lists_every_column() -> None:
         assert section, f"docs/schema.md has no section for {table}"
         documented = set(re.findall(r"^\| `(\w+)` \|", section.group(1), re.M))
         assert documented == set(schema.names) | {"unit"}, table
+
+
+def test_status_probes_never_turn_a_driver_away_but_a_driver_does(tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import threading
+
+    from pokerarena.platform.spec import SpecError
+
+    spec = parse_spec({"kind": "match", "bots": ["call", "call"], "hands": 2,
+                       "games": [{"variant": "holdem"}]})
+    store = RunStore(tmp_path, "locked")
+    store.create(spec)
+    assert not store.is_driven()
+    # a probe holding its (shared) lock while the driver starts: the driver waits it out
+    fd = os.open(store.run_dir / ".driver.lock", os.O_RDONLY | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    threading.Timer(0.2, lambda: (fcntl.flock(fd, fcntl.LOCK_UN), os.close(fd))).start()
+    with store.lock():
+        assert store.is_driven()
+        other = RunStore(tmp_path, "locked")
+        with pytest.raises(SpecError, match="being driven by another process"), \
+                other.lock(wait=0.1):
+            pass
+    assert not store.is_driven()

@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -124,15 +125,26 @@ class RunStore:
 
     # lock -----------------------------------------------------------------------------
     @contextmanager
-    def lock(self) -> Iterator[None]:
-        """Hold the run's driver lock (one driver per run); raises if another holds it."""
+    def lock(self, wait: float = 2.0) -> Iterator[None]:
+        """Hold the run's driver lock (one driver per run); raises if another holds it.
+
+        Status probes (:meth:`is_driven`) hold a shared lock for an instant; the driver
+        retries for up to ``wait`` seconds so a probe never turns it away, while a real
+        other driver (which keeps the lock) still does.
+        """
         path = self.run_dir / ".driver.lock"
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise SpecError(f"run {self.run_id} is being driven by another process") from None
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise SpecError(f"run {self.run_id} is being driven by another "
+                                    "process") from None
+                time.sleep(0.01)
         try:
             yield
         finally:
@@ -144,9 +156,10 @@ class RunStore:
         path = self.run_dir / ".driver.lock"
         if not path.exists():
             return False
-        fd = os.open(path, os.O_RDWR)
+        fd = os.open(path, os.O_RDONLY)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # shared: probes never exclude each other, only a driver's exclusive lock
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
             return True
         else:
