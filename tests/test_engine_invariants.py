@@ -228,3 +228,47 @@ def test_any_variant_played_high_low_keeps_the_invariants(data, variant, hilo, s
         hand.apply(random_action(hand, data.draw))
         check_chips(hand, sum(stacks))
         check_cards(hand)
+
+
+OPTION_SOUP = st.fixed_dictionaries({}, optional={
+    "irregularities": st.sampled_from(["strict", "house"]),
+    "odd_chip": st.sampled_from(["called", "position", "fractional"]),
+    "max_raises_per_player": st.integers(0, 2),
+    "freeze_multiple": st.integers(2, 5),
+    "kitty_unit": st.integers(0, 2),
+    "bonus": st.sampled_from(["none", "four_of_a_kind", "straight_flush"]),
+    "rake_percent": st.integers(0, 10),
+    "pass_and_out": st.booleans(),
+    "openers": st.sampled_from(["any", "jacks_or_better", "progressive"]),
+    "draw_more_when_few": st.booleans(),
+    "hilo": st.sampled_from(["cards_speak", "cards_speak_8", "declare_in_turn"]),
+    "ante": st.integers(0, 3),
+})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), case=st.sampled_from(CASES), options=OPTION_SOUP,
+       seed=st.integers(0, 10 ** 6))
+def test_any_mix_of_options_keeps_the_invariants(data, case, options, seed):
+    from pokerarena.rules import VariantError
+
+    try:
+        game = Game(case[0], {"betting": case[1], **options})
+    except VariantError:
+        return  # an option this variant does not take is refused up front
+    lo, hi = game.variant.players
+    n = data.draw(st.integers(lo, min(hi, 5)))
+    stacks = data.draw(st.lists(st.integers(1, 120), min_size=n, max_size=n))
+    carry = data.draw(st.integers(0, 5))
+    hand = game.new_hand(seed, n, stacks, seed % n, carry=carry, passes=seed % 3)
+    steps = 0
+    while not hand.is_over:
+        steps += 1
+        assert steps < 500
+        hand.apply(random_action(hand, data.draw))
+        check_cards(hand)
+        if not hand.is_over:
+            assert sum(hand.stack) + sum(hand.committed) + hand.dead == sum(stacks) + carry
+    res = hand.result()
+    total = sum(res.stacks) + res.rake + res.kitty + res.carry
+    assert total == sum(stacks) + carry
