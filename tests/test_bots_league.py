@@ -186,7 +186,8 @@ def test_registry_and_specs():
     for name in REGISTRY:
         assert callable(make_bot(name, seed=0).act)
     for bad in ("nosuchbot", "pokerarena.nothing:X", "pokerarena.bots.tag:Nope",
-                "tag?nonsense", "tag?colour=blue"):
+                "tag?nonsense", "tag?colour=blue", "os:system", "subprocess:Popen?args=true",
+                "pokerarena.bots.policy:Style"):
         with pytest.raises(BotSpecError):
             make_bot(bad)
 

@@ -89,9 +89,12 @@ def load_class(path: str) -> type:
         obj = getattr(obj, attr, None)
         if obj is None:
             raise BotSpecError(f"{mod_name!r} has no {cls_name!r}")
-    if not callable(obj):
+    if not isinstance(obj, type):
         raise BotSpecError(f"{path!r} is not a class")
-    return obj  # type: ignore[return-value]
+    if not callable(getattr(obj, "act", None)):
+        # checked before anything is constructed: a class that is not a bot never runs
+        raise BotSpecError(f"{path!r} has no act(observation) method: not a bot")
+    return obj
 
 
 def _takes_seed(cls: Any) -> bool:
