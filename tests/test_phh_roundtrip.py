@@ -174,3 +174,20 @@ def test_short_all_in_bet_in_fixed_limit_complete_or_pokerkit_raise():
     text = _phh(**base, actions=[*flop, "p1 cbr 4"])
     with pytest.raises(PHHError, match="allowed 2 or 3"):
         replay(loads_phh(text))
+
+
+@pytest.mark.parametrize(("variant_id", "options"), [
+    ("stud5", {"hilo": "declare_simultaneous", "last_card_down": True}),
+    ("holdem", {"betting": "fixed_limit", "freeze_multiple": 3, "hilo": "cards_speak_8"}),
+    ("draw5", {"pass_and_out": True, "draw_more_when_few": True}),
+    ("stud_mexican", {"wild": "hole_rank", "max_raises_per_player": 1}),
+])
+def test_export_then_replay_carries_game_options(variant_id, options):
+    game = Game(variant_id, options)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        hand = game.new_hand(rng, 3, [60, 60, 60], button=seed % 3)
+        play_hand(hand, [RandomBot(seed * 5 + i) for i in range(3)])
+        text = dumps_phh(hand)
+        rep = replay(loads_phh(text))
+        assert rep.finishing_stacks == [hand.stacks()[hand.seat_of[p]] for p in range(3)], text
