@@ -90,3 +90,22 @@ def test_call_bot_with_table_mapping():
     play_hand(hand, [CallBot() for _ in table.hand_seats])
     table.finish(hand)
     assert table.chips_conserved() and table.button == 1
+
+
+def test_jackpot_after_everyone_folds_to_the_opener():
+    game = Game("draw5", {"openers": "any"})
+    table = Table(game, [50, 50, 50], seed=5, jackpot=True)
+    hand = table.new_hand()
+    assert hand.pot_total() == 3
+    hand.apply(bet_to(2))     # the opener
+    hand.apply(Action("f"))
+    hand.apply(Action("f"))
+    table.finish(hand)
+    assert table.jackpot_next
+    jackpot = table.new_hand()
+    assert jackpot.pot_total() == 6                  # everyone antes one more unit
+    assert jackpot.game.system_name == "pot_limit"   # the maximum bet is the pot
+    assert jackpot.legal_actions().max_to == 6           # pot limit: a bet of the pot
+    play_hand(jackpot, [CallBot() for _ in range(3)])
+    table.finish(jackpot)
+    assert not table.jackpot_next and table.chips_conserved()

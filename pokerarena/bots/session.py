@@ -65,7 +65,7 @@ def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
 
 def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
                  stack: int | None = None, *, mode: str = "cash",
-                 wangdoodle: bool = False) -> SessionSummary:
+                 wangdoodle: bool = False, jackpot: bool = False) -> SessionSummary:
     """Play ``hands`` hands (freeze-out: or until one seat holds every chip) with the
     named built-in bots, one per seat, at a :class:`~pokerarena.engine.table.Table`."""
     n = len(bot_names)
@@ -75,7 +75,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
             zip(bot_names, bot_seqs, strict=True)]
     chips = stack if stack is not None else game.variant.stakes.stack
     table = Table(game, [chips] * n, seed=np.random.default_rng(deck_seq), mode=mode,
-                  wangdoodle=wangdoodle)
+                  wangdoodle=wangdoodle, jackpot=jackpot)
     summary = SessionSummary(game.variant.id, game.system_name, seed, 0, list(bot_names),
                              [0] * n, [0] * n, [0] * n, faults=[0] * n)
     for _ in range(hands):

@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="equal chips, no rebuys: play until one seat holds all (or --hands)")
     p.add_argument("--wangdoodle", action="store_true",
                    help="after a flush or better wins, the limits double for the next deal")
+    p.add_argument("--jackpot", action="store_true",
+                   help="when all fold to the opener, the next deal is a jackpot")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_play)
 
@@ -144,7 +146,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                             f"not {len(bots)}")
         summary = play_session(game, bots, args.hands, args.seed, args.stack,
                                mode="freeze_out" if args.freeze_out else "cash",
-                               wangdoodle=args.wangdoodle)
+                               wangdoodle=args.wangdoodle, jackpot=args.jackpot)
     except (VariantError, EngineError) as exc:
         raise UserError(str(exc)) from None
     out = summary.as_dict()

@@ -3,7 +3,9 @@
 A hand is a pure function of its inputs; what lives *between* hands is here: the seats'
 chips, the button, a pot left by a deal nobody opened (openers) and how many deals in a
 row were passed (progressive openers), the kitty (RULES.md §2), wangdoodle (after a
-flush or better the limits double for the next deal) and the two session modes:
+flush or better the limits double for the next deal), jackpot (when everyone folds to
+the opener, the next deal is a jackpot: everyone antes one more unit and the maximum bet
+is the pot, i.e. pot limit when the variant offers it) and the two session modes:
 ``cash`` (every hand starts from the buy-in; nets accumulate) and ``freeze_out`` (equal
 chips, no rebuys: stacks carry over and a seat without chips is out until one seat holds
 everything).
@@ -33,7 +35,8 @@ class Table:
 
     def __init__(self, game: Game, stacks: Sequence[int], *,
                  seed: int | np.random.Generator | None = None, button: int = 0,
-                 mode: Literal["cash", "freeze_out"] = "cash", wangdoodle: bool = False):
+                 mode: Literal["cash", "freeze_out"] = "cash", wangdoodle: bool = False,
+                 jackpot: bool = False):
         if mode not in ("cash", "freeze_out"):
             raise EngineError(f"mode: 'cash' or 'freeze_out', not {mode!r}")
         n = len(stacks)
@@ -44,6 +47,8 @@ class Table:
         self.game = game
         self.mode = mode
         self.wangdoodle = wangdoodle
+        self.jackpot = jackpot
+        self.jackpot_next = False
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.buy_in = [int(s) for s in stacks]
         self.stacks = list(self.buy_in)
@@ -56,6 +61,7 @@ class Table:
         self.hands = 0
         self.doubled_next = False
         self._doubled: Game | None = None
+        self._jackpot_games: dict[tuple[int, int], Game] = {}
         self._seats: list[int] = []
 
     @property
@@ -83,6 +89,21 @@ class Table:
             self._doubled = Game(g.variant, g.options.model_copy(update=update))
         return self._doubled
 
+    def _jackpot_game(self, base: Game, n: int) -> Game:
+        key = (id(base), n)
+        game = self._jackpot_games.get(key)
+        if game is None:
+            antes, _ = base.forced_by_position(n)
+            unit = max(base.ante, 1)
+            if n == 2 and any(base.blinds):
+                antes = [antes[1], antes[0]]  # back to PHH role order
+            update: dict[str, Any] = {"antes": tuple(a + unit for a in antes)}
+            if "pot_limit" in base.variant.betting:
+                update["betting"] = "pot_limit"
+            game = Game(base.variant, base.options.model_copy(update=update))
+            self._jackpot_games[key] = game
+        return game
+
     def new_hand(self) -> Hand:
         """Deal the next hand; its seat ``i`` is table seat ``self.hand_seats[i]``."""
         seats = self.playing()
@@ -91,6 +112,8 @@ class Table:
         while self.button not in seats:
             self.button = (self.button + 1) % self.n
         game = self._doubled_game() if self.doubled_next else self.game
+        if self.jackpot_next:
+            game = self._jackpot_game(game, len(seats))
         stacks = [self.buy_in[s] if self.mode == "cash" else self.stacks[s] for s in seats]
         self._seats = seats
         return game.new_hand(self.rng, len(seats), stacks, seats.index(self.button),
@@ -114,6 +137,9 @@ class Table:
         self.rake += res.rake
         self.hands += 1
         self.doubled_next = self.wangdoodle and self._flush_or_better(hand)
+        self.jackpot_next = (self.jackpot and not res.went_to_showdown and not res.passed
+                             and hand.opener >= 0 and hand.live == 1
+                             and not hand.folded[hand.opener])
         seats = self.playing()
         nxt = (self.button + 1) % self.n
         while seats and nxt not in seats:
