@@ -52,8 +52,12 @@ def test_serve_prints_a_token_and_plays_runs_on_ray(pokerarena_cli, ray_cluster,
                        headers={"Authorization": f"Bearer {token}"}, timeout=30)
         assert r.status_code == 201, r.text
         run_id = r.json()["run_id"]
-        run = wait_for(lambda: (x := httpx.get(f"{base}/api/runs/{run_id}").json())["status"]
-                       == "finished" and x, 120, what="run finished")
+        try:
+            run = wait_for(lambda: (x := httpx.get(f"{base}/api/runs/{run_id}").json())[
+                "status"] == "finished" and x, 120, what="run finished")
+        except AssertionError:
+            raise AssertionError(f"{httpx.get(f'{base}/api/runs/{run_id}').json()}\n"
+                                 + log_path.read_text()) from None
         assert run["hands_done"] == 100
         assert "pokerarena_units_done_total 2.0" in httpx.get(base + "/metrics").text
     finally:
