@@ -77,26 +77,28 @@ class DecisionTimer:
 
 _local = threading.local()
 _patch_lock = threading.Lock()
-_patched = False
 
 
 def _install_bot_hook() -> None:
-    """Route the workers' ``new_bot`` through the current thread's timer (once)."""
-    global _patched
-    with _patch_lock:
-        if _patched:
-            return
-        from pokerarena.workers import records
+    """Route the workers' ``new_bot`` through the current thread's timer.
 
-        original: Callable[[str, int], Any] = records.new_bot
+    Checked at every unit (cheap): if someone replaced ``records.new_bot`` since (a test's
+    monkeypatch, say), the hook wraps whatever is there now.
+    """
+    from pokerarena.workers import records
+
+    with _patch_lock:
+        current: Callable[[str, int], Any] = records.new_bot
+        if getattr(current, "_pokerarena_metered", False):
+            return
 
         def new_bot(name: str, seed: int) -> Any:
-            bot = original(name, seed)
+            bot = current(name, seed)
             timer = getattr(_local, "timer", None)
             return timer.wrap(bot, name) if timer is not None else bot
 
+        new_bot._pokerarena_metered = True  # type: ignore[attr-defined]
         records.new_bot = new_bot
-        _patched = True
 
 
 def measured_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
