@@ -54,7 +54,7 @@ def test_serve_prints_a_token_and_plays_runs_on_ray(pokerarena_cli, ray_cluster,
         run_id = r.json()["run_id"]
         try:
             run = wait_for(lambda: (x := httpx.get(f"{base}/api/runs/{run_id}").json())[
-                "status"] == "finished" and x, 120, what="run finished")
+                "status"] == "finished" and x, 300, what="run finished")
         except AssertionError:
             raise AssertionError(f"{httpx.get(f'{base}/api/runs/{run_id}').json()}\n"
                                  + log_path.read_text()) from None

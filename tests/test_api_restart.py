@@ -34,7 +34,7 @@ def test_stop_mid_run_then_restart_resumes_it(tmp_path):
     with ServedApp(app) as served, httpx.Client(base_url=served.url) as client:
         assert {"run_id": run_id, "action": "resumed"} in app.state.recovered
         run = wait_for(lambda: (r := client.get(f"/api/runs/{run_id}").json())["status"]
-                       == "finished" and r, 120, what="resumed run finished")
+                       == "finished" and r, 300, what="resumed run finished")
         assert run["hands_done"] == 3000 and run["units_done"] == 30
     _, rows = query(tmp_path, "SELECT count(*), count(DISTINCT hand) FROM hands", run_id)
     assert rows == [(3000, 3000)]

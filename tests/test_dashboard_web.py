@@ -59,7 +59,7 @@ def test_dashboard_follows_a_run_to_completion(browser, service):
     run_id = r.json()["run_id"]
     row = f"tr.run[data-run-id='{run_id}']"
     page.wait_for_selector(row, timeout=30_000)  # the page found the new run by itself
-    page.wait_for_selector(f"{row}[data-status='finished']", timeout=120_000)
+    page.wait_for_selector(f"{row}[data-status='finished']", timeout=300_000)
     page.wait_for_selector(f"#run-detail[data-results-for='{run_id}:finished']",
                            timeout=30_000)
 

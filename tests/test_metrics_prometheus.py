@@ -93,7 +93,7 @@ def test_counters_move_during_a_run(stack):
                  headers=AUTH)
     assert r.status_code == 201, r.text
     run_id = r.json()["run_id"]
-    wait_for(lambda: api.get(f"/api/runs/{run_id}").json()["status"] == "finished", 120,
+    wait_for(lambda: api.get(f"/api/runs/{run_id}").json()["status"] == "finished", 300,
              what="run finished")
     # after the next scrapes Prometheus holds the run's totals
     wait_for(lambda: _value(prom, "sum(pokerarena_hands_total)") == 300.0, 60,
