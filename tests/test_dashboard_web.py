@@ -95,3 +95,35 @@ def test_dashboard_follows_a_run_to_completion(browser, service):
     assert widths == sorted(widths, reverse=True) and widths[0] > widths[-1] > 0
     assert errors == []
     page.close()
+
+
+def test_dashboard_shows_live_progress_then_the_cancel(browser, service):
+    url, client = service
+    r = client.post("/api/runs", json=small_spec(hands=200_000, unit_hands=200, name="live"),
+                    headers=AUTH)
+    assert r.status_code == 201, r.text
+    run_id = r.json()["run_id"]
+    page = browser.new_page()
+    try:
+        page.goto(f"{url}/#{run_id}")
+        row = f"tr.run[data-run-id='{run_id}']"
+        page.wait_for_selector(f"{row}[data-status='running']", timeout=60_000)
+        # partial progress, shown while the run plays (far too long to end by itself here)
+        page.wait_for_function(
+            """() => { const w = parseInt(document.getElementById('run-bar').style.width);
+                       const s = document.getElementById('run-status').textContent;
+                       return s === 'running' && w >= 0
+                              && document.getElementById('run-units').textContent
+                                 .match(/^[1-9][0-9]* \\/ 1,000$/); }""", timeout=300_000)
+        shown_units = int(page.inner_text("#run-units").split(" / ")[0])
+        assert 1 <= shown_units < 1000
+        assert page.inner_text("#run-id") == run_id
+        assert client.post(f"/api/runs/{run_id}/cancel", headers=AUTH).status_code == 202
+        page.wait_for_selector(f"{row}[data-status='cancelled']", timeout=300_000)
+        page.wait_for_selector("#run-status:text('cancelled')", timeout=30_000)
+        final = client.get(f"/api/runs/{run_id}").json()
+        page.wait_for_function(
+            f"() => document.getElementById('run-units').textContent === "
+            f"'{final['units_done']:,} / 1,000'", timeout=30_000)
+    finally:
+        page.close()
