@@ -231,11 +231,11 @@ class RunManager:
 
     @staticmethod
     def _run_with_lock_retries(driver: RunDriver, tries: int = 50) -> None:
-        """``driver.run()``, retried while the run's lock is briefly held by a reader.
+        """``driver.run()``, retried briefly when the run's lock is refused.
 
-        ``RunStore.is_driven()`` (called by every status read) probes the driver lock by
-        taking it for an instant; a driver starting in that instant is refused as if
-        another process drove the run. A real other driver keeps refusing: give up then.
+        A status read (``RunStore.is_driven``) probes the driver lock; storage now makes
+        the driver wait such probes out, and this retry stays as a guard against any
+        probe that still wins the race. A real other driver keeps refusing: give up then.
         """
         for attempt in range(tries):
             try:
