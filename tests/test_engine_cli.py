@@ -112,3 +112,18 @@ def test_engine_bench_reports_a_rate_without_asserting_it():
     out = engine_bench("holdem", "no_limit", players=3, hands=20, peers=False)
     assert out["hands"] == 20 and out["hands_per_sec"] > 0 and out["chips_conserved"]
     assert out["peers"] == {}
+
+
+def test_bench_engine_prints_json_with_peers_key(pokerarena_cli):
+    out = run(pokerarena_cli, "bench", "engine", "--variant", "holdem", "--betting",
+              "no_limit", "--players", "3", "--bots", "call", "--hands", "30", "--no-peers",
+              "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data["hands_per_sec"] > 0 and data["peers"] == {} and data["players"] == 3
+    assert data["showdown_hands"] == 30 and data["chips_conserved"]
+
+
+def test_bench_engine_rejects_a_bad_bot_without_traceback(pokerarena_cli):
+    out = run(pokerarena_cli, "bench", "engine", "--bots", "nobody", "--hands", "5")
+    assert out.returncode == 2 and "--bots" in out.stderr and "Traceback" not in out.stderr

@@ -20,7 +20,7 @@ import numpy as np
 from pokerarena.commands import UserError
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
-BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs",)
+BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 

@@ -165,3 +165,73 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"rake: {out['rake']}")
     print(f"chips_conserved: {'true' if out['chips_conserved'] else 'false'}")
     return 0
+
+
+def register_bench(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench engine`` (joined to the ``bench`` group through BENCH_MODULES)."""
+    p = sub.add_parser(
+        "engine", help="engine throughput: complete hands per second through the bot "
+        "interface, with PokerKit on the same workload when installed",
+        description="Bots play complete hands (one core, CPU time after a warm-up) through "
+        "the public bot interface; with the peers extra, PokerKit plays the same workload "
+        "in the same run. Prints {\"hands_per_sec\": x, \"peers\": {\"pokerkit\": y}} "
+        "with --json.")
+    p.add_argument("--variant", default="holdem", help="variant id (default holdem)")
+    p.add_argument("--betting", default=None,
+                   help="betting system (default: no_limit for holdem, else the variant's "
+                   "first)")
+    p.add_argument("--players", type=int, default=6, help="seats (default 6)")
+    p.add_argument("--bots", default="call",
+                   help="one bot name for every seat, or a comma-separated list")
+    p.add_argument("--hands", type=int, default=5000, metavar="N",
+                   help="hands to time (default 5000)")
+    p.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
+    p.add_argument("--no-peers", action="store_true", help="skip PokerKit")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=cmd_bench_engine)
+
+
+def cmd_bench_engine(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench engine``."""
+    from pokerarena.bots import BUILTIN_BOTS
+    from pokerarena.bots.bench import engine_bench
+    from pokerarena.engine import EngineError
+    from pokerarena.rules import VariantError
+
+    if args.hands < 1:
+        raise UserError(f"--hands must be at least 1, got {args.hands}")
+    if args.seed < 0:
+        raise UserError(f"--seed must be a non-negative integer, got {args.seed}")
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in BUILTIN_BOTS]
+    if not names or unknown:
+        raise UserError(f"--bots: unknown bot {(unknown or [args.bots])[0]!r}; built-in: "
+                        f"{', '.join(BUILTIN_BOTS)}")
+    betting = args.betting
+    if betting is None and args.variant == "holdem":
+        betting = "no_limit"
+    try:
+        from pokerarena.engine import Game
+
+        game = Game(args.variant, {"betting": betting} if betting else {})
+        lo, hi = game.variant.players
+        players = len(names) if len(names) > 1 else args.players
+        if not lo <= players <= hi:
+            raise UserError(f"--players: {game.variant.id} is for {lo} to {hi} players, "
+                            f"not {players}")
+        out = engine_bench(args.variant, betting, players=players, bots=",".join(names),
+                           hands=args.hands, seed=args.seed, peers=not args.no_peers)
+    except (VariantError, EngineError) as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{out['variant']} ({out['betting']}), {out['players']} players, bots "
+          f"{','.join(sorted(set(out['bots'])))}: {out['hands']} hands, one core")
+    print(f"  pokerarena : {out['hands_per_sec']:10.0f} hands/s  "
+          f"(showdowns {out['showdown_hands']}, chips conserved: "
+          f"{'yes' if out['chips_conserved'] else 'NO'})")
+    for name, rate in out["peers"].items():
+        ratio = out["hands_per_sec"] / rate if rate else float("inf")
+        print(f"  {name:<11}: {rate:10.1f} hands/s  (pokerarena {ratio:.0f}x)")
+    return 0
