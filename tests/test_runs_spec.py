@@ -42,6 +42,9 @@ def test_examples_are_valid_specs(path: Path) -> None:
     ({"seats": 3}, "seats", "only 2 bots"),
     ({"colour": "red"}, "colour", "unknown field"),
     ({"limits": {"unit_seconds": 0}}, "limits.unit_seconds", "greater than 0"),
+    ({"bots": ["random", "os:getcwd"]}, "bots[1]", "is not a class"),
+    ({"bots": ["random", "json:JSONDecoder"]}, "bots[1]", "not a bot"),
+    ({"bots": ["random", "tag?aggression"]}, "bots[1]", "not key=value"),
 ])
 def test_bad_specs_name_the_field(changes: dict, field: str, words: str) -> None:
     with pytest.raises(SpecError) as info:
@@ -49,6 +52,13 @@ def test_bad_specs_name_the_field(changes: dict, field: str, words: str) -> None
     message = str(info.value)
     assert message.startswith(f"{field}:"), message
     assert words in message
+
+
+def test_specs_from_files_may_name_python_paths_and_adapter_urls() -> None:
+    """A local spec may seat any bot the registry can build (the HTTP service may not)."""
+    spec = parse_spec(spec_with(bots=["pokerarena.bots.call_bot:CallBot",
+                                      "http://127.0.0.1:9/bot", "tag?seed=4"], seats=2))
+    assert spec.bots[1] == "http://127.0.0.1:9/bot"
 
 
 def test_tournament_lineups_and_match_game_count() -> None:

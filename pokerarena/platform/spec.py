@@ -139,6 +139,28 @@ def registered_bots() -> tuple[str, ...]:
     return bot_names()
 
 
+def bot_problem(name: str) -> str | None:
+    """Why ``name`` names no bot (None when it does), without constructing the bot.
+
+    A spec may name a registered bot (with ``?key=value`` options), an ``http://``
+    adapter URL or a Python path ``package.module:Class``; the HTTP service allows
+    only the first two (see ``platform.api.security``).
+    """
+    from pokerarena.bots.registry import BotSpecError, load_class, parse_spec
+
+    known = registered_bots()
+    try:
+        target, _ = parse_spec(name)
+        if target in known or target.startswith(("http://", "https://")):
+            return None
+        if ":" not in target:
+            return f"unknown bot {name!r}; registered: {', '.join(known)}"
+        load_class(target)
+    except BotSpecError as exc:
+        return str(exc)
+    return None
+
+
 def _format(exc: ValidationError) -> str:
     from pokerarena.rules import format_validation_error
 
@@ -150,10 +172,10 @@ def _check_semantics(spec: RunSpec) -> None:
     from pokerarena.engine import Game
     from pokerarena.rules import VariantError, load_variant, variant_ids
 
-    known = registered_bots()
     for i, name in enumerate(spec.bots):
-        if name not in known:
-            raise SpecError(f"bots[{i}]: unknown bot {name!r}; registered: {', '.join(known)}")
+        problem = bot_problem(name)
+        if problem:
+            raise SpecError(f"bots[{i}]: {problem}")
     n = spec.table_size
     if spec.kind == "tournament":
         if spec.seats is None:
