@@ -114,7 +114,10 @@ def test_errors_are_json_with_the_right_status(service):
     assert r.status_code == 422 and "sql" in r.json()["error"]
     assert client.get("/api/nothing-here").json() == {"error": "no such endpoint",
                                                       "status": 404}
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/docs-assets/swagger-ui-bundle.js" in docs.text
+    assert "cdn" not in docs.text.lower()  # served by the service itself: works offline
+    assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
     spec = client.get("/openapi.json").json()
     assert {"/api/runs", "/api/runs/{run_id}", "/api/runs/{run_id}/cancel", "/api/query",
             "/api/variants", "/api/bots", "/api/runs/{run_id}/leaderboard"} <= set(

@@ -18,10 +18,12 @@ from typing import Annotated, Any
 from fastapi import Body, Depends, FastAPI, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from swagger_ui_bundle import swagger_ui_path
 
 from pokerarena.platform.api.manager import RunConflict, RunManager, RunNotFound, TooManyRuns
 from pokerarena.platform.api.security import (
@@ -255,7 +257,7 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
         yield
         manager.shutdown()
 
-    app = FastAPI(title="pokerarena", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="pokerarena", version="0.1.0", lifespan=lifespan, docs_url=None,
                   description="Submit, follow and cancel runs of poker bots; query results. "
                   "Mutating endpoints need `Authorization: Bearer <token>`.")
     app.state.manager = manager
@@ -413,6 +415,16 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
         """Prometheus text exposition (see docs/metrics.md)."""
         body, ctype = metrics.render()
         return Response(body, media_type=ctype)
+
+    # Swagger UI from the swagger-ui-bundle package, not a CDN: /docs works offline.
+    app.mount("/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger_ui() -> Response:
+        return get_swagger_ui_html(openapi_url=app.openapi_url, title="pokerarena API",
+                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/docs-assets/favicon-32x32.png")
 
     if web_dir is not None and Path(web_dir).is_dir():
         app.mount("/", StaticFiles(directory=str(web_dir), html=True), name="web")
