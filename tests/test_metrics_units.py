@@ -78,3 +78,24 @@ def test_faults_failures_and_http_are_counted():
     assert s[("pokerarena_hands_per_second", ())] == 12.5
     key = (("method", "GET"), ("route", "/api/runs"), ("status", "200"))
     assert s[("pokerarena_http_requests_total", key)] == 1
+
+
+def test_real_faults_reach_the_unit_metrics(tmp_path):
+    """A bot that raises: the unit's faults table and its metrics agree, by kind."""
+    spec = parse_spec(small_spec(hands=30, unit_hands=30,
+                                 bots=("faulty_bots:RaisingBot", "call")))
+    store = RunStore(tmp_path, "f1")
+    store.create(spec)
+    unit = plan(spec, "f1").units[0]
+    result = measured_unit(unit.to_dict(), str(store.run_dir))
+    faults = result["metrics"]["faults"]
+    assert faults and all(key.endswith("\texception") for key in faults)
+    store.append({"event": "unit", "unit": unit.unit_id, "hands": unit.hands})
+    _, rows = query(tmp_path, "SELECT count(*) FROM faults WHERE kind = 'exception'", "f1")
+    assert sum(faults.values()) == rows[0][0] > 0
+    metrics = ServiceMetrics()
+    metrics.observe_unit(result)
+    s = _samples(metrics)
+    (key,) = faults
+    bot = key.split("\t")[0]
+    assert s[("pokerarena_bot_faults_total", (("bot", bot), ("kind", "exception")))] == rows[0][0]
