@@ -214,6 +214,10 @@ class Game:
         self.max_raises = self.system.max_raises
         self.heads_up_max_raises = self.system.heads_up_max_raises
         self.max_raises_per_player = self.system.max_raises_per_player
+        # No freeze and no raise caps: the raise range skips those rules (hot path).
+        self.plain_raises = (not o.freeze_multiple and self.max_raises is None
+                             and self.heads_up_max_raises is None
+                             and self.max_raises_per_player is None)
         self.reset_each_round = getattr(self.system, "reset_each_round", True)
         self.house = o.irregularities == "house"
         self.openers = o.openers or ("any" if o.pass_and_out else v.openers)

@@ -51,6 +51,9 @@ _FC = (FOLD_KIND, CALL_KIND)
 _FR = (FOLD_KIND, RAISE_KIND)
 _CR = (CALL_KIND, RAISE_KIND)
 _C = (CALL_KIND,)
+_CHECK = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
+_NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
+_new_tuple = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
 _PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare")
 
 
@@ -497,7 +500,10 @@ class Hand:
         """What the seat (or dealer) to act may do, with amount ranges."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self.phase == PH_BET and not self.over:
+                legal = self._legal = self._legal_bet(self.actor)
+            else:
+                legal = self._legal = self._compute_legal()
         return legal
 
     def _compute_legal(self) -> Legal:
@@ -539,7 +545,10 @@ class Hand:
         """Apply ``action`` for the seat to act (or the given ``seat``: ``DEALER`` for
         manual deals, any live seat for showing cards). Illegal actions raise
         :class:`IllegalAction` and change nothing."""
-        self._dispatch(action, seat)
+        if seat is None and self.phase == PH_BET and self.actor >= 0 and not self.over:
+            self._apply_bet(self.actor, action)  # the hot path of _dispatch
+        else:
+            self._dispatch(action, seat)
         self._legal = None
 
     def _dispatch(self, action: Action, seat: int | None) -> None:
@@ -595,32 +604,42 @@ class Hand:
 
     def _raise_range(self, p: int) -> tuple[int, int, tuple[int, ...]]:
         """(min_to, max_to, choices) for a cbr by ``p``; (0, 0, ()) when not allowed."""
-        g = self.game
         cur = self.cur
-        stack = self.stack[p]
-        to_call = cur - self.bets[p]
-        if (stack <= to_call or not self.can_raise[p] or self.frozen
-                or not self._others_can_act(p)):
-            return 0, 0, ()
+        stacks, bets = self.stack, self.bets
+        stack = stacks[p]
+        to_call = cur - bets[p]
+        if stack <= to_call or not self.can_raise[p] or self.frozen:
+            return _NO_RAISE
+        # Another player must be able to put in more than the current bet (else a raise
+        # could never be called: every other player has folded or is all in); this is
+        # _others_can_act, inlined on the hot path.
+        folded = self.folded
+        for q in range(self.n):
+            if q != p and stacks[q] > 0 and not folded[q] and bets[q] + stacks[q] > cur:
+                break
+        else:
+            return _NO_RAISE
+        g = self.game
         freeze_to = 0
-        if (g.freeze_multiple and g.sys == SYS_FIXED and self.nraises >= 3
-                and self.raises_by[p] == 0):
-            # Freeze: after two raises, a player who has not raised may bet a multiple of
-            # the normal bet; then the round is frozen (call or fold only).
-            freeze_to = min(cur + g.freeze_multiple * self.bet_sz, self.bets[p] + stack)
-        cap = g.max_raises
-        if self.live == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
-            cap = g.heads_up_max_raises
-        if cap is not None and self.nraises >= cap + 1:
-            return (freeze_to, freeze_to, (freeze_to,)) if freeze_to > cur else (0, 0, ())
+        if not g.plain_raises:
+            if (g.freeze_multiple and g.sys == SYS_FIXED and self.nraises >= 3
+                    and self.raises_by[p] == 0):
+                # Freeze: after two raises, a player who has not raised may bet a multiple
+                # of the normal bet; then the round is frozen (call or fold only).
+                freeze_to = min(cur + g.freeze_multiple * self.bet_sz, bets[p] + stack)
+            cap = g.max_raises
+            if self.live == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
+                cap = g.heads_up_max_raises
+            if cap is not None and self.nraises >= cap + 1:
+                return (freeze_to, freeze_to, (freeze_to,)) if freeze_to > cur else _NO_RAISE
+            cap_pp = g.max_raises_per_player
+            if cap_pp is not None and self.raises_by[p] >= cap_pp:
+                return _NO_RAISE
         if self.need_openers and not _has_openers(self.hole[p], self.openers_rank):
-            return 0, 0, ()
-        cap_pp = g.max_raises_per_player
-        if cap_pp is not None and self.raises_by[p] >= cap_pp:
-            return 0, 0, ()
+            return _NO_RAISE
         if not self.check_raise_ok and self.checked[p]:
-            return 0, 0, ()  # no check-raise in this round
-        total = self.bets[p] + stack
+            return _NO_RAISE  # no check-raise in this round
+        total = bets[p] + stack
         sysc = g.sys
         choices: tuple[int, ...] = ()
         if sysc == SYS_FIXED:
@@ -669,7 +688,8 @@ class Hand:
             return Legal(kinds, bring_in=min(self.game.bring_in, self.stack[p]),
                          min_to=lo, max_to=hi, choices=choices)
         to_call = self.cur - self.bets[p]
-        call = min(to_call, self.stack[p])
+        stack = self.stack[p]
+        call = to_call if to_call < stack else stack
         lo, hi, choices = self._raise_range(p)
         if to_call > 0:
             kinds = _FCR if hi else _FC
@@ -677,10 +697,31 @@ class Hand:
             kinds = _FR  # pass and out: no checking an unopened pot
         else:
             kinds = _CR if hi else _C
-        return Legal(kinds, call, lo, hi, 0, 0, 0, (), 0, choices)
+        return _new_tuple(Legal, (kinds, call, lo, hi, 0, 0, 0, (), 0, choices))
 
     def _apply_bet(self, p: int, action: Action) -> None:
         kind = action.kind
+        if kind == CALL_KIND and not (self.bring_in_pending and p == self.bring_in_pos):
+            cur, bets = self.cur, self.bets
+            to_call = cur - bets[p]
+            if to_call > 0 or cur or self.check_ok:
+                # Hot path: a check or call is always legal here (see _legal_bet), so the
+                # raise range is not needed.
+                if to_call > 0:
+                    stack = self.stack
+                    amt = to_call if to_call < stack[p] else stack[p]
+                    stack[p] -= amt
+                    bets[p] += amt
+                    self.committed[p] += amt
+                    act = Action(CALL_KIND, amt)
+                else:
+                    self.checked[p] = True
+                    act = _CHECK
+                self.need[p] = False
+                self.can_raise[p] = False
+                self.log.append((self.seat_of[p], act))
+                self._next_actor(p)
+                return
         seat = self.seat_of[p]
         n = self.n
         if self.bring_in_pending and p == self.bring_in_pos:
@@ -1425,6 +1466,10 @@ class Hand:
     def _split(self, amount: int, winners: list[int], prio: list[int],
                got: dict[int, Any]) -> None:
         k = len(winners)
+        if k == 1:
+            p = winners[0]
+            got[p] = got.get(p, 0) + amount
+            return
         if self.game.odd_chip == "fractional" and amount % k:
             share = Fraction(amount, k)
             for p in winners:
@@ -1530,14 +1575,16 @@ class Hand:
             showdown_info[self.seat_of[p]] = (tuple(self.hole[p]), hv, lv, wilds.get(p))
         stacks = [0] * n
         deltas = [0] * n
+        fractional = g.odd_chip == "fractional"
+        seat_of, stack, start = self.seat_of, self.stack, self.start
         for p in range(n):
-            s = self.seat_of[p]
-            st = self.stack[p]
-            if isinstance(st, Fraction) and st.denominator == 1:
+            s = seat_of[p]
+            st = stack[p]
+            if fractional and isinstance(st, Fraction) and st.denominator == 1:
                 st = int(st)
-                self.stack[p] = st
+                stack[p] = st
             stacks[s] = st
-            deltas[s] = st - self.start[p]
+            deltas[s] = st - start[p]
         self.committed = [0] * n
         self.bets = [0] * n
         self.over = True

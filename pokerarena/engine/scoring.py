@@ -61,6 +61,9 @@ class Scorer:
             raise EngineError("this showdown needs pokerarena.evaluator (wild cards or "
                               "local hands)")
         self._rankings: dict[tuple[str, tuple[int, ...] | None], Any] = {}
+        # The evaluator's plain-Python tables of the high ranking when its single-hand
+        # call would use them (table-friendly, no wild cards); found on first use.
+        self._fast: Any = False
 
     def _ranking(self, name: str, wild: tuple[int, ...] | None) -> Any:
         key = (name, wild)
@@ -98,10 +101,36 @@ class Scorer:
             return max(int(_ev.evaluate(hole + [b], rk)) for b in board)
         return int(_ev.evaluate(hole + board, rk))
 
+    def _fast_tables(self) -> Any:
+        """PyTables of the high ranking when ``evaluate`` would take its plain-Python
+        path for these hands (table-friendly ranking, cards combined freely or Omaha);
+        None otherwise."""
+        tables = None
+        if (self.use_ev and self._high_name is not None and not self.positional
+                and self.combine in ("any", "omaha") and hasattr(_ev, "fast")):
+            rk = self._ranking(self._high_name, None)
+            if rk.table_friendly:
+                tables = _ev.fast.py_tables_for(rk)
+        self._fast = tables
+        return tables
+
     def high(self, hole: list[int], board: list[int], wild: tuple[int, ...] | None = None) -> Any:
         """Value of the best high hand (None when the variant has no high half)."""
         if self._high_name is None:
             return None
+        fast = self._fast
+        if fast is False:
+            fast = self._fast_tables()
+        if fast is not None and wild is None:
+            # The same values as evaluate()/evaluate_omaha() for valid, distinct cards
+            # (which the engine guarantees), without their argument checks.
+            if self.omaha:
+                if len(board) == 5 and len(hole) >= 2 and max(hole) < 52 and max(board) < 52:
+                    return _ev.fast.omaha_one(hole, board, fast)
+            else:
+                cards = hole + board
+                if 5 <= len(cards) <= 7 and max(cards) < 52:
+                    return _ev.fast.high_one(cards, fast)
         return self._value(hole, board, self._high_name, wild)
 
     def low(self, hole: list[int], board: list[int], wild: tuple[int, ...] | None = None) -> Any:
