@@ -30,7 +30,7 @@ from pokerarena.engine.actions import (
 )
 
 __all__ = [
-    "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "action_from_json",
+    "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "ViewMaker", "action_from_json",
     "action_to_json", "build_view", "build_summary", "down_cards", "legal_to_json", "legalize",
     "passive_action",
     "view_to_json",
@@ -163,45 +163,54 @@ class BaseBot:
 
 
 # --------------------------------------------------------------------------- building
-def _public_history(log: list[tuple[int, Action]], seat: int) -> tuple[tuple[int, Action], ...]:
-    """The engine's public history, hidden cards masked once more (belt and braces)."""
-    out = []
-    for actor, act in log:
-        kind = act.kind
-        if kind == DEAL_HOLE_KIND and act.target != seat:
-            flags = act.amount  # bit mask of the face-up cards
-            cards = tuple(c if (flags >> i) & 1 else UNKNOWN for i, c in enumerate(act.cards))
-            act = Action(kind, flags, cards, act.target)
-        elif kind == DISCARD_KIND and actor != seat:
-            act = Action(kind, 0, (UNKNOWN,) * len(act.cards))
-        out.append((actor, act))
-    return tuple(out)
+class ViewMaker:
+    """Builds the :class:`SeatView` of any seat of one hand, cheaply and incrementally.
+
+    Each seat's public history is extended with the log entries added since its last
+    view (the engine's observation masks them), so a view costs about the same at the
+    end of a hand as at its start. The maker refers to the hand: the table keeps it; a
+    bot only ever gets the plain views it makes.
+    """
+
+    __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final")
+
+    def __init__(self, hand: Any, *, hand_no: int = 0, match_no: int = 0,
+                 game_info: dict[str, Any] | None = None) -> None:
+        self.hand = hand
+        self.hand_no = hand_no
+        self.match_no = match_no
+        self.game_info = game_info
+        self._hist: dict[int, list[tuple[int, Action]]] = {}
+        self._final: dict[int, int] = {}
+
+    def view(self, seat: int) -> SeatView:
+        """The seat's view now (plain copies; no reference to the hand)."""
+        obs = self.hand.observation(seat, self.hand_no, self.match_no)
+        hist = self._hist.get(seat)
+        if hist is None:
+            hist = self._hist[seat] = []
+            done = 0
+        else:
+            done = self._final[seat]
+            del hist[done:]
+        hist.extend(obs.history_since(done))
+        self._final[seat] = obs.history_final
+        game = self.game_info
+        if game is None:
+            game = self.game_info = obs.stakes
+        return SeatView(
+            obs.variant, obs.betting, game, self.hand_no, self.match_no, seat, obs.button,
+            obs.players, tuple(obs.hole), tuple(map(tuple, obs.up)), tuple(obs.board),
+            tuple(obs.stacks), tuple(obs.bets), tuple(obs.committed), obs.pot, obs.to_call,
+            obs.legal, tuple(hist), tuple(obs.folded), obs.street, obs.phase)
 
 
 def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,
                game_info: dict[str, Any] | None = None) -> SeatView:
-    """The :class:`SeatView` of ``seat`` in an engine hand (copies; keeps no reference)."""
-    obs = hand.observation(seat)
-    game = hand.game
-    log = hand.log
-    folded = [False] * hand.n
-    committed = [0] * hand.n
-    for actor, act in log:
-        if actor < 0:
-            continue
-        if act.kind == FOLD_KIND:
-            folded[actor] = True
-    for p in range(hand.n):
-        committed[hand.seat_of[p]] = hand.committed[p]
-    return SeatView(
-        variant=obs.variant, betting=game.system_name,
-        game=game_info if game_info is not None else game.describe(),
-        hand_no=hand_no, match_no=match_no, seat=seat, button=obs.button,
-        players=obs.players, hole=tuple(obs.hole), up=tuple(tuple(u) for u in obs.up),
-        board=tuple(obs.board), stacks=tuple(obs.stacks), bets=tuple(obs.bets),
-        committed=tuple(committed), pot=obs.pot, to_call=obs.to_call, legal=obs.legal,
-        history=_public_history(obs.history, seat), folded=tuple(folded), street=obs.street,
-        phase=obs.phase)
+    """The :class:`SeatView` of ``seat`` in an engine hand (copies; keeps no reference).
+    Many views of one hand: :class:`ViewMaker`."""
+    return ViewMaker(hand, hand_no=hand_no, match_no=match_no,
+                     game_info=game_info).view(seat)
 
 
 def build_summary(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0) -> HandSummary:
@@ -211,11 +220,11 @@ def build_summary(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0) 
     if res.went_to_showdown:
         for s in res.showdown:
             shown[int(s)] = tuple(hand.cards_of(int(s)))
+    obs = hand.observation(seat, hand_no, match_no)
     return HandSummary(hand_no=hand_no, match_no=match_no, seat=seat,
                        deltas=tuple(res.deltas), stacks=tuple(res.stacks),
                        pots=tuple(p.as_dict() for p in res.pots), shown=shown,
-                       board=tuple(hand.board),
-                       history=_public_history(hand.observation(seat).history, seat))
+                       board=tuple(obs.board), history=tuple(obs.history))
 
 
 def down_cards(view: SeatView) -> tuple[int, ...]:

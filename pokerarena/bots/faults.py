@@ -10,7 +10,11 @@ answers something that is not an action (garbage), or an action the rules do not
 
 The irregularity policy (RULES.md §4) is ``check_fold`` by default: check if free, else
 fold (post the bring-in when that is the only choice, stand pat at a draw, show at a
-showdown). ``call`` checks or calls instead (the ACPC dealers' convention). With
+showdown). ``call`` checks or calls instead (the ACPC dealers' convention).
+``protect`` is the disconnection protection of ``002_…``: a bot that does not answer
+(time limit, exception, lost connection) where it would have to fold is instead all in
+for what it has already put in (:meth:`~pokerarena.engine.hand.Hand.protect`: it keeps
+its claim on the pot so far, side pots take later bets); otherwise check/fold. With
 ``max_faults`` a bot that faults that many times in a match is removed: from then on the
 policy acts for it without asking it.
 """
@@ -39,11 +43,13 @@ from pokerarena.bots.base import (
 from pokerarena.engine.actions import (
     CALL_KIND,
     DISCARD_KIND,
+    FOLD_KIND,
     RAISE_KIND,
     SHOW_KIND,
     Action,
     Legal,
 )
+from pokerarena.engine.hand import PROTECT_KIND
 
 FAULT_KINDS = ("exception", "timeout", "hand_timeout", "illegal", "garbage", "removed",
                "disconnected")
@@ -54,8 +60,8 @@ class FaultPolicy:
     """The table's rules for bots.
 
     ``decision_time`` and ``hand_time``: seconds (None: no limit); ``on_fault``:
-    ``check_fold`` or ``call``; ``max_faults``: faults in a match after which the bot is
-    removed (None: never); ``isolate``: run calls on a worker thread so they can be
+    ``check_fold``, ``call`` or ``protect``; ``max_faults``: faults in a match after which
+    the bot is removed (None: never); ``isolate``: run calls on a worker thread so they can be
     abandoned (without it a slow answer is still replaced by the policy, but only after
     it came); None (the default) isolates every bot except the built-in ones, whose
     thread hand-off would cost more than their decisions.
@@ -63,7 +69,7 @@ class FaultPolicy:
 
     decision_time: float | None = 5.0
     hand_time: float | None = 60.0
-    on_fault: Literal["check_fold", "call"] = "check_fold"
+    on_fault: Literal["check_fold", "call", "protect"] = "check_fold"
     max_faults: int | None = None
     isolate: bool | None = None
 
@@ -121,13 +127,21 @@ class _Worker:
         self.inbox.put(None)
 
 
+# Faults where the bot did not answer at all: disconnection protection applies to them.
+NO_ANSWER = frozenset(("timeout", "hand_timeout", "exception", "disconnected"))
+
+
 def policy_action(legal: Legal | None, hole: Any, on_fault: str = "check_fold",
-                  down: Any = None) -> Action:
+                  down: Any = None, fault: str | None = None) -> Action:
     """The irregularity policy's action (``down``: the seat's face-down cards, for
-    turning cards up)."""
+    turning cards up; ``fault``: the fault's kind, for ``protect``)."""
     if on_fault == "call" and legal is not None and CALL_KIND in legal.kinds:
         return Action(CALL_KIND)
-    return passive_action(legal, tuple(hole), down)
+    action = passive_action(legal, tuple(hole), down)
+    if (on_fault == "protect" and action.kind == FOLD_KIND and fault in NO_ANSWER
+            and legal is not None and legal.call > 0):
+        return Action(PROTECT_KIND)
+    return action
 
 
 def check_legal(action: Action, legal: Legal | None, hole: Any) -> str | None:
@@ -181,6 +195,9 @@ class GuardedBot:
         self._hand_out = False
         self.decisions = 0
         self.think_time = 0.0
+        # the last decision: the bot's own answer (None: it gave none) and the fault's kind
+        self.last_answer: Any = None
+        self.last_fault: str | None = None
         iso = self.policy.isolate
         if iso is None:
             mod = type(bot).__module__
@@ -259,17 +276,18 @@ class GuardedBot:
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: SeatView) -> Action:
-        """The bot's action if it is legal and in time, else the policy's."""
-        pol = self.policy
-        fallback = policy_action(view.legal, view.hole, pol.on_fault, down_cards(view))
+        """The bot's action if it is legal and in time, else the policy's;
+        ``last_answer``/``last_fault`` tell what happened."""
+        self.last_answer = None
         if self.removed:
-            return fallback
+            return self._fallback(view, "removed")
         if view.hand_no != self._hand_no:
             self._hand_no = view.hand_no
             self._hand_spent = 0.0
             self._hand_out = False
         if self._hand_out:
-            return fallback
+            return self._fallback(view, "hand_timeout")
+        pol = self.policy
         limit = pol.decision_time
         hand_left = None
         if pol.hand_time is not None:
@@ -285,31 +303,39 @@ class GuardedBot:
                 self._hand_out = True
                 self._record(view.hand_no, view.seat, "hand_timeout",
                              f"over {pol.hand_time}s in the hand")
-            else:
-                self._record(view.hand_no, view.seat, "timeout",
-                             f"no answer within {pol.decision_time}s")
-            return fallback
+                return self._fallback(view, "hand_timeout")
+            self._record(view.hand_no, view.seat, "timeout",
+                         f"no answer within {pol.decision_time}s")
+            return self._fallback(view, "timeout")
         except Exception as exc:  # noqa: BLE001 - any bot error is a fault
             self._hand_spent += time.perf_counter() - t0
             self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
-            return fallback
+            return self._fallback(view, "exception")
         dt = time.perf_counter() - t0
         self._hand_spent += dt
         self.think_time += dt
         self.decisions += 1
+        self.last_answer = answer
         if limit is not None and dt > limit:  # only without isolation
             kind = "hand_timeout" if (hand_left is not None and dt > hand_left) else "timeout"
             if kind == "hand_timeout":
                 self._hand_out = True
             self._record(view.hand_no, view.seat, kind, f"answered after {dt:.3f}s")
-            return fallback
+            return self._fallback(view, kind)
         try:
             action = coerce_action(answer)
         except ActionFormatError as exc:
             self._record(view.hand_no, view.seat, "garbage", str(exc))
-            return fallback
+            return self._fallback(view, "garbage")
         why = check_legal(action, view.legal, view.hole)
         if why is not None:
             self._record(view.hand_no, view.seat, "illegal", why)
-            return fallback
+            return self._fallback(view, "illegal")
+        self.last_fault = None
         return action
+
+    def _fallback(self, view: SeatView, kind: str) -> Action:
+        """The irregularity policy's action for a fault of ``kind`` (noted)."""
+        self.last_fault = kind
+        return policy_action(view.legal, view.hole, self.policy.on_fault, down_cards(view),
+                             kind)

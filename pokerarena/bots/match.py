@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import MatchInfo, build_summary, build_view, down_cards
+from pokerarena.bots.base import MatchInfo, ViewMaker, build_summary, down_cards
 from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
@@ -88,35 +88,118 @@ class MatchResult:
                 "chips_conserved": self.chips_conserved, "seconds": round(self.seconds, 2)}
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of a hand, as the table saw it (given to ``on_decision``).
+
+    ``index``: the entry's position in the hand's action log; ``street``: index of the
+    variant's street; ``answer``: what the bot answered (None when it gave nothing:
+    timeout, exception, removed); ``action``: the action applied (the log's entry);
+    ``fault``: the fault's kind (None: the bot's own answer was applied).
+    """
+
+    hand_no: int
+    seat: int
+    index: int
+    street: int
+    answer: Any
+    action: Any
+    fault: str | None
+
+
+_RANKINGS: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def _rankings(game: Game) -> tuple[Any, Any]:
+    """(high, low) evaluator rankings of a game's showdown (None when unavailable)."""
+    hit = _RANKINGS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1], hit[2]
+    high = low = None
+    try:
+        from pokerarena.evaluator import ranking
+
+        sd = game.variant.showdown
+        kwargs: dict[str, Any] = {"deck": game.variant.deck}
+        if sd.wild != "none":
+            kwargs["wild"] = sd.wild
+        high = ranking(sd.high, **kwargs) if sd.high is not None else None
+        low = ranking(sd.low, **kwargs) if sd.low is not None else None
+    except Exception:  # noqa: BLE001 - categories are descriptive only
+        high = low = None
+    _RANKINGS[id(game)] = (game, high, low)
+    return high, low
+
+
+def _category(value: Any, rk: Any) -> str | None:
+    if value is None or rk is None:
+        return None
+    try:
+        from pokerarena.evaluator import category
+
+        return category(int(value), rk)
+    except Exception:  # noqa: BLE001 - e.g. a ranking without categories
+        return None
+
+
+def showdown_categories(hand: Any, game: Game | None = None) -> dict[int, tuple[Any, Any]]:
+    """Seat -> (high category, low category) of every hand compared at the showdown
+    (``"Flush"``, ...; None where the game has no such ranking); ``game``: the game the
+    categories are named in (default: the hand's)."""
+    res = hand.result()
+    sd = res.showdown_raw
+    if not sd:
+        return {}
+    game = game or hand.game
+    high_rk, low_rk = _rankings(game)
+    board = list(hand.board)
+    out = {}
+    for seat in sorted(sd):
+        cards = hand.cards_of(seat)
+        hv = game.scorer.high(cards, board) if high_rk is not None else None
+        lv = game.scorer.low(cards, board) if low_rk is not None else None
+        out[seat] = (_category(hv, high_rk), _category(lv, low_rk))
+    return out
+
+
 def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *,
               hand_no: int, match_no: int = 0, game_info: dict[str, Any] | None = None,
-              faults: list[Fault] | None = None) -> None:
-    """Play one hand to its end; ``guards[j]`` sits at seat ``seat_of[j]``."""
+              faults: list[Fault] | None = None,
+              on_decision: Callable[[Decision], None] | None = None) -> None:
+    """Play one hand to its end; ``guards[j]`` sits at seat ``seat_of[j]``. Bots get
+    :class:`~pokerarena.bots.base.SeatView` copies only, never the hand or an engine
+    observation. ``on_decision(Decision)`` is called after each decision."""
     at_seat = {s: guards[j] for j, s in enumerate(seat_of)}
+    views = ViewMaker(hand, hand_no=hand_no, match_no=match_no, game_info=game_info)
     for s, g in at_seat.items():
         if g.wants("start_hand"):
-            g.start_hand(build_view(hand, s, hand_no=hand_no, match_no=match_no,
-                                    game_info=game_info))
+            g.start_hand(views.view(s))
     steps = 0
+    log = hand.log
     while not hand.is_over:
         seat = hand.to_act
         if seat is None or seat == DEALER:
             raise RuntimeError("the hand waits for the dealer: use automatic dealing")
-        view = build_view(hand, seat, hand_no=hand_no, match_no=match_no,
-                          game_info=game_info)
+        view = views.view(seat)
         guard = at_seat[seat]
         action = guard.act(view)
+        index = len(log)
+        fault = guard.last_fault
         try:
             hand.apply(action)
         except IllegalAction as exc:
             guard._record(hand_no, seat, "illegal", str(exc))
+            fault = "illegal"
             fallback = policy_action(view.legal, view.hole, guard.policy.on_fault,
-                                     down_cards(view))
+                                     down_cards(view), fault)
             try:
                 hand.apply(fallback)
             except IllegalAction as exc2:  # pragma: no cover - a policy/engine mismatch
                 raise RuntimeError(f"hand {hand_no}, seat {seat}: the irregularity policy's "
                                    f"{fallback} is not legal either: {exc2}") from None
+        if on_decision is not None:
+            on_decision(Decision(hand_no, seat, index, view.street, guard.last_answer,
+                                 log[index][1] if index < len(log) else action, fault))
         steps += 1
         if steps > 10_000:  # pragma: no cover - an engine bug, not a bot's
             raise RuntimeError("a hand took more than 10000 actions")
@@ -128,11 +211,14 @@ def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *
 def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                policy: FaultPolicy | None = None, duplicate: bool = False,
                stack: int | None = None, match_no: int = 0,
-               on_hand: Callable[[int, Any, list[int]], None] | None = None) -> MatchResult:
+               on_hand: Callable[[int, Any, list[int]], None] | None = None,
+               on_decision: Callable[[Decision], None] | None = None) -> MatchResult:
     """Play a match; ``entrants`` are bot specs or bot objects, one per seat.
 
     With ``duplicate``, ``hands`` is rounded up to a multiple of the number of seats.
-    ``on_hand(hand_no, hand, seat_of)`` is called after each hand (e.g. to log it).
+    ``on_hand(hand_no, hand, seat_of)`` is called after each hand (e.g. to log it; the
+    showdown categories: :func:`showdown_categories`), ``on_decision(Decision)`` after
+    each decision.
     """
     t0 = time.perf_counter()
     n = len(entrants)
@@ -181,7 +267,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                 else:
                     hand = game.new_hand(rng, n, stacks, button)
                 play_hand(hand, guards, seat_of, hand_no=hand_no, match_no=match_no,
-                          game_info=info_game, faults=faults)
+                          game_info=info_game, faults=faults, on_decision=on_decision)
                 res = hand.result()
                 out = getattr(res, "carry", 0)
                 if sum(res.deltas) + getattr(res, "rake", 0) + out != carry[r]:

@@ -12,8 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots import Bot, default_action, make_bot
-from pokerarena.engine.actions import IllegalAction
+from pokerarena.bots.base import MatchInfo
+from pokerarena.bots.faults import FaultPolicy, GuardedBot
+from pokerarena.bots.match import play_hand as _play
+from pokerarena.bots.registry import make_bot
+from pokerarena.bots.strength import register_game
 from pokerarena.engine.game import Game
 from pokerarena.engine.table import Table
 
@@ -48,46 +51,71 @@ class SessionSummary:
                 "chips_conserved": self.chips_conserved}
 
 
-def play_hand(hand, bots: list[Bot], faults: list[int] | None = None) -> None:
-    """Play one hand to the end (``bots[i]`` plays the hand's seat ``i``); an illegal
-    answer gets the passive action and counts in ``faults``."""
-    while not hand.is_over:
-        seat = hand.to_act
-        obs = hand.observation(seat)
-        try:
-            action = bots[seat].act(obs)
-            hand.apply(action)
-        except IllegalAction:
-            if faults is not None:
-                faults[seat] += 1
-            hand.apply(default_action(hand.legal_actions(), obs.hole, obs.up[seat]))
+def play_hand(hand, bots: list[Any], faults: list[int] | None = None, *,
+              policy: FaultPolicy | None = None, hand_no: int = 0) -> None:
+    """Play one hand to the end (``bots[i]`` plays the hand's seat ``i``) under the
+    fault guard: each bot gets :class:`~pokerarena.bots.base.SeatView` copies only; a
+    fault (illegal answer, exception, timeout) gets the irregularity policy and counts in
+    ``faults``. ``bots`` may be bot objects or :class:`GuardedBot` wrappers."""
+    guards = [b if isinstance(b, GuardedBot) else GuardedBot(b, policy) for b in bots]
+    before = [g.count for g in guards]
+    try:
+        _play(hand, guards, list(range(len(guards))), hand_no=hand_no)
+    finally:
+        if faults is not None:
+            for i, g in enumerate(guards):
+                faults[i] += g.count - before[i]
+        for b, g in zip(bots, guards, strict=True):
+            if g is not b:
+                g.close()
 
 
 def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
                  stack: int | None = None, *, mode: str = "cash",
-                 wangdoodle: bool = False, jackpot: bool = False) -> SessionSummary:
+                 wangdoodle: bool = False, jackpot: bool = False,
+                 policy: FaultPolicy | None = None) -> SessionSummary:
     """Play ``hands`` hands (freeze-out: or until one seat holds every chip) with the
-    named built-in bots, one per seat, at a :class:`~pokerarena.engine.table.Table`."""
+    named bots (any spec :func:`~pokerarena.bots.registry.make_bot` knows), one per seat,
+    at a :class:`~pokerarena.engine.table.Table`, under the fault guard."""
     n = len(bot_names)
     ss = np.random.SeedSequence(seed)
     deck_seq, *bot_seqs = ss.spawn(n + 1)
-    bots = [make_bot(name, int(s.generate_state(1)[0])) for name, s in
-            zip(bot_names, bot_seqs, strict=True)]
-    chips = stack if stack is not None else game.variant.stakes.stack
+    register_game(game)
+    guards: list[GuardedBot] = []
+    try:
+        for j, (name, s) in enumerate(zip(bot_names, bot_seqs, strict=True)):
+            bot = make_bot(name, int(s.generate_state(1)[0]))
+            label = f"{name}#{j}" if bot_names.count(name) > 1 else name
+            guards.append(GuardedBot(bot, policy, label=label))
+        chips = stack if stack is not None else game.variant.stakes.stack
+        info = game.describe()
+        for j, g in enumerate(guards):
+            g.start_match(MatchInfo(0, game.variant.id, game.system_name, info, n, hands,
+                                    tuple(bot_names), j), j)
+        return _session(game, bot_names, guards, hands, seed, chips, mode, wangdoodle,
+                        jackpot, deck_seq)
+    finally:
+        for g in guards:
+            g.close()
+
+
+def _session(game: Game, bot_names: list[str], guards: list[GuardedBot], hands: int,
+             seed: int, chips: int, mode: str, wangdoodle: bool, jackpot: bool,
+             deck_seq: np.random.SeedSequence) -> SessionSummary:
+    n = len(bot_names)
     table = Table(game, [chips] * n, seed=np.random.default_rng(deck_seq), mode=mode,
                   wangdoodle=wangdoodle, jackpot=jackpot)
     summary = SessionSummary(game.variant.id, game.system_name, seed, 0, list(bot_names),
                              [0] * n, [0] * n, [0] * n, faults=[0] * n)
-    for _ in range(hands):
+    info = game.describe()
+    for hand_no in range(hands):
         if table.is_over:
             break
         hand = table.new_hand()
         seats = table.hand_seats
-        faults = [0] * len(seats)
-        play_hand(hand, [bots[s] for s in seats], faults)
+        _play(hand, [guards[s] for s in seats], list(range(len(seats))), hand_no=hand_no,
+              game_info=info)
         res = hand.result()
-        for i, s in enumerate(seats):
-            summary.faults[s] += faults[i]
         if any(x < 0 for x in res.stacks) or (
                 sum(res.deltas) + res.rake + res.kitty + res.carry != hand.carry_in):
             summary.chips_conserved = False
@@ -102,6 +130,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
                 summary.showdowns[seats[i]] += 1
         summary.hands += 1
     table.close()
+    summary.faults = [g.count for g in guards]
     summary.net = list(table.net)
     summary.rake = table.rake
     summary.carry = table.carry

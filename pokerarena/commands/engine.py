@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--betting", help="betting system (default: the variant's first)")
     p.add_argument("--option", action="append", default=[], metavar="K=V",
                    help="game option, e.g. max_raises=4, blinds=1,2 (repeatable)")
-    p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat")
+    p.add_argument("--bots", required=True,
+                   help="comma-separated bots, one per seat: registered names (pokerarena "
+                   "bots), Python paths package.module:Class, or http:// URLs")
     p.add_argument("--hands", type=int, default=100, help="hands to play")
     p.add_argument("--seed", type=int, default=0, help="session seed")
     p.add_argument("--stack", type=int, help="chips per seat (the buy-in)")
@@ -112,8 +114,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play a session with built-in bots and print the summary."""
-    from pokerarena.bots import BUILTIN_BOTS
+    """Play a session with any bots and print the summary."""
+    from pokerarena.bots.registry import REGISTRY, BotSpecError, parse_spec
     from pokerarena.bots.session import play_session
     from pokerarena.engine import EngineError, Game, parse_option_value
     from pokerarena.rules import VariantError
@@ -130,10 +132,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         if k in options and not isinstance(options[k], list):
             options[k] = [options[k]]
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in BUILTIN_BOTS]
-    if unknown:
-        raise UserError(f"--bots: unknown bot {unknown[0]!r}; built-in: "
-                        f"{', '.join(BUILTIN_BOTS)}")
+    for b in bots:
+        try:
+            target = parse_spec(b)[0]
+        except BotSpecError as exc:
+            raise UserError(f"--bots: {exc}") from None
+        if target not in REGISTRY and ":" not in target:
+            raise UserError(f"--bots: unknown bot {b!r}; registered: {', '.join(REGISTRY)} "
+                            "(or a Python path package.module:Class, or an http:// URL)")
     if args.hands < 0:
         raise UserError("--hands: must be 0 or more")
     if args.stack is not None and args.stack < 1:
@@ -149,6 +155,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                                wangdoodle=args.wangdoodle, jackpot=args.jackpot)
     except (VariantError, EngineError) as exc:
         raise UserError(str(exc)) from None
+    except BotSpecError as exc:
+        raise UserError(f"--bots: {exc}") from None
     out = summary.as_dict()
     if args.json:
         print(json.dumps(out))

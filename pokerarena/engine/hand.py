@@ -188,24 +188,33 @@ class HandResult:
                 "bonuses": {str(k): v for k, v in self.bonuses.items()}}
 
 
+PROTECT_KIND = "pr"  # disconnection protection: all in for what the seat has put in
+
+
 class Observation:
     """What one seat may see: a cheap view of the hand, valid until the next action.
 
     ``hole``: the seat's own cards; ``up``: every seat's face-up cards; ``board``;
     ``stacks``/``bets`` by seat; ``pot`` (all chips committed, this round's bets
     included); ``to_call``; ``legal`` (None unless the seat is to act); ``history``: the
-    action log with other seats' down cards hidden. The list fields are computed on
-    first use; :meth:`snapshot` copies everything for keeping.
+    action log with other seats' down cards hidden; ``committed``/``folded`` by seat;
+    ``betting`` and ``stakes``; ``hand_no``/``match_no`` (given by the caller). The list
+    fields are computed on first use; :meth:`snapshot` copies everything for keeping.
+    The observation refers to the hand: hand it to code you trust (a bot gets a
+    ``pokerarena.bots.base.SeatView`` built from it instead).
     """
 
-    __slots__ = ("seat", "legal", "_hand", "_loglen", "_cache", "_hidden_from")
+    __slots__ = ("seat", "legal", "_hand", "_loglen", "_cache", "_hidden_from", "hand_no",
+                 "match_no")
 
-    def __init__(self, hand: Hand, seat: int) -> None:
+    def __init__(self, hand: Hand, seat: int, hand_no: int = 0, match_no: int = 0) -> None:
         h = hand
         self._hand = h
         self._loglen = len(h.log)
         self._cache: dict[str, Any] = {}
         self.seat = seat
+        self.hand_no = hand_no
+        self.match_no = match_no
         self.legal = (h.legal_actions() if not h.over and h.actor >= 0
                       and h.seat_of[h.actor] == seat else None)
         # Choices made in a simultaneous expose/declare stay hidden until all have chosen.
@@ -324,13 +333,57 @@ class Observation:
         return self
 
     @property
+    def committed(self) -> list[int]:
+        """Chips each seat has put in during the hand, by seat."""
+        c = self._cache
+        if "committed" not in c:
+            c["committed"] = self._by_seat(self._hand.committed)
+        return c["committed"]
+
+    @property
+    def folded(self) -> list[bool]:
+        """Whether each seat has folded, by seat."""
+        c = self._cache
+        if "folded" not in c:
+            c["folded"] = self._by_seat(self._hand.folded)
+        return c["folded"]
+
+    @property
+    def betting(self) -> str:
+        """The betting system's name (``no_limit``, ``fixed_limit`` ...)."""
+        return self._hand.game.system_name
+
+    @property
+    def stakes(self) -> dict[str, Any]:
+        """The game's summary: variant, betting, ante, blinds, bring-in, bet sizes."""
+        return self._hand.game.describe()
+
+    @property
+    def log_length(self) -> int:
+        """Entries in the action log when the observation was taken."""
+        return self._loglen
+
+    @property
+    def history_final(self) -> int:
+        """History entries before this index are final: later observations of the same
+        seat show them the same (a simultaneous choice is shown once all have chosen)."""
+        hf = self._hidden_from
+        return self._loglen if hf < 0 else min(hf, self._loglen)
+
+    @property
     def history(self) -> list[tuple[int, Action]]:
         """(actor seat or DEALER, action) pairs; others' down cards are UNKNOWN."""
         if "history" in self._cache:
             return self._cache["history"]
+        out = self.history_since(0)
+        self._cache["history"] = out
+        return out
+
+    def history_since(self, start: int) -> list[tuple[int, Action]]:
+        """The history's entries from index ``start`` on (a fresh list)."""
         h = self._hand
         out = []
-        for i, (actor, act) in enumerate(h.log[:self._loglen]):
+        for i, (actor, act) in enumerate(h.log[start:self._loglen], start):
             if act.kind == DEAL_HOLE_KIND and act.target != self.seat:
                 flags = act.amount  # bit mask of face-up cards
                 cards = tuple(c if (flags >> i) & 1 else UNKNOWN
@@ -342,7 +395,6 @@ class Observation:
                   and self._hidden_from >= 0 and i >= self._hidden_from):
                 act = act._replace(amount=0, cards=(UNKNOWN,) * len(act.cards))
             out.append((actor, act))
-        self._cache["history"] = out
         return out
 
 
@@ -529,11 +581,38 @@ class Hand:
             return Legal((SHOW_KIND,))
         return Legal(())
 
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now."""
+    def observation(self, seat: int, hand_no: int = 0, match_no: int = 0) -> Observation:
+        """What ``seat`` may see now (``hand_no``/``match_no``: the caller's numbering)."""
         if not 0 <= seat < self.n:
             raise EngineError(f"no seat {seat} at this table")
-        return Observation(self, seat)
+        return Observation(self, seat, hand_no, match_no)
+
+    def protect(self, seat: int | None = None) -> None:
+        """Disconnection protection (RULES.md §4, ``002_…``): the seat to act in a betting
+        round stays in the hand all in for what it has already put in. It keeps its claim
+        on the pot so far; later bets go to side pots it cannot win. The chips it still
+        has are set aside (``protected``; its stack reads 0) and given back when the hand
+        is settled. Logged as ``(seat, Action("pr"))``, so ``apply`` replays it."""
+        if self.over or self.phase != PH_BET or self.actor < 0:
+            raise IllegalAction("protection is for the seat to act in a betting round")
+        p = self.actor
+        if seat is not None and seat != self.seat_of[p]:
+            raise IllegalAction(f"seat {seat} cannot act now: seat {self.seat_of[p]} is to act")
+        if self.bring_in_pending and p == self.bring_in_pos:
+            raise IllegalAction(f"seat {self.seat_of[p]} must post the bring-in")
+        protected = self.__dict__.setdefault("protected", {})
+        protected[p] = protected.get(p, 0) + self.stack[p]
+        self.stack[p] = 0
+        self.need[p] = False
+        self.can_raise[p] = False
+        self._legal = None
+        self.log.append((self.seat_of[p], Action(PROTECT_KIND)))
+        self._next_actor(p)
+
+    def _unprotect(self) -> None:
+        """Give protected seats back the chips set aside (at settlement)."""
+        for p, chips in self.__dict__.pop("protected", {}).items():
+            self.stack[p] += chips
 
     def result(self) -> HandResult:
         """The outcome; only once the hand is over."""
@@ -555,6 +634,8 @@ class Hand:
         if self.over:
             raise IllegalAction("the hand is over")
         kind = action.kind
+        if kind == PROTECT_KIND:
+            return self.protect(seat)
         actor_pos = self.actor
         if seat is not None and (seat == DEALER or seat != self.to_act):
             if seat == DEALER:
@@ -687,9 +768,40 @@ class Hand:
             kinds = (BRING_IN_KIND, RAISE_KIND) if hi else (BRING_IN_KIND,)
             return Legal(kinds, bring_in=min(self.game.bring_in, self.stack[p]),
                          min_to=lo, max_to=hi, choices=choices)
-        to_call = self.cur - self.bets[p]
-        stack = self.stack[p]
+        cur, bets, stacks = self.cur, self.bets, self.stack
+        bet, stack = bets[p], stacks[p]
+        to_call = cur - bet
         call = to_call if to_call < stack else stack
+        g = self.game
+        if g.fast_raises and not self.need_openers and self.check_raise_ok:
+            # Hot path: _raise_range inlined for no-limit and pot-limit without caps.
+            lo = hi = 0
+            if stack > to_call and self.can_raise[p] and not self.frozen:
+                folded = self.folded
+                for q in range(self.n):
+                    if q != p and stacks[q] > 0 and not folded[q] and bets[q] + stacks[q] > cur:
+                        base = g.min_bet
+                        lo = (base if self.nraises == 0 and 0 < cur < base
+                              else cur + self.min_raise)
+                        total = bet + stack
+                        if g.sys == SYS_NO:
+                            hi = total
+                        else:  # pot limit
+                            hi = cur + sum(self.committed) + self.dead + to_call
+                            if hi < lo:
+                                hi = lo
+                            if hi > total:
+                                hi = total
+                        if lo > total:
+                            lo = total
+                        break
+            if to_call > 0:
+                kinds = _FCR if hi else _FC
+            elif not self.check_ok and cur == 0 and hi:
+                kinds = _FR  # pass and out: no checking an unopened pot
+            else:
+                kinds = _CR if hi else _C
+            return _new_tuple(Legal, (kinds, call, lo, hi, 0, 0, 0, (), 0, ()))
         lo, hi, choices = self._raise_range(p)
         if to_call > 0:
             kinds = _FCR if hi else _FC
@@ -1400,6 +1512,7 @@ class Hand:
     # ------------------------------------------------------------------ settlement
     def _settle_passed(self) -> None:
         """Nobody opened: the pot (antes and any carried pot) waits for the next deal."""
+        self._unprotect()
         n = self.n
         self.phase = PH_OVER
         self.actor = -1
@@ -1481,6 +1594,7 @@ class Hand:
             got[p] = got.get(p, 0) + share + (1 if i < rem else 0)
 
     def _settle(self) -> None:
+        self._unprotect()
         n = self.n
         self.phase = PH_OVER
         self.actor = -1
