@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import MatchInfo, build_summary, build_view
+from pokerarena.bots.base import MatchInfo, ViewMaker, build_summary, build_view
 from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
 from pokerarena.bots.match import EntrantResult, MatchResult, big_blind
 from pokerarena.bots.registry import make_bot
@@ -197,11 +197,12 @@ def _cards(cards: Sequence[int]) -> str:
 
 def betting_string(hand: Any, limit: bool) -> str:
     """The ACPC betting string of an engine hand (positions = seats)."""
-    n = hand.n
+    obs = hand.observation(0)
+    n = obs.players
     committed = [0] * n
     bets = [0] * n
     rounds: list[list[str]] = [[]]
-    for actor, act in hand.log:
+    for actor, act in obs.history:
         kind = act.kind
         if actor == DEALER:
             if kind == DEAL_BOARD_KIND:
@@ -227,12 +228,10 @@ def betting_string(hand: Any, limit: bool) -> str:
 
 def cards_string(hand: Any, viewer: int | None) -> str:
     """The ACPC cards field for ``viewer`` (None: everything, for the dealer's log)."""
-    n = hand.n
+    obs = hand.observation(0)
+    n = obs.players
     over = hand.is_over
-    folded = [False] * n
-    for actor, act in hand.log:
-        if actor >= 0 and act.kind == FOLD_KIND:
-            folded[actor] = True
+    folded = obs.folded
     shown = over and sum(not f for f in folded) > 1
     holes = []
     for p in range(n):
@@ -240,7 +239,7 @@ def cards_string(hand: Any, viewer: int | None) -> str:
         visible = viewer is None or p == viewer or (shown and not folded[p])
         holes.append(_cards(cards) if visible and UNKNOWN not in cards else "")
     out = "|".join(holes)
-    for actor, act in hand.log:
+    for actor, act in obs.history:
         if actor == DEALER and act.kind == DEAL_BOARD_KIND:
             out += "/" + _cards(act.cards)
     return out
@@ -459,15 +458,16 @@ class Dealer:
                     last_sent[pos] = state
                     seat.line.send(state)
 
+        views = ViewMaker(hand, hand_no=h)
         for pos in range(n):
             g = seats[player_at[pos]].guard
             if g is not None:
-                g.start_hand(build_view(hand, pos, hand_no=h))
+                g.start_hand(views.view(pos))
         broadcast()
         while not hand.is_over:
             pos = hand.to_act
             seat = seats[player_at[pos]]
-            view = build_view(hand, pos, hand_no=h)
+            view = views.view(pos)
             if seat.guard is not None:
                 action = seat.guard.act(view)
             else:
@@ -629,7 +629,8 @@ def replay_state(game: Game, gd: GameDef, st: ParsedState) -> Any:
             if gd.limit or len(tok) == 1:
                 hand.apply(Action(RAISE_KIND, legal.min_to))
             else:
-                before = hand.committed[hand.pos_of[pos]] - hand.bets[hand.pos_of[pos]]
+                obs = hand.observation(pos)
+                before = obs.committed[pos] - obs.bets[pos]
                 hand.apply(Action(RAISE_KIND, int(tok[1:]) - before))
     _deal_boards(hand, boards)
     return hand
