@@ -7,6 +7,7 @@ tables live here (documented column by column in ``docs/schema.md``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -15,7 +16,7 @@ import pyarrow as pa
 
 from pokerarena.cards import card_str
 from pokerarena.engine import Game
-from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN, Action
+from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN
 from pokerarena.workers.bots import new_bot
 
 S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), pa.int64(),
@@ -72,48 +73,18 @@ def cards_text(cards) -> str:
 
 
 class GameCache:
-    """Games and showdown rankings by (variant, options), kept warm across units."""
+    """Games by (variant, options), kept warm across units."""
 
     def __init__(self) -> None:
-        self._games: dict[str, tuple[Game, Any, Any]] = {}
+        self._games: dict[str, Game] = {}
 
-    def get(self, variant: str, options: dict[str, Any]) -> tuple[Game, Any, Any]:
-        """``(game, high_ranking, low_ranking)``; rankings are None when unavailable."""
+    def get(self, variant: str, options: dict[str, Any]) -> Game:
+        """The game of ``variant`` with ``options``."""
         key = json.dumps([variant, options], sort_keys=True)
-        hit = self._games.get(key)
-        if hit is None:
-            game = Game(variant, options)
-            hit = (game, *_rankings(game))
-            self._games[key] = hit
-        return hit
-
-
-def _rankings(game: Game) -> tuple[Any, Any]:
-    try:
-        from pokerarena.evaluator import ranking
-    except Exception:  # noqa: BLE001 - no evaluator: no categories
-        return None, None
-    sd = game.variant.showdown
-    kwargs: dict[str, Any] = {"deck": game.variant.deck}
-    if sd.wild != "none":
-        kwargs["wild"] = sd.wild
-    try:
-        high = ranking(sd.high, **kwargs) if sd.high is not None else None
-        low = ranking(sd.low, **kwargs) if sd.low is not None else None
-    except Exception:  # noqa: BLE001 - categories are descriptive only
-        return None, None
-    return high, low
-
-
-def _category(value: Any, rk: Any) -> str | None:
-    if value is None or rk is None:
-        return None
-    try:
-        from pokerarena.evaluator import category
-
-        return category(int(value), rk)
-    except Exception:  # noqa: BLE001 - e.g. a ranking without categories
-        return None
+        game = self._games.get(key)
+        if game is None:
+            game = self._games[key] = Game(variant, options)
+        return game
 
 
 def _bb(game: Game) -> int:
@@ -121,58 +92,17 @@ def _bb(game: Game) -> int:
     return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
 
 
-class _Recorder:
-    """Wraps a bot to note, for every decision, the street and the bot's own answer,
-    keyed by the decision's index in the hand's log (``len(view.history)``), so the
-    notes line up with the log whatever the table's fault handling did."""
-
-    def __init__(self, bot: Any, notes: dict[tuple[int, int], tuple[int, Any]]) -> None:
-        self.bot = bot
-        self.name = str(getattr(bot, "name", type(bot).__name__))
-        self._notes = notes
-        for hook in ("start_match", "start_hand", "end_hand", "close"):
-            fn = getattr(bot, hook, None)
-            if callable(fn):
-                setattr(self, hook, fn)
-
-    def act(self, view: Any) -> Any:
-        key = (view.hand_no, len(view.history))
-        self._notes[key] = (view.street, None)
-        answer = self.bot.act(view)
-        self._notes[key] = (view.street, answer)
-        return answer
-
-
-def _same(answer: Any, applied: Action) -> bool:
-    """True when the applied log entry is the bot's own answer (not the policy's)."""
-    if not isinstance(answer, tuple) or len(answer) < 1 or answer[0] != applied.kind:
-        return False
-    if applied.kind == "cbr":
-        return int(answer[1]) == applied.amount if len(answer) > 1 else False
-    if applied.kind in ("sd", "sm"):
-        cards = tuple(answer[2]) if len(answer) > 2 else ()
-        return sorted(cards) == sorted(applied.cards)
-    return True
-
-
-def _isolation(bots: list[Any]) -> bool | None:
-    """The league's default isolation, decided on the wrapped bots (not the wrappers)."""
-    for b in bots:
-        mod = type(b).__module__
-        if not mod.startswith("pokerarena.bots.") or ".adapters." in mod:
-            return None
-    return False
-
-
 def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str, pa.Table]:
     """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
     tables. The hands are played by the bots package's ``play_match`` (bots' hooks,
-    time limits and the irregularity policy), seeded from the unit's SeedSequence."""
+    time limits and the irregularity policy), seeded from the unit's SeedSequence; its
+    per-decision hook gives each decision's street and fault, and
+    :func:`~pokerarena.bots.match.showdown_categories` the categories at the showdown."""
     from pokerarena.bots.faults import FaultPolicy
-    from pokerarena.bots.match import play_match
+    from pokerarena.bots.match import Decision, play_match, showdown_categories
 
     cache = cache or GameCache()
-    game, high_rk, low_rk = cache.get(unit["variant"], unit["options"])
+    game = cache.get(unit["variant"], unit["options"])
     names: list[str] = list(unit["bots"])
     n = len(names)
     run_id = unit.get("run_id", "")
@@ -181,17 +111,16 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     ss = np.random.SeedSequence(int(unit["seed"]), spawn_key=tuple(unit["spawn_key"]))
     table_seq, *bot_seqs = ss.spawn(n + 1)
     table_seed = int(table_seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
-    notes: dict[tuple[int, int], tuple[int, Any]] = {}
-    inner = [new_bot(name, int(s.generate_state(1)[0]))
-             for name, s in zip(names, bot_seqs, strict=True)]
-    entrants = [_Recorder(b, notes) for b in inner]
+    entrants = [new_bot(name, int(s.generate_state(1)[0]))
+                for name, s in zip(names, bot_seqs, strict=True)]
     for e, name in zip(entrants, names, strict=True):
-        e.name = name
+        with contextlib.suppress(AttributeError, TypeError):  # __slots__, read-only
+            e.name = name
     lim = unit.get("limits") or {}
     policy = FaultPolicy(decision_time=lim.get("decision_seconds", 5.0),
                          hand_time=lim.get("hand_seconds", 60.0),
                          on_fault=lim.get("on_fault", "check_fold"),
-                         max_faults=lim.get("max_faults"), isolate=_isolation(inner))
+                         max_faults=lim.get("max_faults"))
     stack = int(unit["stack"] or game.variant.stakes.stack)
     options_json = json.dumps(unit["options"], sort_keys=True)
     desc = game.describe()
@@ -207,6 +136,10 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     duplicate = bool(unit.get("duplicate", False))
     rotations = n if duplicate else 1
     carried = [0] * rotations  # chips a passed deal leaves for the next (per rotation)
+    decided: dict[int, Decision] = {}  # the current hand's decisions by log index
+
+    def on_decision(d: Decision) -> None:
+        decided[d.index] = d
 
     def on_hand(local_no: int, hand: Any, seat_of: list[int]) -> None:
         hand_no = first + local_no
@@ -216,14 +149,14 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         button = hand.button
         res = hand.result()
         log = hand.log
-        # Streets: a decision's is noted by the recorder; dealer entries and forced bets
-        # carry the street of the decision that follows them (after the last: its).
+        # Streets: a decision's own; dealer entries and forced bets carry the street of
+        # the decision that follows them (after the last: its).
         streets: list[Any] = [None] * len(log)
         nxt = None
         for k in range(len(log) - 1, -1, -1):
-            note = notes.get((local_no, k))
-            if note is not None and log[k][0] >= 0:
-                nxt = note[0]
+            d = decided.get(k)
+            if d is not None:
+                nxt = d.street
             streets[k] = nxt
         last = 0
         for k in range(len(log)):
@@ -233,12 +166,11 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         decisions = 0
         faults = [0] * n
         for k, (actor, act) in enumerate(log):
-            decision = actor >= 0 and act.kind in PLAYER_KINDS
+            d = decided.get(k)
             fault = False
-            if decision:
+            if d is not None or (actor >= 0 and act.kind in PLAYER_KINDS):
                 decisions += 1
-                note = notes.pop((local_no, k), None)
-                fault = note is None or not _same(note[1], act)
+                fault = d is None or d.fault is not None
                 if fault:
                     faults[actor] += 1
             ac["run_id"].append(run_id)
@@ -253,13 +185,12 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
             ac["cards"].append(cards_text(act.cards) if act.cards else None)
             ac["target"].append(act.target if act.kind == "dh" else None)
             ac["fault"].append(fault)
-        for key in [k for k in notes if k[0] == local_no]:
-            notes.pop(key)
+        decided.clear()
 
         end = hand.observation(button)
         board = list(end.board)
         up_by_seat = end.up
-        folded = {actor for actor, act in log if act.kind == "f"}
+        folded = end.folded
         pot = sum(p.amount for p in res.pots)
         won = [0] * n
         for p in res.pots:
@@ -293,12 +224,13 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
         h["bring_in"].append(desc["bring_in"])
         h["small_bet"].append(desc["small_bet"])
         h["big_bet"].append(desc["big_bet"])
-        h["min_bet"].append(desc["min_bet"])
         h["max_bet"].append(desc["max_bet"])
+        h["min_bet"].append(desc["min_bet"])
         h["max_raises"].append(max_raises)
         h["options"].append(options_json)
 
         sd = res.showdown
+        categories = showdown_categories(hand, game) if sd else {}
         for seat in range(n):
             cards = hand.cards_of(seat)
             info = sd.get(seat)
@@ -318,15 +250,14 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
             st["end_stack"].append(int(res.stacks[seat]))
             st["net"].append(int(res.deltas[seat]))
             st["pot_won"].append(won[seat])
-            st["folded"].append(seat in folded)
+            st["folded"].append(bool(folded[seat]))
             st["showdown"].append(info is not None)
             if info is not None:
-                hv = game.scorer.high(cards, board) if high_rk is not None else None
-                lv = game.scorer.low(cards, board) if low_rk is not None else None
+                high_cat, low_cat = categories.get(seat, (None, None))
                 st["high"].append(info.get("high") or None)
-                st["high_category"].append(_category(hv, high_rk))
+                st["high_category"].append(high_cat)
                 st["low"].append(info.get("low") or None)
-                st["low_category"].append(_category(lv, low_rk))
+                st["low_category"].append(low_cat)
             else:
                 st["high"].append(None)
                 st["high_category"].append(None)
@@ -335,7 +266,8 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
             st["faults"].append(faults[seat])
 
     result = play_match(game, entrants, int(unit["hands"]), table_seed, policy=policy,
-                        duplicate=duplicate, stack=stack, match_no=match, on_hand=on_hand)
+                        duplicate=duplicate, stack=stack, match_no=match, on_hand=on_hand,
+                        on_decision=on_decision)
     fl: dict[str, list] = {f: [] for f in FAULTS_SCHEMA.names}
     for f in result.faults:
         fl["run_id"].append(run_id)
