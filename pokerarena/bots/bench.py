@@ -31,12 +31,44 @@ def engine_bench(variant: str = "holdem", betting: str | None = "no_limit", play
         "bots": names, "hands": hands, "hands_per_sec": hands / dt,
         "showdown_hands": summary.showdown_hands,
         "chips_conserved": summary.chips_conserved, "peers": {}}
+    if set(names) == {"call"}:
+        out["engine_hands_per_sec"] = engine_call_rate(game, len(names), hands, seed)
     if (peers and variant == "holdem" and game.system_name == "no_limit"
             and set(names) == {"call"}):
         rate = pokerkit_holdem_rate(len(names), max(50, hands // 20), game)
         if rate is not None:
             out["peers"]["pokerkit"] = rate
     return out
+
+
+def engine_call_rate(game: Game, players: int, hands: int, seed: int) -> float:
+    """Hands per second of the engine alone on the check/call workload: a table deals,
+    each decision reads the seat's engine observation and checks or calls (posts the
+    bring-in, stands pat, shows down), without the bot layer's views and fault guard."""
+    from pokerarena.bots import default_action
+    from pokerarena.engine.actions import BRING_IN, CALL_KIND, CHECK_CALL
+    from pokerarena.engine.table import Table
+
+    def run(k: int, s: int) -> None:
+        table = Table(game, [game.variant.stakes.stack] * players, seed=s)
+        for _ in range(k):
+            hand = table.new_hand()
+            while not hand.is_over:
+                seat = hand.to_act
+                obs = hand.observation(seat)
+                legal = obs.legal
+                if CALL_KIND in legal.kinds:
+                    hand.apply(CHECK_CALL)
+                elif "pb" in legal.kinds:
+                    hand.apply(BRING_IN)
+                else:
+                    hand.apply(default_action(legal, obs.hole, obs.up[seat]))
+            table.finish(hand)
+
+    run(min(200, hands), seed + 1)
+    t0 = time.process_time()
+    run(hands, seed)
+    return hands / max(time.process_time() - t0, 1e-9)
 
 
 def pokerkit_holdem_rate(players: int, hands: int, game: Game) -> float | None:

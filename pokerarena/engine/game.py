@@ -218,6 +218,7 @@ class Game:
         self.plain_raises = (not o.freeze_multiple and self.max_raises is None
                              and self.heads_up_max_raises is None
                              and self.max_raises_per_player is None)
+        self.fast_raises = self.plain_raises and self.sys in (SYS_NO, SYS_POT)
         self.reset_each_round = getattr(self.system, "reset_each_round", True)
         self.house = o.irregularities == "house"
         self.openers = o.openers or ("any" if o.pass_and_out else v.openers)

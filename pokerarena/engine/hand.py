@@ -107,8 +107,8 @@ def _showing_key_high(cards: list[int]) -> tuple:
         if c != UNKNOWN:
             r = c >> 2
             counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    return (tuple(g[1] for g in groups), tuple(g[0] for g in groups))
+    groups = sorted([(k, r) for r, k in counts.items()], reverse=True)  # (count, rank)
+    return tuple([g[0] for g in groups]), tuple([g[1] for g in groups])
 
 
 def _showing_key_low(cards: list[int]) -> tuple:
@@ -118,8 +118,8 @@ def _showing_key_low(cards: list[int]) -> tuple:
         if c != UNKNOWN:
             r = ((c >> 2) + 1) % 13
             counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    return (tuple(g[1] for g in groups), tuple(g[0] for g in groups))
+    groups = sorted([(k, r) for r, k in counts.items()], reverse=True)  # (count, rank)
+    return tuple([g[0] for g in groups]), tuple([g[1] for g in groups])
 
 
 @dataclass
@@ -415,9 +415,11 @@ class Hand:
         start = []
         for p in range(n):
             s = stacks[self.seat_of[p]]
-            if s != int(s) or s < 0:
-                raise EngineError(f"stacks: seat {self.seat_of[p]} has {s!r} chips")
-            start.append(int(s))
+            if type(s) is not int or s < 0:
+                if s != int(s) or s < 0:
+                    raise EngineError(f"stacks: seat {self.seat_of[p]} has {s!r} chips")
+                s = int(s)
+            start.append(s)
         self.start = start
         self.stack = list(start)
         self.bets = [0] * n
@@ -825,16 +827,29 @@ class Hand:
                     stack[p] -= amt
                     bets[p] += amt
                     self.committed[p] += amt
-                    act = Action(CALL_KIND, amt)
+                    act = _new_tuple(Action, (CALL_KIND, amt, (), -1))
                 else:
                     self.checked[p] = True
                     act = _CHECK
-                self.need[p] = False
+                need = self.need
+                need[p] = False
                 self.can_raise[p] = False
                 self.log.append((self.seat_of[p], act))
-                self._next_actor(p)
+                n = self.n
+                q = p
+                for _ in range(n):  # _next_actor, inlined
+                    q += 1
+                    if q == n:
+                        q = 0
+                    if need[q]:
+                        self.actor = q
+                        return
+                self._end_round()
+                self._advance()
                 return
         seat = self.seat_of[p]
+        if kind == PROTECT_KIND:
+            return self.protect(seat)
         n = self.n
         if self.bring_in_pending and p == self.bring_in_pos:
             if kind == BRING_IN_KIND:
@@ -953,7 +968,7 @@ class Hand:
             need[p] = False
             can_raise[p] = False
             self.bring_in_pending = False
-            self.log.append((seat, Action(RAISE_KIND, to)))
+            self.log.append((seat, _new_tuple(Action, (RAISE_KIND, to, (), -1))))
             self._next_actor(p)
         else:
             raise IllegalAction(f"seat {seat} is in a betting round: {kind!r} is not a "
@@ -1273,16 +1288,24 @@ class Hand:
                 per = 0
             if per:
                 mask = ((1 << up) - 1) << down
+                flags = [False] * down + [True] * up
+                stock, hole, isup, log, seat_of = (self.stock, self.hole, self.isup, self.log,
+                                                   self.seat_of)
+                enough = len(stock) >= per * len(live)
                 for p in live:
-                    cards = self._take(per)
-                    self.hole[p].extend(cards)
-                    self.isup[p].extend([False] * down + [True] * up)
-                    self.log.append((DEALER, Action(DEAL_HOLE_KIND, mask, tuple(cards),
-                                                    self.seat_of[p])))
+                    if enough:  # _take inlined: the top ``per`` cards of the stock
+                        cards = stock[-per:]
+                        del stock[-per:]
+                    else:
+                        cards = self._take(per)
+                    hole[p].extend(cards)
+                    isup[p].extend(flags)
+                    log.append((DEALER, _new_tuple(Action, (DEAL_HOLE_KIND, mask, tuple(cards),
+                                                            seat_of[p]))))
         if board:
             cards = self._take(board)
             self.board.extend(cards)
-            self.log.append((DEALER, Action(DEAL_BOARD_KIND, 0, tuple(cards))))
+            self.log.append((DEALER, _new_tuple(Action, (DEAL_BOARD_KIND, 0, tuple(cards), -1))))
 
     def _owe_deal(self, down: int, up: int, board: int) -> None:
         for p in range(self.n):
@@ -1615,6 +1638,11 @@ class Hand:
         alive = [p for p in range(n) if not folded[p]]
         pots: list[Pot] = []
         levels = sorted({contrib[p] for p in alive})
+        if len(levels) == 1:  # no side pots: everything (and the dead chips) in one pot
+            amount = sum(contrib) + dead
+            if amount:
+                pots.append(Pot(amount, list(alive), kind="main"))
+            levels = []
         prev = 0
         for i, level in enumerate(levels):
             amount = sum(min(c, level) - min(c, prev) for c in contrib)
