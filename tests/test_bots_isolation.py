@@ -243,3 +243,33 @@ def test_decision_hook_and_showdown_categories():
         for high, low in cats.values():
             assert isinstance(high, str) and low is None
     assert any(showdown_categories(h) for h in kept)
+
+
+# --------------------------------------------------------------------------- incremental views
+def _all_games():
+    from pokerarena.rules import variant_ids
+
+    return [Game(v) for v in variant_ids()]
+
+
+@pytest.mark.parametrize("game", _all_games(), ids=lambda g: g.variant.id)
+def test_incremental_views_equal_fresh_ones(game):
+    """A ViewMaker's views (history extended, up cards reused) equal views built afresh,
+    for every seat at every step, whoever is asked in whatever order."""
+    from pokerarena.bots.base import ViewMaker
+    from pokerarena.bots.registry import make_bot
+
+    n = min(4, game.variant.players[1])
+    rng = np.random.default_rng(11)
+    bots = [make_bot("random", seed=s) for s in range(n)]
+    for h in range(3):
+        hand = game.new_hand(rng, n, [200] * n, h % n)
+        maker = ViewMaker(hand, hand_no=h)
+        step = 0
+        while not hand.is_over:
+            seat = hand.to_act
+            asked = [seat] if step % 3 else [(seat + k) % n for k in range(n)]
+            for s in asked:
+                assert maker.view(s) == build_view(hand, s, hand_no=h), (h, step, s)
+            hand.apply(bots[seat].act(maker.view(seat)))
+            step += 1

@@ -163,6 +163,9 @@ class BaseBot:
 
 
 # --------------------------------------------------------------------------- building
+_BET_KINDS = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante", "pr"))
+
+
 class ViewMaker:
     """Builds the :class:`SeatView` of any seat of one hand, cheaply and incrementally.
 
@@ -172,7 +175,8 @@ class ViewMaker:
     bot only ever gets the plain views it makes.
     """
 
-    __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final")
+    __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final", "_changed",
+                 "_up", "_up_at")
 
     def __init__(self, hand: Any, *, hand_no: int = 0, match_no: int = 0,
                  game_info: dict[str, Any] | None = None) -> None:
@@ -182,6 +186,12 @@ class ViewMaker:
         self.game_info = game_info
         self._hist: dict[int, list[tuple[int, Action]]] = {}
         self._final: dict[int, int] = {}
+        # Face-up cards change only with entries other than bets (deals, draws, turning
+        # cards up, shows): the last such entry seen, and the up cards as of log length
+        # ``_up_at`` (every seat's view has scanned every entry before its own time).
+        self._changed = -1
+        self._up: tuple[tuple[int, ...], ...] = ()
+        self._up_at = -1
 
     def view(self, seat: int) -> SeatView:
         """The seat's view now (plain copies; no reference to the hand)."""
@@ -193,14 +203,26 @@ class ViewMaker:
         else:
             done = self._final[seat]
             del hist[done:]
-        hist.extend(obs.history_since(done))
-        self._final[seat] = obs.history_final
+        new = obs.history_since(done)
+        hist.extend(new)
+        final = self._final[seat] = obs.history_final
+        for k, (_, act) in enumerate(new, done):
+            if act.kind not in _BET_KINDS and k > self._changed:
+                self._changed = k
+        length = obs.log_length
+        if final < length:  # a simultaneous choice: what is up depends on the seat
+            up = tuple(map(tuple, obs.up))
+        elif self._up_at > self._changed:
+            up = self._up
+        else:
+            up = self._up = tuple(map(tuple, obs.up))
+            self._up_at = length
         game = self.game_info
         if game is None:
             game = self.game_info = obs.stakes
         return SeatView(
             obs.variant, obs.betting, game, self.hand_no, self.match_no, seat, obs.button,
-            obs.players, tuple(obs.hole), tuple(map(tuple, obs.up)), tuple(obs.board),
+            obs.players, tuple(obs.hole), up, tuple(obs.board),
             tuple(obs.stacks), tuple(obs.bets), tuple(obs.committed), obs.pot, obs.to_call,
             obs.legal, tuple(hist), tuple(obs.folded), obs.street, obs.phase)
 

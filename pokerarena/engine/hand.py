@@ -272,11 +272,7 @@ class Observation:
         return self._get("phase")
 
     def _by_seat(self, values: list) -> list:
-        h = self._hand
-        out = [0] * h.n
-        for q in range(h.n):
-            out[h.seat_of[q]] = values[q]
-        return out
+        return [values[p] for p in self._hand.pos_of]
 
     @property
     def hole(self) -> list[int]:
