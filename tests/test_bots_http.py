@@ -116,3 +116,19 @@ def test_http_nobody_listening():
     s.close()
     res = _match(f"http://127.0.0.1:{port}/", hands=2)
     assert res.hands == 2 and {f.kind for f in res.faults} == {"exception"}
+
+
+def test_http_bot_in_pokerarena_play(server):
+    import io
+    from contextlib import redirect_stdout
+
+    from pokerarena.cli import main
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        rc = main(["play", "--variant", "holdem", "--bots", f"{server}/act,tag", "--hands",
+                   "4", "--seed", "1", "--json"])
+    assert rc == 0
+    data = json.loads(out.getvalue())
+    assert data["chips_conserved"] and [s["faults"] for s in data["seats"]] == [0, 0]
+    assert data["seats"][0]["bot"] == f"{server}/act"

@@ -92,6 +92,17 @@ def test_play_with_betting_and_options(pokerarena_cli):
     assert "chips_conserved: true" in out.stdout
 
 
+def test_play_with_every_kind_of_bot_name(pokerarena_cli):
+    bots = "tag,lag,rock,equity,maniac,pokerarena.bots.call_bot:CallBot,random?seed=3"
+    out = run(pokerarena_cli, "play", "--variant", "holdem", "--bots", bots, "--hands", "6",
+              "--seed", "2", "--on-fault", "protect", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["chips_conserved"] and data["hands"] == 6
+    assert [s["bot"] for s in data["seats"]] == bots.split(",")
+    assert all(s["faults"] == 0 for s in data["seats"])
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--variant", "nope", "--bots", "call,call"], "unknown variant 'nope'"),
     (["--variant", "holdem", "--bots", "call,shark"], "unknown bot 'shark'"),
@@ -99,6 +110,8 @@ def test_play_with_betting_and_options(pokerarena_cli):
     (["--variant", "holdem", "--betting", "limp", "--bots", "call,call"], "not offered"),
     (["--variant", "holdem", "--option", "colour=red", "--bots", "call,call"], "colour"),
     (["--variant", "holdem", "--option", "oops", "--bots", "call,call"], "KEY=VALUE"),
+    (["--variant", "holdem", "--bots", "call,nowhere.module:Bot"], "cannot import"),
+    (["--variant", "holdem", "--bots", "call,tag?depth=3"], "depth"),
 ])
 def test_play_user_errors_exit_2(pokerarena_cli, args, message):
     out = run(pokerarena_cli, "play", *args, "--hands", "1")

@@ -106,9 +106,11 @@ def _takes_seed(cls: Any) -> bool:
 
 
 def make_bot(spec: str, seed: int | None = None, **extra: Any) -> Any:
-    """Build the bot a spec names; its ``name`` becomes the spec when it has none."""
+    """Build the bot a spec names; its ``name`` becomes the spec when it has none. A
+    ``seed`` option in the spec replaces ``seed``."""
     target, options = parse_spec(spec)
     options.update(extra)
+    seed = options.pop("seed", seed)  # a seed in the spec wins over the table's
     if target.startswith(("http://", "https://")):
         from pokerarena.bots.adapters.http import HttpBot
 

@@ -41,6 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="after a flush or better wins, the limits double for the next deal")
     p.add_argument("--jackpot", action="store_true",
                    help="when all fold to the opener, the next deal is a jackpot")
+    p.add_argument("--on-fault", choices=("check_fold", "call", "protect"),
+                   default="check_fold", help="irregularity policy for a bot's fault "
+                   "(protect: a bot that does not answer stays in all in)")
+    p.add_argument("--decision-time", type=float, default=5.0,
+                   help="seconds a bot may think per decision")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_play)
 
@@ -115,6 +120,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a session with any bots and print the summary."""
+    from pokerarena.bots.faults import FaultPolicy
     from pokerarena.bots.registry import REGISTRY, BotSpecError, parse_spec
     from pokerarena.bots.session import play_session
     from pokerarena.engine import EngineError, Game, parse_option_value
@@ -144,6 +150,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--hands: must be 0 or more")
     if args.stack is not None and args.stack < 1:
         raise UserError("--stack: must be 1 or more")
+    if not args.decision_time > 0:
+        raise UserError("--decision-time: must be more than 0")
+    policy = FaultPolicy(decision_time=args.decision_time, on_fault=args.on_fault)
     try:
         game = Game(args.variant, options)
         lo, hi = game.variant.players
@@ -152,7 +161,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                             f"not {len(bots)}")
         summary = play_session(game, bots, args.hands, args.seed, args.stack,
                                mode="freeze_out" if args.freeze_out else "cash",
-                               wangdoodle=args.wangdoodle, jackpot=args.jackpot)
+                               wangdoodle=args.wangdoodle, jackpot=args.jackpot,
+                               policy=policy)
     except (VariantError, EngineError) as exc:
         raise UserError(str(exc)) from None
     except BotSpecError as exc:
