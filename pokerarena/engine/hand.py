@@ -189,6 +189,7 @@ class HandResult:
 
 
 PROTECT_KIND = "pr"  # disconnection protection: all in for what the seat has put in
+_MASKED = frozenset((DEAL_HOLE_KIND, DISCARD_KIND, EXPOSE_KIND, DECLARE_KIND))
 
 
 class Observation:
@@ -376,21 +377,30 @@ class Observation:
         return out
 
     def history_since(self, start: int) -> list[tuple[int, Action]]:
-        """The history's entries from index ``start`` on (a fresh list)."""
-        h = self._hand
-        out = []
-        for i, (actor, act) in enumerate(h.log[start:self._loglen], start):
-            if act.kind == DEAL_HOLE_KIND and act.target != self.seat:
-                flags = act.amount  # bit mask of face-up cards
-                cards = tuple(c if (flags >> i) & 1 else UNKNOWN
-                              for i, c in enumerate(act.cards))
-                act = act._replace(cards=cards)
-            elif act.kind == DISCARD_KIND and actor != self.seat:
-                act = act._replace(cards=(UNKNOWN,) * len(act.cards))  # discards face down
-            elif (act.kind in (EXPOSE_KIND, DECLARE_KIND) and actor != self.seat
-                  and self._hidden_from >= 0 and i >= self._hidden_from):
-                act = act._replace(amount=0, cards=(UNKNOWN,) * len(act.cards))
-            out.append((actor, act))
+        """The history's entries from index ``start`` on (a fresh list; the log's own
+        immutable entries where nothing is hidden)."""
+        out = self._hand.log[start:self._loglen]
+        seat, hf = self.seat, self._hidden_from
+        for i, entry in enumerate(out):
+            act = entry[1]
+            kind = act.kind
+            if kind in _MASKED:
+                actor = entry[0]
+                if kind == DEAL_HOLE_KIND:
+                    if act.target == seat:
+                        continue
+                    flags = act.amount  # bit mask of face-up cards
+                    act = act._replace(cards=tuple(c if (flags >> k) & 1 else UNKNOWN
+                                                   for k, c in enumerate(act.cards)))
+                elif actor == seat:
+                    continue
+                elif kind == DISCARD_KIND:
+                    act = act._replace(cards=(UNKNOWN,) * len(act.cards))  # face down
+                elif 0 <= hf <= start + i:
+                    act = act._replace(amount=0, cards=(UNKNOWN,) * len(act.cards))
+                else:
+                    continue
+                out[i] = (actor, act)
         return out
 
 
