@@ -22,6 +22,7 @@ from pokerarena.rules import (
     DeclareStreet,
     DrawStreet,
     ExposeStreet,
+    KnockStreet,
     Showdown,
     Variant,
     VariantError,
@@ -31,7 +32,7 @@ from pokerarena.rules import (
 )
 
 # Compiled street codes.
-ST_DEAL, ST_BET, ST_DRAW, ST_EXPOSE, ST_DECLARE = 0, 1, 2, 3, 4
+ST_DEAL, ST_BET, ST_DRAW, ST_EXPOSE, ST_DECLARE, ST_KNOCK = 0, 1, 2, 3, 4, 5
 FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
                "high_showing": 3, "low_showing": 4, "opener": 5}
 SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO, SYS_LASTBET = 0, 1, 2, 3, 4
@@ -66,6 +67,7 @@ class GameOptions(BaseModel):
     (draw streets' ``max_if_players_at_most``): RULES.md §3 draw. ``last_card_down``: stud
     deals its last card down. ``freeze_multiple`` (fixed limit, 2-5): after two raises a
     player who has not raised may bet that multiple of the bet, then the round is frozen.
+    ``knock_immediate`` (knock poker): a knock on any turn shows the hands at once.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -113,6 +115,7 @@ class GameOptions(BaseModel):
     kitty_unit: int = Field(0, ge=0)
     bonus: Literal["none", "four_of_a_kind", "straight_flush", "royal"] = "none"
     bonus_multiplier: int = Field(3, ge=1, le=10)
+    knock_immediate: bool | None = None
 
 
 def _as_high_low(variant: Variant, mode: str) -> Variant:
@@ -271,12 +274,17 @@ class Game:
                 streets.append((ST_EXPOSE, s.count, s.keep_down, s.mode == "simultaneous"))
             elif isinstance(s, DeclareStreet):
                 streets.append((ST_DECLARE, s.mode == "simultaneous"))
+            elif isinstance(s, KnockStreet):
+                if o.knock_immediate is not None:
+                    s = s.model_copy(update={"immediate": o.knock_immediate})
+                streets.append((ST_KNOCK, s))
         self.streets = tuple(streets)
         mult = list(getattr(self.system, "round_multipliers", ()) or ())
         if name == "variable_limit" and not mult:
             mult = [1] * (n_bets - 1) + [2]  # default: the last round doubled
         self.round_multipliers = tuple(mult + [mult[-1] if mult else 1] * (n_bets - len(mult)))
-        self.has_draw = any(s[0] == ST_DRAW for s in self.streets)
+        self.has_draw = any(s[0] in (ST_DRAW, ST_KNOCK) for s in self.streets)
+        self.has_knock = any(s[0] == ST_KNOCK for s in self.streets)
         self.bring_in_rule = v.forced.bring_in
         self._forced_cache: dict[int, tuple[list[int], list[int]]] = {}
 
@@ -330,6 +338,12 @@ class Game:
         """
         from pokerarena.engine.hand import Hand
 
+        cls = Hand
+        if self.has_knock:
+            from pokerarena.engine.knock import KnockHand
+
+            cls = KnockHand
+
         n = seats if isinstance(seats, int) else len(seats)
         lo, hi = self.variant.players
         if not lo <= n <= hi:
@@ -341,7 +355,7 @@ class Game:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         if carry < 0 or passes < 0:
             raise EngineError("carry and passes are 0 or more")
-        return Hand(self, rng, n, stacks, button, carry=carry, passes=passes)
+        return cls(self, rng, n, stacks, button, carry=carry, passes=passes)
 
     def describe(self) -> dict[str, Any]:
         """A JSON-friendly summary of the game (variant, betting, stakes)."""

@@ -37,6 +37,7 @@ from pokerarena.engine.game import (
     ST_DEAL,
     ST_DECLARE,
     ST_EXPOSE,
+    ST_KNOCK,
     SYS_FIXED,
     SYS_LASTBET,
     SYS_NO,
@@ -54,7 +55,9 @@ _C = (CALL_KIND,)
 _CHECK = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
 _NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
 _new_tuple = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
-_PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare")
+PH_KNOCK = 8  # knock poker's turns (pokerarena.engine.knock)
+_PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare",
+                "knock")
 
 
 def _card_text(c: int) -> str:
@@ -1209,6 +1212,9 @@ class Hand:
                     self.actor = p
                     return
                 self.phase = PH_NONE
+            elif kind == ST_KNOCK:
+                self._start_knock(st[1])  # KnockHand: turns until a knock or no stock
+                return
             else:
                 self.draw_min, self.draw_max = st[1], st[2]
                 for limit, most in st[3]:
@@ -1224,6 +1230,9 @@ class Hand:
                     self.actor = p
                     return
                 self.phase = PH_NONE
+
+    def _start_knock(self, spec: Any) -> None:
+        raise EngineError("a knock street needs pokerarena.engine.knock.KnockHand")
 
     def _next_turn(self) -> int:
         for q in range(self.n):

@@ -37,11 +37,13 @@ from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
 from pokerarena.rules import VariantError, load_variant, phh_codes, variant_ids
 
-_PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm", "ex", "dc"}
+_PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm", "ex", "dc",
+                 "dt", "kn"}  # knock poker (our extension): take the discard, knock
 _DECLARE_WORDS = {"high": 1, "low": 2, "both": 3}
 # Game options a pokerarena variant's PHH file carries as user fields (``_hilo = ...``).
 _EXTRA_OPTIONS = ("hilo", "combine", "wild", "last_card_down", "draw_more_when_few",
-                  "freeze_multiple", "max_raises_per_player", "pass_and_out")
+                  "freeze_multiple", "max_raises_per_player", "pass_and_out",
+                  "knock_immediate")
 
 
 class PHHError(ValueError):
@@ -353,8 +355,8 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             acts.append(f"d dh p{pos_of[act.target] + 1} {_cards_text(act.cards)}")
         elif k == DEAL_BOARD_KIND:
             acts.append(f"d db {_cards_text(act.cards)}")
-        elif k in ("ante", "blind", "dead"):
-            continue
+        elif k in ("ante", "blind", "dead", "bonus", "pay"):
+            continue  # forced bets and payments follow from the other actions
         else:
             who = f"p{pos_of[actor] + 1}"
             if k == "cbr":

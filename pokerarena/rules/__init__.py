@@ -19,6 +19,7 @@ from pokerarena.rules.model import (
     ExposeStreet,
     FixedLimit,
     Forced,
+    KnockStreet,
     LastBetLimit,
     NoLimit,
     PotLimit,
@@ -36,7 +37,7 @@ from pokerarena.rules.model import (
 
 __all__ = [
     "BETTING_SYSTEMS", "BetStreet", "DealStreet", "DeclareStreet", "DrawStreet",
-    "ExposeStreet", "FixedLimit", "Forced",
+    "ExposeStreet", "FixedLimit", "Forced", "KnockStreet",
     "LastBetLimit", "NoLimit", "PotLimit", "VariableLimit", "Showdown", "SpreadLimit",
     "Stakes", "Variant", "VariantError",
     "betting_system", "format_validation_error", "load_variant", "load_variant_data",

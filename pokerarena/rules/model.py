@@ -134,8 +134,36 @@ class DeclareStreet(_Strict):
     mode: Literal["in_turn", "simultaneous"] = "in_turn"
 
 
-Street = Annotated[DealStreet | BetStreet | DrawStreet | ExposeStreet | DeclareStreet,
-                   Field(discriminator="kind")]
+class KnockStreet(_Strict):
+    """Knock poker (003_… «Нок-покер»): no betting; from the dealer's left each player in
+    turn takes the top card of the stock (``cc``) or the top discard (``dt``) and
+    discards one card face up (``sd``). A player may knock (``kn``) between drawing and
+    discarding, or instead of his first draw; every other player then has one last turn
+    (draw and discard, or drop out (``f``) paying the knocker ``drop_fee``) and the hands
+    are shown. The best hand takes the pot (the antes). Knocker best alone: each player
+    still in pays him ``knocker_wins``; knocker beaten: he pays each player still in
+    ``knocker_loses``; a tie splits the pot and nobody pays. Every other player, dropped
+    out or not, pays a winner the bonuses: ``bonus_no_draw`` (a knocker who never drew
+    and wins alone),
+    ``bonus_ace_flush`` (a flush headed by an ace), else ``bonus_flush`` (any other
+    flush), else ``bonus_four_of_a_kind``. ``immediate`` (the option "knock on any
+    turn"): a knock at the start of any turn ends the drawing at once; the pot goes to
+    the best hand with no knock payments. When the stock runs out the hands are shown at
+    once (no knocker)."""
+
+    kind: Literal["knock"] = "knock"
+    immediate: bool = False
+    drop_fee: int = Field(1, ge=0)
+    knocker_wins: int = Field(2, ge=0)
+    knocker_loses: int = Field(2, ge=0)
+    bonus_no_draw: int = Field(2, ge=0)
+    bonus_ace_flush: int = Field(4, ge=0)
+    bonus_flush: int = Field(2, ge=0)
+    bonus_four_of_a_kind: int = Field(1, ge=0)
+
+
+Street = Annotated[DealStreet | BetStreet | DrawStreet | ExposeStreet | DeclareStreet
+                   | KnockStreet, Field(discriminator="kind")]
 
 
 # Forced bets, showdown, stakes ------------------------------------------------------
@@ -380,8 +408,16 @@ class Variant(_Strict):
     @model_validator(mode="after")
     def _coherent(self) -> Variant:
         streets = self.streets
-        if not any(isinstance(s, BetStreet) for s in streets):
+        knocks = [i for i, s in enumerate(streets) if isinstance(s, KnockStreet)]
+        if not knocks and not any(isinstance(s, BetStreet) for s in streets):
             raise ValueError("streets: a variant needs at least one bet street")
+        if knocks and (len(knocks) > 1 or any(isinstance(s, BetStreet | DrawStreet)
+                                              for s in streets)
+                       or not all(isinstance(s, DeclareStreet)
+                                  for s in streets[knocks[0] + 1:])):
+            raise ValueError(f"streets[{knocks[0]}].knock: a knock street is the last "
+                             "street (a declaration may follow) and the only drawing one "
+                             "(knock poker has no betting rounds)")
         for i, s in enumerate(streets):
             no_bring_in = self.forced.bring_in == "none"
             if isinstance(s, BetStreet) and s.first == "bring_in" and no_bring_in:
