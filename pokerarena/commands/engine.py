@@ -13,8 +13,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``replay``, ``variants`` and ``play``."""
     p = subparsers.add_parser("replay", help="replay a PHH hand history strictly",
                               description="Replay a .phh hand strictly; the last line of "
-                              "the output is the finishing stacks as a JSON list.")
-    p.add_argument("file", help="a .phh file")
+                              "the output is the finishing stacks as a JSON list. A .phhs "
+                              "file (hands as tables [1], [2], ...) replays every hand; "
+                              "the last line is then a JSON list of those lists.")
+    p.add_argument("file", help="a .phh file (or a .phhs file of several hands)")
     p.add_argument("--json", action="store_true", help="also print the details as JSON")
     p.add_argument("--odd-chip", choices=("called", "position", "fractional"),
                    default="called", help="odd chips of split pots (fractional: PHH halves)")
@@ -58,6 +60,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a PHH file and print its finishing stacks."""
     from pokerarena.engine.phh import PHHError, load_phh, replay
 
+    if str(args.file).endswith(".phhs"):
+        return _replay_many(args)
     try:
         rep = replay(load_phh(args.file), odd_chip=args.odd_chip)
     except PHHError as exc:
@@ -90,6 +94,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print("matches the file's finishing_stacks: "
                   f"{'yes' if _same(expected, rep.finishing_stacks) else 'NO'}")
     print(_fmt(rep.finishing_stacks))
+    return 0
+
+
+def _replay_many(args: argparse.Namespace) -> int:
+    """Replay every hand of a ``.phhs`` file; the last line lists each hand's finishing
+    stacks (a JSON list of lists, in file order)."""
+    from pokerarena.engine.phh import PHHError, load_phhs, replay
+
+    try:
+        hands = load_phhs(args.file)
+    except PHHError as exc:
+        raise UserError(str(exc)) from None
+    finishing: list[list] = []
+    mismatches = 0
+    for key, data in hands:
+        try:
+            rep = replay(data, odd_chip=args.odd_chip)
+        except PHHError as exc:
+            raise UserError(f"hand [{key}]: {exc}") from None
+        expected = data.get("finishing_stacks")
+        same = None if expected is None else _same(expected, rep.finishing_stacks)
+        mismatches += same is False
+        finishing.append(rep.finishing_stacks)
+        if args.json:
+            print(json.dumps({"hand": key, "variant": data.get("variant"),
+                              "finishing_stacks": rep.finishing_stacks,
+                              "matches_file": same}))
+        else:
+            note = "" if same is None else ("  (matches the file)" if same else "  (NOT as "
+                                                                                "in the file)")
+            print(f"hand [{key}] {data.get('variant')}: {_fmt(rep.finishing_stacks)}{note}")
+    if not args.json:
+        print(f"{len(hands)} hands replayed" + (f", {mismatches} not as in the file"
+                                               if mismatches else ""))
+    print(_fmt(finishing))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""PHH (poker hand history) files: read, replay strictly, write.
+"""PHH (poker hand history) files: read, replay strictly, write (``.phh``: one hand;
+``.phhs``: several, each a TOML table ``[1]``, ``[2]``, ...).
 
 A ``.phh`` file is TOML: ``variant`` (FT, NT, NS, PO, FO/8, F7S, F7S/8, FR, N2L1D, F2L3D,
 FB, or a pokerarena variant id with ``_betting`` and other ``_`` options), ``antes``,
@@ -68,6 +69,34 @@ def load_phh(path: str | Path) -> dict[str, Any]:
     except OSError as exc:
         raise PHHError(f"{p}: cannot read: {exc.strerror}") from None
     return loads_phh(text, origin=str(p))
+
+
+def load_phhs(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
+    """Read a ``.phhs`` file (several hands, each a TOML table such as ``[1]``) as
+    ``(key, hand)`` pairs in file order."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PHHError(f"{p}: cannot read: {exc.strerror}") from None
+    return loads_phhs(text, origin=str(p))
+
+
+def loads_phhs(text: str, origin: str = "PHHS") -> list[tuple[str, dict[str, Any]]]:
+    """Parse ``.phhs`` text: every top-level table is one hand."""
+    data = loads_phh(text, origin)
+    loose = [k for k, v in data.items() if not isinstance(v, dict)]
+    if loose:
+        raise PHHError(f"{origin}: field {loose[0]!r} is outside a hand's table "
+                       "(a .phhs file holds tables such as [1], [2], ...)")
+    if not data:
+        raise PHHError(f"{origin}: no hands (tables such as [1], [2], ...)")
+    return list(data.items())
+
+
+def dumps_phhs(hands: list[Hand], **extra: Any) -> str:
+    """``.phhs`` text of several hands the engine played, as tables ``[1]``, ``[2]``..."""
+    return "\n".join(f"[{i}]\n" + dumps_phh(h, **extra) for i, h in enumerate(hands, 1))
 
 
 def loads_phh(text: str, origin: str = "PHH") -> dict[str, Any]:
