@@ -68,13 +68,23 @@ def _best(players: list[int], values: dict, high: bool, low: bool) -> tuple[list
     """(best high hands, best qualifying low hands) among ``players`` (None: nobody)."""
     highs = lows = None
     if high and players:
-        best = max(values[p][0] for p in players)
-        highs = [p for p in players if values[p][0] == best]
+        best = None
+        for p in players:  # the players with the highest value, in the given order
+            v = values[p][0]
+            if best is None or v > best:
+                best, highs = v, [p]
+            elif v == best:
+                highs.append(p)
     if low:
-        lv = [values[p][1] for p in players if values[p][1] is not None]
-        if lv:
-            best = max(lv)
-            lows = [p for p in players if values[p][1] == best]
+        best = None
+        for p in players:
+            v = values[p][1]
+            if v is None:
+                continue
+            if best is None or v > best:
+                best, lows = v, [p]
+            elif v == best:
+                lows.append(p)
     return highs, lows
 
 
