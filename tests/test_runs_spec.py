@@ -103,3 +103,10 @@ def test_cli_bad_spec_exits_2_naming_the_field(tmp_path: Path, pokerarena_cli) -
     r = subprocess.run([*pokerarena_cli, "run", str(not_toml), "--local"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "not valid TOML" in r.stderr
+
+
+def test_disconnection_protection_is_a_fault_policy() -> None:
+    spec = parse_spec(spec_with(limits={"on_fault": "protect"}))
+    assert spec.limits.on_fault == "protect"
+    with pytest.raises(SpecError, match="^limits.on_fault:"):
+        parse_spec(spec_with(limits={"on_fault": "ignore"}))

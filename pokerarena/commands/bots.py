@@ -81,7 +81,7 @@ def _policy_args(p: argparse.ArgumentParser) -> None:
                    help="seconds per decision (default 5)")
     p.add_argument("--hand-time", type=float, default=60.0,
                    help="seconds per hand and bot (default 60)")
-    p.add_argument("--on-fault", choices=("check_fold", "call"), default="check_fold",
+    p.add_argument("--on-fault", choices=("check_fold", "call", "protect"), default="check_fold",
                    help="irregularity policy (default: check if free, else fold)")
     p.add_argument("--max-faults", type=int,
                    help="remove a bot from the match after this many faults")

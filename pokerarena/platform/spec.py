@@ -63,7 +63,7 @@ class Limits(_Strict):
     decision_seconds: float | None = Field(5.0, gt=0, description="per bot decision "
                                            "(None: no limit)")
     hand_seconds: float | None = Field(60.0, gt=0, description="per bot and hand")
-    on_fault: Literal["check_fold", "call"] = Field("check_fold", description="action "
+    on_fault: Literal["check_fold", "call", "protect"] = Field("check_fold", description="action "
                                                      "given to a faulting bot")
     max_faults: int | None = Field(None, ge=1, description="faults in a unit after which "
                                    "a bot is removed (None: never)")
