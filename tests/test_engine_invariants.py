@@ -239,7 +239,7 @@ OPTION_SOUP = st.fixed_dictionaries({}, optional={
     "bonus": st.sampled_from(["none", "four_of_a_kind", "straight_flush"]),
     "rake_percent": st.integers(0, 10),
     "pass_and_out": st.booleans(),
-    "openers": st.sampled_from(["any", "jacks_or_better", "progressive"]),
+    "openers": st.sampled_from(["any", "jacks_or_better", "progressive", "jacks_or_bobtail"]),
     "draw_more_when_few": st.booleans(),
     "hilo": st.sampled_from(["cards_speak", "cards_speak_8", "declare_in_turn"]),
     "ante": st.integers(0, 3),

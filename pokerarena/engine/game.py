@@ -97,7 +97,7 @@ class GameOptions(BaseModel):
     draw_more_when_few: bool = False
     last_card_down: bool = False
     freeze_multiple: int = Field(0, ge=0, le=10)
-    openers: Literal["any", "jacks_or_better", "progressive"] | None = None
+    openers: Literal["any", "jacks_or_better", "progressive", "jacks_or_bobtail"] | None = None
     combine: Literal["any", "omaha", "crisscross", "one_board"] | None = None
     hilo: Literal["cards_speak", "cards_speak_8", "declare_in_turn",
                   "declare_simultaneous"] | None = None

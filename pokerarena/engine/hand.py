@@ -113,6 +113,20 @@ def _has_openers(cards: list[int], min_rank: int) -> bool:
     return any(all(r + i in ranks for i in range(5)) for r in range(-1, 9))
 
 
+def _has_bobtail(cards: list[int]) -> bool:
+    """A bobtail (jacks or bobtail openers): four cards of one suit, or four consecutive
+    ranks open at both ends (2-3-4-5 up to T-J-Q-K; not A-2-3-4 or J-Q-K-A)."""
+    suits: dict[int, int] = {}
+    ranks = set()
+    for c in cards:
+        if c < 52:
+            suits[c & 3] = suits.get(c & 3, 0) + 1
+            ranks.add(c >> 2)
+    if any(k >= 4 for k in suits.values()):
+        return True
+    return any(all(r + i in ranks for i in range(4)) for r in range(9))
+
+
 def _showing_key_high(cards: list[int]) -> tuple:
     """Strength of up cards for who opens (pairs, trips, quads, high cards; higher better)."""
     counts: dict[int, int] = {}
@@ -737,7 +751,8 @@ class Hand:
             cap_pp = g.max_raises_per_player
             if cap_pp is not None and self.raises_by[p] >= cap_pp:
                 return _NO_RAISE
-        if self.need_openers and not _has_openers(self.hole[p], self.openers_rank):
+        if self.need_openers and not (_has_openers(self.hole[p], self.openers_rank) or (
+                self.game.openers == "jacks_or_bobtail" and _has_bobtail(self.hole[p]))):
             return _NO_RAISE
         if not self.check_raise_ok and self.checked[p]:
             return _NO_RAISE  # no check-raise in this round
@@ -1126,7 +1141,7 @@ class Hand:
         self.bet_rounds += 1
         if self.bet_rounds == 1 and g.openers != "any" and cur == 0:
             self.need_openers = True
-            self.openers_rank = (9 if g.openers == "jacks_or_better"
+            self.openers_rank = (9 if g.openers in ("jacks_or_better", "jacks_or_bobtail")
                                  else _PROGRESSIVE[self.passes % len(_PROGRESSIVE)])
         q = start
         for _ in range(n):

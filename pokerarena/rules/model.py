@@ -37,7 +37,7 @@ SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "last_bet_
                      "pot_limit", "no_limit"]
 FIRST_TO_ACT = ("left_of_button", "left_of_blinds", "bring_in", "high_showing",
                 "low_showing", "opener")
-OPENERS = ("any", "jacks_or_better", "progressive")
+OPENERS = ("any", "jacks_or_better", "progressive", "jacks_or_bobtail")
 
 
 class VariantError(ValueError):
@@ -358,7 +358,7 @@ class Variant(_Strict):
     showdown: Showdown = Showdown()
     betting: tuple[SystemName, ...] = ("fixed_limit",)
     stakes: Stakes = Stakes()
-    openers: Literal["any", "jacks_or_better", "progressive"] = Field(
+    openers: Literal["any", "jacks_or_better", "progressive", "jacks_or_bobtail"] = Field(
         "any", description="what a player needs to open the first betting round")
     phh: dict[str, str] = Field(default_factory=dict,
                                 description="PHH variant code for each betting system")

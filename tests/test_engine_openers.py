@@ -1,0 +1,46 @@
+"""Jacks-or-bobtail openers (RULES.md §3 draw)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokerarena.engine.hand import _has_bobtail
+from pokerarena.engine.phh import PHHError, loads_phh, replay
+
+DEAL = ["d dh p1 2s7s9sKs4d", "d dh p2 3c4h5d6c9h", "d dh p3 2h7d9cQcKd"]
+
+
+def _draw5(openers, actions):
+    text = "\n".join([
+        'variant = "draw5"', '_betting = "fixed_limit"', f'_openers = "{openers}"',
+        "antes = [1, 1, 1]", "small_bet = 2", "big_bet = 4",
+        "starting_stacks = [50, 50, 50]", f"actions = {actions!r}"])
+    return replay(loads_phh(text), complete=False)
+
+
+@pytest.mark.parametrize(("cards", "expected"), [
+    ("2s7s9sKs", True),          # four of one suit
+    ("3c4h5d6c9h", True),        # 3-4-5-6: open at both ends
+    ("Th9dJcQs2c", True),        # 9-T-J-Q
+    ("Ah2d3c4s9h", False),       # A-2-3-4: one end only
+    ("JhQdKcAs3c", False),       # J-Q-K-A: one end only
+    ("2h7d9cQcKd", False),
+])
+def test_bobtail_shapes(cards, expected):
+    from pokerarena.engine.phh import parse_cards_text
+
+    assert _has_bobtail(list(parse_cards_text(cards))) is expected
+
+
+def test_a_four_flush_opens_under_jacks_or_bobtail_only():
+    rep = _draw5("jacks_or_bobtail", DEAL + ["p1 cbr 2"])
+    assert rep.hand.opener == 0
+    with pytest.raises(PHHError, match="cannot bet or raise"):
+        _draw5("jacks_or_better", DEAL + ["p1 cbr 2"])
+
+
+def test_an_open_ended_straight_opens_and_garbage_does_not():
+    rep = _draw5("jacks_or_bobtail", DEAL + ["p1 cc", "p2 cbr 2"])
+    assert rep.hand.opener == 1
+    with pytest.raises(PHHError, match="cannot bet or raise"):
+        _draw5("jacks_or_bobtail", DEAL + ["p1 cc", "p2 cc", "p3 cbr 2"])
