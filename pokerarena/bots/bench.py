@@ -33,9 +33,8 @@ def engine_bench(variant: str = "holdem", betting: str | None = "no_limit", play
         "chips_conserved": summary.chips_conserved, "peers": {}}
     if set(names) == {"call"}:
         out["engine_hands_per_sec"] = engine_call_rate(game, len(names), hands, seed)
-    if (peers and variant == "holdem" and game.system_name == "no_limit"
-            and set(names) == {"call"}):
-        rate = pokerkit_holdem_rate(len(names), max(50, hands // 20), game)
+    if peers and set(names) == {"call"}:
+        rate = pokerkit_rate(game, len(names), max(50, hands // 20))
         if rate is not None:
             out["peers"]["pokerkit"] = rate
     return out
@@ -68,6 +67,53 @@ def engine_call_rate(game: Game, players: int, hands: int, seed: int) -> float:
     run(min(200, hands), seed + 1)
     t0 = time.process_time()
     run(hands, seed)
+    return hands / max(time.process_time() - t0, 1e-9)
+
+
+def pokerkit_rate(game: Game, players: int, hands: int) -> float | None:
+    """PokerKit hands per second on the check/call workload of ``game`` (posting the
+    bring-in, standing pat) for the variants PokerKit also plays: no-limit hold'em,
+    fixed-limit seven-card stud, no-limit 2-7 single draw and fixed-limit 2-7 triple
+    draw; None otherwise or when PokerKit is not installed."""
+    key = (game.variant.id, game.system_name)
+    if key == ("holdem", "no_limit"):
+        return pokerkit_holdem_rate(players, hands, game)
+    if key not in (("stud7", "fixed_limit"), ("draw27_single", "no_limit"),
+                   ("draw27_triple", "fixed_limit")):
+        return None
+    try:
+        import pokerkit as pk
+    except ImportError:
+        return None
+    auto = tuple(a for a in pk.Automation if a.name != "RUNOUT_COUNT_SELECTION")
+    stack = game.variant.stakes.stack
+    blinds = tuple(game.blinds) or (1, 2)
+
+    def create():
+        if key[0] == "stud7":
+            return pk.FixedLimitSevenCardStud.create_state(
+                auto, True, game.ante, game.bring_in, game.small_bet, game.big_bet, stack,
+                players)
+        if key[0] == "draw27_single":
+            return pk.NoLimitDeuceToSevenLowballSingleDraw.create_state(
+                auto, True, 0, blinds, game.min_bet, stack, players)
+        return pk.FixedLimitDeuceToSevenLowballTripleDraw.create_state(
+            auto, True, 0, blinds, game.small_bet, game.big_bet, stack, players)
+
+    def one_hand() -> None:
+        state = create()
+        while state.status:
+            if state.can_post_bring_in():
+                state.post_bring_in()
+            elif state.can_stand_pat_or_discard():
+                state.stand_pat_or_discard()
+            else:
+                state.check_or_call()
+
+    one_hand()
+    t0 = time.process_time()
+    for _ in range(hands):
+        one_hand()
     return hands / max(time.process_time() - t0, 1e-9)
 
 
