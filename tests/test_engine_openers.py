@@ -44,3 +44,35 @@ def test_an_open_ended_straight_opens_and_garbage_does_not():
     assert rep.hand.opener == 1
     with pytest.raises(PHHError, match="cannot bet or raise"):
         _draw5("jacks_or_bobtail", DEAL + ["p1 cc", "p2 cc", "p3 cbr 2"])
+
+
+SPLIT_DEAL = ["d dh p1 JsJh2h5h9h", "d dh p2 3c4d7s8cKd", "d dh p3 2c6d9cQcAd"]
+
+
+def test_splitting_openers_is_declared_in_the_log_and_the_phh():
+    from pokerarena.engine.phh import dumps_phh
+
+    rep = _draw5("jacks_or_better", SPLIT_DEAL + [
+        "p1 cbr 2", "p2 cc", "p3 f", "p1 sd Js", "d dh p1 Kh", "p2 sd 3c4d7s",
+        "d dh p2 TsTdTh"])
+    hand = rep.hand
+    assert hand.split_openers == {0: (parse("Js"),)}
+    discards = [(seat, act.amount) for seat, act in hand.log if act.kind == "sd"]
+    assert discards == [(0, 1), (1, 0)]  # only the opener's split is marked
+    text = dumps_phh(hand)
+    assert "p1 sd Js split" in text and "p2 sd 3c4d7s\"" in text
+    again = _draw5("jacks_or_better", SPLIT_DEAL + [
+        "p1 cbr 2", "p2 cc", "p3 f", "p1 sd Js split", "d dh p1 Kh"])
+    assert again.hand.split_openers == {0: (parse("Js"),)}
+
+
+def test_keeping_the_openers_is_no_split():
+    rep = _draw5("jacks_or_better", SPLIT_DEAL + [
+        "p1 cbr 2", "p2 cc", "p3 f", "p1 sd 2h5h9h", "d dh p1 KhKcKs"])
+    assert rep.hand.split_openers == {}
+
+
+def parse(text):
+    from pokerarena.engine.phh import parse_cards_text
+
+    return parse_cards_text(text)[0]

@@ -511,6 +511,8 @@ class Hand:
         self.opener = -1       # who opened the first betting round
         self.bet_rounds = 0    # betting rounds played so far
         self.need_openers = False
+        self.openers_rank = -1       # the openers this deal needed (-1: none)
+        self.split_openers: dict[int, tuple[int, ...]] = {}  # seat -> declared split cards
         self.passed = False
         self.raises_by = [0] * n
         self.short_open = False
@@ -751,8 +753,7 @@ class Hand:
             cap_pp = g.max_raises_per_player
             if cap_pp is not None and self.raises_by[p] >= cap_pp:
                 return _NO_RAISE
-        if self.need_openers and not (_has_openers(self.hole[p], self.openers_rank) or (
-                self.game.openers == "jacks_or_bobtail" and _has_bobtail(self.hole[p]))):
+        if self.need_openers and not self._opens(self.hole[p]):
             return _NO_RAISE
         if not self.check_raise_ok and self.checked[p]:
             return _NO_RAISE  # no check-raise in this round
@@ -1470,18 +1471,30 @@ class Hand:
                 raise IllegalAction(f"seat {seat} does not hold {_card_text(c)}")
         if self.manual:
             self._check_seen_discards(cards, hole)
+        # Splitting openers (RULES.md §3 draw): an opener whose discard breaks up his
+        # openers declares it; the log marks the discard (amount 1) for everyone to see.
+        split = (p == self.opener and k > 0 and self.openers_rank >= 0
+                 and UNKNOWN not in hole and self._opens(hole))
         for i in sorted(idx, reverse=True):
             del hole[i]
             del self.isup[p][i]
+        split = split and not self._opens(hole)
         thrown = tuple(c for c in cards if c != UNKNOWN)
         self.drawn[p] = True
-        self.log.append((seat, Action(DISCARD_KIND, 0, cards)))
+        self.log.append((seat, Action(DISCARD_KIND, 1 if split else 0, cards)))
+        if split:
+            self.split_openers[seat] = thrown
         if self.manual:
             self.seen.update(thrown)
         self.muck_pile.extend(thrown)
         self.owed[p] = k
         self.thrown[p] = thrown
         self._continue_draw()
+
+    def _opens(self, cards: list[int]) -> bool:
+        """True when ``cards`` hold the openers this deal needed."""
+        return _has_openers(cards, self.openers_rank) or (
+            self.game.openers == "jacks_or_bobtail" and _has_bobtail(cards))
 
     def _check_seen_discards(self, cards: tuple[int, ...], hole: list[int]) -> None:
         for c in cards:

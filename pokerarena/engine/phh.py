@@ -397,7 +397,8 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
                 if k == "sm":
                     shown.add(pos_of[actor])
                 cards = _cards_text(act.cards)
-                acts.append(f"{who} {k} {cards}".rstrip())
+                split = " split" if k == "sd" and act.amount == 1 else ""  # split openers
+                acts.append(f"{who} {k} {cards}{split}".rstrip())
             else:
                 acts.append(f"{who} {k}")
     if hand.is_over and hand.result().went_to_showdown and hand.phase_name == "over":
