@@ -46,6 +46,11 @@ from pokerarena.engine.game import (
 )
 from pokerarena.engine.scoring import positional_wilds
 
+try:  # the evaluator's single-hand table lookup (Scorer.high's fast path)
+    from pokerarena.evaluator.fast import high_one as _high_one
+except ImportError:  # pragma: no cover - no evaluator: Scorer falls back anyway
+    _high_one = None
+
 PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER, PH_EXPOSE, PH_DECLARE = range(8)
 _FCR = (FOLD_KIND, CALL_KIND, RAISE_KIND)
 _FC = (FOLD_KIND, CALL_KIND)
@@ -1732,6 +1737,12 @@ class Hand:
         wilds: dict[int, tuple[int, ...] | None] = {}
         prio = self._priority()
         scorer = g.scorer
+        board = self.board
+        # Plain high hands of 5-7 known cards: the evaluator's table lookup directly
+        # (the same value Scorer.high gives).
+        fast = scorer._fast if scorer._fast is not False else scorer._fast_tables()
+        plain = (fast is not None and not scorer.omaha and scorer._low_name is None
+                 and UNKNOWN not in board)
         for pot in pots:
             elig = pot.eligible
             claim = [p for p in elig if not self.mucked[p]] or elig
@@ -1742,14 +1753,20 @@ class Hand:
                 for p in claim:
                     if p not in values:
                         hole = self.hole[p]
-                        if UNKNOWN in hole or UNKNOWN in self.board:
+                        if plain:
+                            cards = hole + board
+                            if 5 <= len(cards) <= 7 and max(cards) < 52:  # UNKNOWN is 255
+                                wilds[p] = None
+                                values[p] = (_high_one(cards, fast), None)
+                                continue
+                        if UNKNOWN in hole or UNKNOWN in board:
                             raise EngineError(f"showdown: the cards of seat {self.seat_of[p]} "
                                               "are not known")
                         wild = (positional_wilds(scorer.spec.wild, hole, self.isup[p],
-                                                 self.board) if scorer.positional else None)
+                                                 board) if scorer.positional else None)
                         wilds[p] = wild
-                        values[p] = (scorer.high(hole, self.board, wild),
-                                     scorer.low(hole, self.board, wild))
+                        values[p] = (scorer.high(hole, board, wild),
+                                     scorer.low(hole, board, wild))
                 if any(self.declared):
                     highs, lows = self._declared_winners(claim, values)
                 else:
