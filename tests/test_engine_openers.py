@@ -76,3 +76,14 @@ def parse(text):
     from pokerarena.engine.phh import parse_cards_text
 
     return parse_cards_text(text)[0]
+
+
+def test_stud5_joker_shows_above_the_ace_and_plays_wild():
+    text = "\n".join([
+        'variant = "stud5"', '_betting = "fixed_limit"', "_joker = true",
+        "antes = [1, 1, 1]", "small_bet = 2", "big_bet = 4",
+        "starting_stacks = [50, 50, 50]",
+        "actions = ['d dh p1 2cAs', 'd dh p2 3dJk', 'd dh p3 4hKs']"])
+    rep = replay(loads_phh(text), complete=False)
+    assert rep.hand.to_act == 1  # p2's joker up beats p1's ace up
+    assert rep.hand.game.showdown.wild == "jokers"

@@ -68,6 +68,8 @@ class GameOptions(BaseModel):
     deals its last card down. ``freeze_multiple`` (fixed limit, 2-5): after two raises a
     player who has not raised may bet that multiple of the bet, then the round is frozen.
     ``knock_immediate`` (knock poker): a knock on any turn shows the hands at once.
+    ``joker``: one joker joins a standard deck, wild at the showdown; as an up card it
+    ranks above the ace when the showing hands decide who opens (five-card stud).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -116,6 +118,7 @@ class GameOptions(BaseModel):
     bonus: Literal["none", "four_of_a_kind", "straight_flush", "royal"] = "none"
     bonus_multiplier: int = Field(3, ge=1, le=10)
     knock_immediate: bool | None = None
+    joker: bool = False
 
 
 def _as_high_low(variant: Variant, mode: str) -> Variant:
@@ -135,6 +138,27 @@ def _as_high_low(variant: Variant, mode: str) -> Variant:
         return Variant.model_validate(data)
     except ValidationError as exc:
         raise VariantError(f"{variant.id}: options: hilo: "
+                           f"{format_validation_error(exc)}") from None
+
+
+def _with_joker(variant: Variant) -> Variant:
+    """The variant played with one joker, wild (option ``joker``)."""
+    data = variant.model_dump()
+    if data["deck"] == "standard":
+        data["deck"] = "standard+joker"
+    elif "joker" not in data["deck"]:
+        raise VariantError(f"{variant.id}: options: joker: only with the standard deck, "
+                           f"not {data['deck']!r}")
+    sd = data["showdown"]
+    if sd["wild"] == "none":
+        sd["wild"] = "jokers"
+    elif sd["wild"] != "jokers":
+        raise VariantError(f"{variant.id}: options: joker: the variant already has "
+                           f"{sd['wild']!r} wild")
+    try:
+        return Variant.model_validate(data)
+    except ValidationError as exc:
+        raise VariantError(f"{variant.id}: options: joker: "
                            f"{format_validation_error(exc)}") from None
 
 
@@ -183,6 +207,8 @@ class Game:
             self.variant = _as_high_low(self.variant, self.options.hilo)
         if self.options.last_card_down:
             self.variant = _last_card_down(self.variant)
+        if self.options.joker:
+            self.variant = _with_joker(self.variant)
         v, o = self.variant, self.options
         self.variant_id = v.id
         name = o.betting or v.betting[0]

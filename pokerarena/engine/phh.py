@@ -44,7 +44,7 @@ _DECLARE_WORDS = {"high": 1, "low": 2, "both": 3}
 # Game options a pokerarena variant's PHH file carries as user fields (``_hilo = ...``).
 _EXTRA_OPTIONS = ("hilo", "combine", "wild", "last_card_down", "draw_more_when_few",
                   "freeze_multiple", "max_raises_per_player", "pass_and_out",
-                  "knock_immediate")
+                  "knock_immediate", "joker")
 
 
 class PHHError(ValueError):
