@@ -32,7 +32,7 @@ from pokerarena.rules import (
 )
 
 # Compiled street codes.
-ST_DEAL, ST_BET, ST_DRAW, ST_EXPOSE, ST_DECLARE, ST_KNOCK = 0, 1, 2, 3, 4, 5
+ST_DEAL, ST_BET, ST_DRAW, ST_EXPOSE, ST_DECLARE, ST_KNOCK, ST_CHOOSE = 0, 1, 2, 3, 4, 5, 6
 FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
                "high_showing": 3, "low_showing": 4, "opener": 5}
 SYS_FIXED, SYS_SPREAD, SYS_POT, SYS_NO, SYS_LASTBET = 0, 1, 2, 3, 4
@@ -68,8 +68,10 @@ class GameOptions(BaseModel):
     deals its last card down. ``freeze_multiple`` (fixed limit, 2-5): after two raises a
     player who has not raised may bet that multiple of the bet, then the round is frozen.
     ``knock_immediate`` (knock poker): a knock on any turn shows the hands at once.
-    ``joker``: one joker joins a standard deck, wild at the showdown; as an up card it
-    ranks above the ace when the showing hands decide who opens (five-card stud).
+    ``last_card_choice``: stud's last up card is dealt down to each player who asks for
+    it (``dd``; ``cc`` takes it up). ``joker``: one joker joins a standard deck, wild at
+    the showdown; as an up card it ranks above the ace when the showing hands decide who
+    opens (five-card stud).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -118,6 +120,7 @@ class GameOptions(BaseModel):
     bonus: Literal["none", "four_of_a_kind", "straight_flush", "royal"] = "none"
     bonus_multiplier: int = Field(3, ge=1, le=10)
     knock_immediate: bool | None = None
+    last_card_choice: bool = False
     joker: bool = False
 
 
@@ -160,6 +163,18 @@ def _with_joker(variant: Variant) -> Variant:
     except ValidationError as exc:
         raise VariantError(f"{variant.id}: options: joker: "
                            f"{format_validation_error(exc)}") from None
+
+
+def _last_card_choice(variant: Variant) -> Variant:
+    """Stud option: each player chooses whether his last card comes up or down."""
+    data = variant.model_dump()
+    deals = [i for i, s in enumerate(data["streets"]) if s["kind"] == "deal"]
+    last = data["streets"][deals[-1]] if deals else None
+    if last is None or last["up"] != 1 or last["down"] or last["board"]:
+        raise VariantError(f"{variant.id}: options: last_card_choice: the last deal is not "
+                           "one up card")
+    last["choose_down"] = True
+    return Variant.model_validate(data)
 
 
 def _last_card_down(variant: Variant) -> Variant:
@@ -209,6 +224,8 @@ class Game:
             self.variant = _last_card_down(self.variant)
         if self.options.joker:
             self.variant = _with_joker(self.variant)
+        if self.options.last_card_choice:
+            self.variant = _last_card_choice(self.variant)
         v, o = self.variant, self.options
         self.variant_id = v.id
         name = o.betting or v.betting[0]
@@ -284,6 +301,8 @@ class Game:
         n_bets = 0
         for s in v.streets:
             if isinstance(s, DealStreet):
+                if s.choose_down:  # each player chooses up or down before the deal
+                    streets.append((ST_CHOOSE,))
                 streets.append((ST_DEAL, s.down, s.up, s.board))
             elif isinstance(s, BetStreet):
                 check = s.check and not (o.pass_and_out and first_bet)

@@ -34,6 +34,7 @@ from pokerarena.engine.actions import (
 )
 from pokerarena.engine.game import (
     ST_BET,
+    ST_CHOOSE,
     ST_DEAL,
     ST_DECLARE,
     ST_EXPOSE,
@@ -61,8 +62,10 @@ _CHECK = Action(CALL_KIND)  # logged for every check (shared: actions are immuta
 _NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
 _new_tuple = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
 PH_KNOCK = 8  # knock poker's turns (pokerarena.engine.knock)
+PH_CHOOSE = 9  # each player chooses his next up card up (cc) or down (dd)
+DOWN_KIND = "dd"
 _PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare",
-                "knock")
+                "knock", "choose")
 
 
 def _card_text(c: int) -> str:
@@ -517,6 +520,7 @@ class Hand:
         self.bet_rounds = 0    # betting rounds played so far
         self.need_openers = False
         self.openers_rank = -1       # the openers this deal needed (-1: none)
+        self.choose_down: list[bool] | None = None  # up card asked for down, by position
         self.split_openers: dict[int, tuple[int, ...]] = {}  # seat -> declared split cards
         self.passed = False
         self.raises_by = [0] * n
@@ -617,6 +621,8 @@ class Hand:
         if ph == PH_EXPOSE:
             k = self._expose_needed(self.actor)
             return Legal((EXPOSE_KIND,), discard_min=k, discard_max=k)
+        if ph == PH_CHOOSE:
+            return Legal((CALL_KIND, DOWN_KIND))
         if ph == PH_DECLARE:
             return Legal((DECLARE_KIND,), choices=(1, 2, 3))
         if ph == PH_SHOW:
@@ -705,7 +711,7 @@ class Hand:
                 raise IllegalAction(f"seat {self.seat_of[actor_pos]} must discard (sd), "
                                     f"not {kind!r}")
             self._apply_discard(actor_pos, action)
-        elif ph in (PH_EXPOSE, PH_DECLARE):
+        elif ph in (PH_EXPOSE, PH_DECLARE, PH_CHOOSE):
             self._apply_turn(actor_pos, action)
         elif ph == PH_SHOW:
             if kind != SHOW_KIND:
@@ -1231,6 +1237,17 @@ class Hand:
                 if self._start_bet(st[1], st[2], st[3], st[4], st[5], st[6]):
                     return
                 self._end_round()
+            elif kind == ST_CHOOSE:
+                self.phase = PH_CHOOSE
+                self.simultaneous = False
+                self.turn_start = len(self.log)
+                self.turn_done = [False] * self.n
+                self.choose_down = [False] * self.n
+                p = self._next_turn()
+                if p >= 0:
+                    self.actor = p
+                    return
+                self.phase = PH_NONE
             elif kind in (ST_EXPOSE, ST_DECLARE):
                 if kind == ST_EXPOSE:
                     self.expose_count, self.expose_keep = st[1], st[2]
@@ -1278,7 +1295,13 @@ class Hand:
     def _apply_turn(self, p: int, action: Action) -> None:
         seat = self.seat_of[p]
         kind = action.kind
-        if self.phase == PH_EXPOSE:
+        if self.phase == PH_CHOOSE:
+            if kind not in (CALL_KIND, DOWN_KIND):
+                raise IllegalAction(f"seat {seat} takes the next card up (cc) or down (dd), "
+                                    f"not {kind!r}")
+            self.choose_down[p] = kind == DOWN_KIND
+            self.log.append((seat, Action(kind)))
+        elif self.phase == PH_EXPOSE:
             if kind != EXPOSE_KIND:
                 raise IllegalAction(f"seat {seat} must turn cards up (ex), not {kind!r}")
             need = self._expose_needed(p)
@@ -1338,6 +1361,7 @@ class Hand:
                 stock, hole, isup, log, seat_of = (self.stock, self.hole, self.isup, self.log,
                                                    self.seat_of)
                 enough = len(stock) >= per * len(live)
+                choose, self.choose_down = self.choose_down, None
                 for p in live:
                     if enough:  # _take inlined: the top ``per`` cards of the stock
                         cards = stock[-per:]
@@ -1345,6 +1369,10 @@ class Hand:
                     else:
                         cards = self._take(per)
                     hole[p].extend(cards)
+                    if choose is not None and choose[p]:  # the up card asked for down
+                        isup[p].extend([False] * per)
+                        log.append((DEALER, Action(DEAL_HOLE_KIND, 0, tuple(cards), seat_of[p])))
+                        continue
                     isup[p].extend(flags)
                     log.append((DEALER, _new_tuple(Action, (DEAL_HOLE_KIND, mask, tuple(cards),
                                                             seat_of[p]))))
@@ -1354,10 +1382,13 @@ class Hand:
             self.log.append((DEALER, _new_tuple(Action, (DEAL_BOARD_KIND, 0, tuple(cards), -1))))
 
     def _owe_deal(self, down: int, up: int, board: int) -> None:
+        choose, self.choose_down = self.choose_down, None
         for p in range(self.n):
             if not self.folded[p]:
                 self.owe_down[p] = down
                 self.owe_up[p] = up
+                if choose is not None and choose[p]:  # this up card asked for down
+                    self.owe_down[p], self.owe_up[p] = down + up, 0
         self.owe_board = board
         if down + up or board:
             self.phase = PH_DEAL

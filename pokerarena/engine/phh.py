@@ -39,12 +39,13 @@ from pokerarena.engine.hand import Hand
 from pokerarena.rules import VariantError, load_variant, phh_codes, variant_ids
 
 _PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm", "ex", "dc",
-                 "dt", "kn"}  # knock poker (our extension): take the discard, knock
+                 "dt", "kn",  # knock poker (our extension): take the discard, knock
+                 "dd"}  # our extension: take the next up card down (last_card_choice)
 _DECLARE_WORDS = {"high": 1, "low": 2, "both": 3}
 # Game options a pokerarena variant's PHH file carries as user fields (``_hilo = ...``).
 _EXTRA_OPTIONS = ("hilo", "combine", "wild", "last_card_down", "draw_more_when_few",
                   "freeze_multiple", "max_raises_per_player", "pass_and_out",
-                  "knock_immediate", "joker")
+                  "knock_immediate", "joker", "last_card_choice")
 
 
 class PHHError(ValueError):

@@ -51,17 +51,22 @@ class _Strict(BaseModel):
 # Streets ---------------------------------------------------------------------------
 
 class DealStreet(_Strict):
-    """Deal cards: ``down`` and ``up`` to every player in the hand, ``board`` to the table."""
+    """Deal cards: ``down`` and ``up`` to every player in the hand, ``board`` to the table.
+    ``choose_down`` (one up card only): before the deal each player in turn says whether
+    he takes the card up (``cc``) or down (``dd``), e.g. stud's optional last card down."""
 
     kind: Literal["deal"] = "deal"
     down: int = Field(0, ge=0, le=13)
     up: int = Field(0, ge=0, le=13)
     board: int = Field(0, ge=0, le=10)
+    choose_down: bool = False
 
     @model_validator(mode="after")
     def _something(self) -> DealStreet:
         if self.down + self.up + self.board == 0:
             raise ValueError("a deal street deals at least one card (down, up or board)")
+        if self.choose_down and (self.up != 1 or self.down or self.board):
+            raise ValueError("choose_down: only for a deal of one up card")
         return self
 
 
