@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerarena.platform.executors import Finished, LocalExecutor, RayExecutor, UnitFailure
+from pokerarena.workers.actor import TableWorker
 
 
 class MeteredLocalExecutor(LocalExecutor):
@@ -29,27 +30,8 @@ class MeteredLocalExecutor(LocalExecutor):
             return [(ticket, None, UnitFailure(f"{type(exc).__name__}: {exc}"))]
 
 
-class MeteredTableWorker:
-    """The Ray actor of :class:`MeteredRayExecutor` (same calls as the workers' actor)."""
-
-    def __init__(self) -> None:
-        from pokerarena.workers.records import GameCache
-
-        self.cache = GameCache()
-
-    def ready(self) -> int:
-        """The worker's pid, once imports are done."""
-        import os
-
-        import pokerarena.engine  # noqa: F401 - warm the imports before the first unit
-
-        return os.getpid()
-
-    def pid(self) -> int:
-        """The worker process id."""
-        import os
-
-        return os.getpid()
+class MeteredTableWorker(TableWorker):
+    """The Ray actor of :class:`MeteredRayExecutor`: the workers' actor, metered."""
 
     def run_unit(self, unit: dict[str, Any], run_dir: str, attempt: int = 1) -> dict[str, Any]:
         """Play one unit, write its parts, return its result with metrics."""
