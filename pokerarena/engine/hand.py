@@ -546,7 +546,7 @@ class Hand:
                 stack[p] -= a
                 committed[p] += a
                 self.antes[p] = a
-                self.log.append((self.seat_of[p], Action("ante", a)))
+                self.log.append((self.seat_of[p], _new_tuple(Action, ("ante", a, (), -1))))
         for p in range(n):
             b = blinds[p]
             if b:
@@ -554,7 +554,7 @@ class Hand:
                 stack[p] -= b
                 committed[p] += b
                 self.bets[p] = b
-                self.log.append((self.seat_of[p], Action("blind", b)))
+                self.log.append((self.seat_of[p], _new_tuple(Action, ("blind", b, (), -1))))
         self._blinds = blinds
         self._legal: Legal | None = None
         self._advance()
@@ -1688,7 +1688,7 @@ class Hand:
             order.insert(0, self.called)
         return order
 
-    def _split(self, amount: int, winners: list[int], prio: list[int],
+    def _split(self, amount: int, winners: list[int], prio: list[int] | None,
                got: dict[int, Any]) -> None:
         k = len(winners)
         if k == 1:
@@ -1701,7 +1701,7 @@ class Hand:
                 got[p] = got.get(p, 0) + share
             return
         share, rem = divmod(amount, k)
-        ordered = sorted(winners, key=prio.index)
+        ordered = sorted(winners, key=(prio or self._priority()).index)
         for i, p in enumerate(ordered):
             got[p] = got.get(p, 0) + share + (1 if i < rem else 0)
 
@@ -1766,7 +1766,7 @@ class Hand:
         showdown_info: dict[int, tuple] = {}
         values: dict[int, tuple[Any, Any]] = {}
         wilds: dict[int, tuple[int, ...] | None] = {}
-        prio = self._priority()
+        prio: list[int] | None = None  # the odd-chip order, found when a split needs it
         scorer = g.scorer
         board = self.board
         # Plain high hands of 5-7 known cards: the evaluator's table lookup directly
