@@ -124,17 +124,3 @@ streets = [{ knock = {} }, { deal = { down = 5 } }]
 """
     with pytest.raises(VariantError, match=r"streets\[0\]\.knock"):
         load_variant_text(text)
-
-
-def test_discards_are_face_up_in_every_seats_history():
-    game = Game("knock")
-    hand = game.new_hand(np.random.default_rng(2), 3, [20] * 3, 0)
-    seat = hand.to_act
-    hand.apply(Action("cc"))
-    hand.apply(Action("cc"))
-    card = hand.cards_of(seat)[0]
-    hand.apply(Action("sd", 0, (card,)))
-    other = hand.to_act
-    seen = [act for who, act in hand.observation(other).history if who == seat]
-    assert seen[-1].cards == (card,)
-    assert "dt" in hand.legal_actions().kinds

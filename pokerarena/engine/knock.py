@@ -9,8 +9,7 @@ the deal, each player in turn (from the dealer's left) makes up to three decisio
    the ``immediate`` option); ``f`` drops out (only on the last turn after a knock,
    paying the knocker the drop fee);
 2. knock or not (no knock yet, ``immediate`` off): ``kn``, or ``cc`` to go on;
-3. discard: ``sd`` with exactly one card, face up on the discard pile (logged as ``dk``
-   so that every seat's history shows the card; written ``sd`` in PHH).
+3. discard: ``sd`` with exactly one card, face up on the discard pile.
 
 After a knock every other player still in has one last turn, then the hands are shown
 (immediately with ``immediate``). When the stock runs out the hands are shown at once.
@@ -42,7 +41,6 @@ from pokerarena.engine.hand import PH_KNOCK, PH_NONE, Hand, _card_text
 TAKE_DISCARD_KIND = "dt"   # take the top card of the discard pile
 KNOCK_KIND = "kn"          # knock
 PAY_KIND = "pay"           # a payment between players (logged, not a decision)
-FACE_UP_DISCARD_KIND = "dk"  # how an ``sd`` is logged: the discard is face up for all
 
 _DRAW, _KNOCK, _DISCARD, _WAIT = range(4)
 
@@ -164,7 +162,7 @@ class KnockHand(Hand):
             self.pile.append(c)
             self.muck_pile.append(c)  # discards are out of play until taken back
             self.seen.add(c)
-            self.log.append((who, Action(FACE_UP_DISCARD_KIND, 0, (c,))))
+            self.log.append((who, Action(DISCARD_KIND, 0, (c,))))
             self._end_turn(p)
             return
         if kind == KNOCK_KIND:

@@ -385,8 +385,6 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             acts.append(f"d dh p{pos_of[act.target] + 1} {_cards_text(act.cards)}")
         elif k == DEAL_BOARD_KIND:
             acts.append(f"d db {_cards_text(act.cards)}")
-        elif k == "dk":  # knock poker's face-up discard: an sd in PHH
-            acts.append(f"p{pos_of[actor] + 1} sd {_cards_text(act.cards)}")
         elif k in ("ante", "blind", "dead", "bonus", "pay"):
             continue  # forced bets and payments follow from the other actions
         else:
