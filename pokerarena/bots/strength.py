@@ -23,6 +23,8 @@ from typing import Any
 import numba
 import numpy as np
 
+from pokerarena.bots import fastmc
+from pokerarena.bots.fastmc import deal_values, share_mean
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
 from pokerarena.evaluator import (
@@ -137,6 +139,41 @@ def _sample(rng: np.random.Generator, remaining: np.ndarray, samples: int,
         _sample_kernel(np.ascontiguousarray(remaining, dtype=np.uint8), k,
                        int(rng.integers(0, 2**31 - 1)), out)
     return out
+
+
+_PLANS: dict[tuple[int, int, int, int], Any] = {}
+
+
+def _discard_plan(n: int, lo: int, hi: int, samples: int) -> Any:
+    """How :meth:`Profile.best_discard` lays out its sampled hands, built once per shape:
+    ``(candidates, column index into [hole | drawn], segment starts, rows per segment,
+    keep-preference penalty, drawn cards per row)``; None without candidates."""
+    key = (n, lo, hi, samples)
+    if key in _PLANS:
+        return _PLANS[key]
+    cand: list[tuple[int, ...]] = []
+    for k in range(lo, hi + 1):
+        cand.extend(itertools.combinations(range(n), k))
+    plan = None
+    if cand:
+        reps = [1 if not d else samples for d in cand]
+        kmax = max(len(d) for d in cand)
+        idx = np.empty((sum(reps), n), dtype=np.intp)
+        starts = []
+        pos = 0
+        for disc, r in zip(cand, reps, strict=True):
+            k = len(disc)
+            keep = [i for i in range(n) if i not in disc]
+            idx[pos:pos + r, :n - k] = keep
+            idx[pos:pos + r, n - k:] = np.arange(n, n + k)
+            starts.append(pos)
+            pos += r
+        plan = (cand, idx, np.asarray(starts, dtype=np.intp), np.asarray(reps, dtype=float),
+                1e-4 * np.asarray([len(d) for d in cand], dtype=float), kmax)
+    _PLANS[key] = plan
+    return plan
+
+
 def _ranking(name: str, deck: str, wild: str) -> Any:
     """The evaluator ranking, with the variant's fixed wild cards when it has any."""
     if wild not in ("none", "") and wild not in POSITIONAL_WILDS:
@@ -163,6 +200,7 @@ class Profile:
         self.omaha = sd.combine == "omaha"
         self.qualifier = sd.low_qualifier
         self.deck = np.asarray(game.deck_list, dtype=np.uint8)
+        self.deck_list: list[int] = self.deck.tolist()
         hole = board = 0
         self.draw_streets: list[int] = []
         self.bet_streets: list[int] = []
@@ -191,6 +229,9 @@ class Profile:
         self._pre: dict[tuple, float] = {}
         self.preflop_table = (self.board_final == 5 and hole == 2 and self.low is None
                               and not self.omaha and wild == "none" and not self.approximate)
+        # high-only games whose final hands the fast tables rank: one-call Monte Carlo
+        self.fast_high = (self.low is None and not self.is_draw and int(self.deck.max()) < 52
+                          and fastmc.supported(self.high, hole + board, self.omaha))
         self.fast_a5 = sd.low == "a5_low" and wild == "none" and v.deck == "standard"
         self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
@@ -299,7 +340,7 @@ class Profile:
         for actor, act in view.history:
             if actor == seat and act.kind == DISCARD_KIND:
                 known.update(act.cards)
-        remaining = np.asarray([c for c in self.deck.tolist() if c not in known], dtype=np.uint8)
+        remaining = np.asarray([c for c in self.deck_list if c not in known], dtype=np.uint8)
         need_me = max(0, self.hole_final - len(hole)) if not self.is_draw else 0
         need_board = max(0, self.board_final - len(view.board))
         if self.is_draw:
@@ -322,6 +363,26 @@ class Profile:
             fractions = [self._range_fraction(view, s, keep_per_raise) for s in opps]
         keep = math.prod(fractions)
         total = int(min(samples / max(keep, 1e-9), 4 * samples))
+        if self.fast_high:
+            # one kernel call deals and evaluates every hand (same deals as _sample)
+            seed = int(rng.integers(0, 2**31 - 1)) if k else 0
+            drawn, vals = deal_values(self.high, remaining, seed, total, [hole] + opp_up,
+                                      [need_me] + opp_need, view.board, need_board)
+            mask = np.ones(total, dtype=np.bool_)
+            if narrow and keep < 0.999:
+                pos = need_me + need_board
+                for f, up, need in zip(fractions, opp_up, opp_need, strict=True):
+                    if f < 0.999:
+                        o = np.empty((total, len(up) + need), dtype=np.uint8)
+                        o[:, :len(up)] = up
+                        o[:, len(up):] = drawn[:, pos:pos + need]
+                        score = self._range_score(o, view)
+                        if score is not None:
+                            mask &= score >= np.quantile(score, 1.0 - f)
+                    pos += need
+                if mask.sum() < 8:
+                    mask[:] = True
+            return float(share_mean(vals, mask))
         drawn = _sample(rng, remaining, total, k)
         mine = np.hstack([np.tile(np.asarray(hole, dtype=np.uint8), (total, 1)),
                           drawn[:, :need_me]])
@@ -457,37 +518,23 @@ class Profile:
         hole = [c for c in hole if c != UNKNOWN]
         n = len(hole)
         dead = set(dead or ()) | set(hole)
-        remaining = np.asarray([c for c in self.deck.tolist() if c not in dead], dtype=np.uint8)
+        remaining = np.asarray([c for c in self.deck_list if c not in dead], dtype=np.uint8)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
-        cand: list[tuple[int, ...]] = []
-        for k in range(max(0, dmin), min(dmax, n, remaining.size) + 1):
-            cand.extend(itertools.combinations(range(n), k))
-        if not cand:
+        plan = _discard_plan(n, max(0, dmin), min(dmax, n, remaining.size), samples)
+        if plan is None:
             return tuple(hole[:dmin]), 0.0
-        reps = [1 if not d else samples for d in cand]
-        total = sum(reps)
-        kmax = max(len(d) for d in cand)
+        cand, idx, starts, reps, penalty, kmax = plan
+        total = idx.shape[0]
         drawn = _sample(rng, remaining, total, kmax)
-        hands = np.empty((total, n), dtype=np.uint8)
-        hole_arr = np.asarray(hole, dtype=np.uint8)
-        pos = 0
-        for disc, r in zip(cand, reps, strict=True):
-            k = len(disc)
-            keep = [i for i in range(n) if i not in disc]
-            hands[pos:pos + r, :n - k] = hole_arr[keep]
-            if k:
-                hands[pos:pos + r, n - k:] = drawn[pos:pos + r, :k]
-            pos += r
+        full = np.empty((total, n + kmax), dtype=np.uint8)
+        full[:, :n] = hole
+        full[:, n:] = drawn
+        hands = np.take_along_axis(full, idx, axis=1)
         pct = self.percentile(hands, n) ** expo
-        best: tuple[tuple[int, ...], float] = ((), -1.0)
-        pos = 0
-        for disc, r in zip(cand, reps, strict=True):
-            # a small preference for keeping cards when scores tie
-            score = float(pct[pos:pos + r].mean()) - 1e-4 * len(disc)
-            pos += r
-            if score > best[1]:
-                best = (tuple(hole[i] for i in disc), score)
-        return best
+        # mean per keep-set, with a small preference for keeping cards when scores tie
+        scores = np.add.reduceat(pct, starts) / reps - penalty
+        i = int(np.argmax(scores))
+        return tuple(hole[j] for j in cand[i]), float(scores[i])
 
     def draw_equity(self, view: Any, rng: np.random.Generator, samples: int = 24) -> float:
         """Chance to win at the showdown of a draw game (heuristic, see module doc)."""
