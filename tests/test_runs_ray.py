@@ -198,3 +198,9 @@ def test_unit_over_its_time_limit_is_abandoned_and_retried_then_fails(
     assert [e["attempt"] for e in retries] == [1, 2]
     _, out = query(tmp_path, "SELECT count(*) FROM hands", "slow")
     assert out == [(0,)]
+
+
+def test_machine_rate_measures_plain_processes() -> None:
+    from pokerarena.platform.bench import machine_rate
+
+    assert machine_rate(1, seconds=0.3) > 0

@@ -33,6 +33,43 @@ def workload_spec(hands: int, unit_hands: int, seed: int = 2026) -> RunSpec:
                        "unit_hands": min(unit_hands, per_game), "games": GAMES})
 
 
+def _ceiling_child(start_at: float, seconds: float, out: Any) -> None:
+    """Play random vs call hold'em in a plain process for ``seconds``; report hands/s."""
+    from pokerarena.bots.match import play_match
+    from pokerarena.bots.registry import make_bot
+    from pokerarena.engine import Game
+
+    game = Game("holdem", {"betting": "no_limit"})
+    bots = [make_bot("random", 1), make_bot("call", 2)]
+    play_match(game, bots, 100, 0)  # warm caches before the clock starts
+    while time.time() < start_at:
+        time.sleep(0.002)
+    hands = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        play_match(game, bots, 200, hands)
+        hands += 200
+    out.put(hands / (time.perf_counter() - t0))
+
+
+def machine_rate(processes: int, seconds: float = 3.0) -> float:
+    """Hands/s of ``processes`` plain processes playing at once, no Ray: the ceiling the
+    machine itself allows (on a shared or virtual machine the second core may be slower)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    start_at = time.time() + 4.0  # after every child has imported and warmed up
+    procs = [ctx.Process(target=_ceiling_child, args=(start_at, seconds, out))
+             for _ in range(processes)]
+    for proc in procs:
+        proc.start()
+    rates = [out.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=30)
+    return sum(rates)
+
+
 def _unit_events(data: str, run_id: str) -> list[dict[str, Any]]:
     return [e for e in RunStore(data, run_id).events() if e.get("event") == "unit"]
 
@@ -48,7 +85,10 @@ def bench_scaling(counts: list[int], hands: int = 48_000, unit_hands: int = 2000
         # Warm-up: start actors once so numba caches and tables are on disk.
         RunDriver.create(workload_spec(len(GAMES) * 4, 4), tmp, RayExecutor(1, address)).run()
         runs = []
+        ceiling: dict[int, float] = {}
         for w in counts:
+            if owns:  # our own local cluster: measure what the machine allows right now
+                ceiling[w] = machine_rate(w)
             driver = RunDriver.create(spec, tmp, RayExecutor(w, address))
             p = driver.run()
             events = _unit_events(tmp, driver.run_id)
@@ -80,6 +120,12 @@ def bench_scaling(counts: list[int], hands: int = 48_000, unit_hands: int = 2000
                 r["cpu_efficiency"] = round(r["hands_per_cpu_s"] / cpu_base
                                             * r["worker_utilization"]
                                             / one["worker_utilization"], 4)
+            # The machine's own parallel efficiency just before this run (plain processes,
+            # no Ray), and the platform's share: efficiency over what the machine allowed.
+            if ceiling.get(1) and r["workers"] in ceiling:
+                machine = ceiling[r["workers"]] / (r["workers"] * ceiling[1])
+                r["machine_efficiency"] = round(machine, 4)
+                r["platform_efficiency"] = round(r["efficiency"] / machine, 4)
 
         # Per-unit overhead: many one-hand units through one worker.
         tiny = parse_spec({"kind": "match", "name": "bench-overhead", "seed": 7,
