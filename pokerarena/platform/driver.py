@@ -62,6 +62,20 @@ class Progress:
         return asdict(self)
 
 
+def _may_submit_unit(ex: Any, pending: int, inflight: int) -> bool:
+    """Whether to send another unit now.
+
+    While more units wait than there are workers, each actor gets its next unit queued
+    behind the running one (hiding the round trip). For the last few units, a unit goes
+    only to an idle actor: queued behind a busy one it would keep that actor working
+    while another sits idle at the end of the run.
+    """
+    if inflight >= ex.capacity:
+        return False
+    workers = getattr(ex, "workers", 0) or ex.capacity
+    return pending > workers or ex.has_idle_worker()
+
+
 class RunDriver:
     """Drives one run to its end (see the module docstring)."""
 
@@ -204,7 +218,7 @@ class RunDriver:
                 for ticket in list(inflight):
                     ex.abandon(ticket)
                 return "cancelled"
-            while pending and len(inflight) < ex.capacity:
+            while pending and _may_submit_unit(ex, len(pending), len(inflight)):
                 unit = pending.popleft()
                 attempt = attempts.get(unit.unit_id, 0) + 1
                 attempts[unit.unit_id] = attempt

@@ -49,6 +49,10 @@ class LocalExecutor:
     def start(self) -> None:
         """Nothing to start."""
 
+    def has_idle_worker(self) -> bool:
+        """True when nothing is queued."""
+        return not self._queue
+
     def submit(self, unit: dict[str, Any], run_dir: str, attempt: int) -> int:
         """Queue a unit; it runs during the next :meth:`wait`."""
         ticket = next(self._tickets)
@@ -147,6 +151,10 @@ class RayExecutor:
         import ray
 
         return ray.get([a.pid.remote() for a in self._actors])
+
+    def has_idle_worker(self) -> bool:
+        """True when some actor has nothing to do."""
+        return any(load == 0 for load in self._load)
 
     def submit(self, unit: dict[str, Any], run_dir: str, attempt: int) -> int:
         """Send the unit to the least loaded actor."""
