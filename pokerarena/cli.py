@@ -14,7 +14,11 @@ COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "se
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(prog="pokerarena", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="pokerarena",
+        description="Poker bots playing each other at scale: the evaluator, the rules "
+        "engine, bots, runs on Ray with Parquet and DuckDB, and the HTTP service.",
+        epilog="Each command has its own --help. Errors a user can cause exit with status 2.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
