@@ -18,10 +18,16 @@ from pokerarena.evaluator.rankings import (
     Ranking,
     ranking,
 )
-from pokerarena.evaluator.words import category, category_id, describe, qualifies_low
+from pokerarena.evaluator.words import (
+    category,
+    category_id,
+    describe,
+    qualifies_low,
+    qualifies_low_batch,
+)
 
 __all__ = [
     "CATEGORY_NAMES", "HIGH", "RANKING_NAMES", "WILD_NAMES", "Ranking", "category",
     "category_id", "describe", "evaluate", "evaluate_batch", "evaluate_omaha",
-    "evaluate_omaha_batch", "qualifies_low", "ranking",
+    "evaluate_omaha_batch", "qualifies_low", "qualifies_low_batch", "ranking",
 ]

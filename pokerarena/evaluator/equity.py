@@ -31,6 +31,7 @@ from pokerarena import cards as _cards
 from pokerarena.evaluator import (
     evaluate_batch,
     evaluate_omaha_batch,
+    qualifies_low_batch,
     ranking,
 )
 
@@ -247,62 +248,14 @@ def _ranking(g: Game):
     return ranking(g.ranking, deck=g.deck)
 
 
-@numba.njit(cache=True)
-def _omaha_low8_kernel(hole: np.ndarray, boards: np.ndarray,
-                       out: np.ndarray) -> None:  # pragma: no cover - jit
-    """Eight-or-better Omaha lows of one hand on each board row; -1 when none qualifies.
-
-    Ranks are ace-low bits (A = bit 0 ... 8 = bit 7). A qualifying low is five distinct
-    ranks of eight or lower, two from the hole and three from the board; between two
-    such sets the one with the smaller bit mask is the better low (the highest card
-    decides first, then the next...). For a pair of hole ranks the best low takes the
-    three lowest board ranks the pair lacks. The value is ``255 - mask``: higher wins.
-    """
-    h = hole.shape[0]
-    pair_masks = np.zeros(h * (h - 1) // 2, dtype=np.int64)
-    n_pairs = 0
-    for i in range(h):
-        ri = ((hole[i] >> 2) + 1) % 13
-        if ri > 7:
-            continue
-        for j in range(i + 1, h):
-            rj = ((hole[j] >> 2) + 1) % 13
-            if rj > 7 or rj == ri:
-                continue
-            pm = (1 << ri) | (1 << rj)
-            dup = False
-            for q in range(n_pairs):
-                if pair_masks[q] == pm:
-                    dup = True
-            if not dup:
-                pair_masks[n_pairs] = pm
-                n_pairs += 1
-    for m in range(boards.shape[0]):
-        bm = 0
-        for j in range(boards.shape[1]):
-            r = ((boards[m, j] >> 2) + 1) % 13
-            if r <= 7:
-                bm |= 1 << r
-        best = 256
-        for q in range(n_pairs):
-            avail = bm & ~pair_masks[q]
-            low3 = 0
-            taken = 0
-            while taken < 3 and avail != 0:
-                bit = avail & -avail
-                low3 |= bit
-                avail ^= bit
-                taken += 1
-            if taken == 3 and (pair_masks[q] | low3) < best:
-                best = pair_masks[q] | low3
-        out[m] = 255 - best if best < 256 else -1
+_LOW8 = ranking("a5_low")
 
 
 def _omaha_low8(hole: np.ndarray, boards: np.ndarray) -> np.ndarray:
     """``int32[M]`` eight-or-better low values (higher wins, -1 = no qualifying low)."""
-    out = np.empty(boards.shape[0], dtype=np.int32)
-    _omaha_low8_kernel(np.ascontiguousarray(hole), np.ascontiguousarray(boards), out)
-    return out
+    holes = np.ascontiguousarray(np.broadcast_to(hole, (boards.shape[0], hole.shape[0])))
+    values = np.asarray(evaluate_omaha_batch(holes, np.ascontiguousarray(boards), _LOW8))
+    return np.where(qualifies_low_batch(values, _LOW8, 8), values, -1).astype(np.int32)
 
 
 def _values(g: Game, hole: np.ndarray, boards: np.ndarray, rk) -> np.ndarray:

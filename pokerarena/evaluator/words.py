@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from pokerarena.cards import RANK_NAMES, RANK_PLURALS, RANKS
 from pokerarena.evaluator.rankings import (
     CATEGORY_NAMES,
@@ -60,6 +62,16 @@ def qualifies_low(value: int, ranking: Ranking, limit: int = 8) -> bool:
         return False
     top = _low_slots(value)[0]  # 1 = ace, 2 = deuce, ... so 8 is slot value 8
     return 0 < top <= limit
+
+
+def qualifies_low_batch(values: np.ndarray, ranking: Ranking, limit: int = 8) -> np.ndarray:
+    """:func:`qualifies_low` over an array of values, as a boolean array."""
+    values = np.asarray(values, dtype=np.int64)
+    if ranking.kind != KIND_A5:
+        return np.zeros(values.shape, dtype=bool)
+    unpaired = (values >> 23) == 15
+    top = 15 - ((values >> 19) & 15)  # the complemented top rank slot
+    return unpaired & (top > 0) & (top <= limit)
 
 
 def _name(slot_value: int) -> str:
