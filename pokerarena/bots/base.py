@@ -11,6 +11,7 @@ cards they discard are :data:`~pokerarena.engine.UNKNOWN` in it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Protocol, runtime_checkable
 
 from pokerarena.cards import card_str, parse_cards
@@ -28,6 +29,10 @@ from pokerarena.engine.actions import (
     Action,
     Legal,
 )
+from pokerarena.engine.game import ST_DECLARE as _ST_DECLARE
+from pokerarena.engine.game import ST_EXPOSE as _ST_EXPOSE
+from pokerarena.engine.hand import _PHASE_NAMES, EngineError, Hand
+from pokerarena.engine.hand import PH_BET as _PH_BET
 
 __all__ = [
     "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "ViewMaker", "action_from_json",
@@ -176,7 +181,7 @@ class ViewMaker:
     """
 
     __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final", "_changed",
-                 "_up", "_up_at")
+                 "_up", "_up_at", "_fast", "_pub", "_own", "_by_seat", "_scanned")
 
     def __init__(self, hand: Any, *, hand_no: int = 0, match_no: int = 0,
                  game_info: dict[str, Any] | None = None) -> None:
@@ -192,9 +197,19 @@ class ViewMaker:
         self._changed = -1
         self._up: tuple[tuple[int, ...], ...] = ()
         self._up_at = -1
+        # The fast path (games without simultaneous choices, where nothing in the log is
+        # hidden for a while): the log as every seat but one sees it is built once per
+        # hand (``_pub``); ``_own[seat]``: indices of the entries that seat sees unmasked.
+        self._fast = _fast_game(hand)
+        self._pub: list[tuple[int, Action]] = []
+        self._own: dict[int, list[int]] = {}
+        self._scanned = 0
+        self._by_seat = itemgetter(*hand.pos_of) if self._fast else None
 
     def view(self, seat: int) -> SeatView:
         """The seat's view now (plain copies; no reference to the hand)."""
+        if self._fast:
+            return self._view_fast(seat)
         obs = self.hand.observation(seat, self.hand_no, self.match_no)
         hist = self._hist.get(seat)
         if hist is None:
@@ -226,6 +241,106 @@ class ViewMaker:
             tuple(obs.stacks), tuple(obs.bets), tuple(obs.committed), obs.pot, obs.to_call,
             obs.legal, tuple(hist), tuple(obs.folded), obs.street, obs.phase)
 
+    def _scan(self, length: int) -> None:
+        """Extend the public log to ``length`` entries (what the engine's observation
+        masks: other seats' down cards dealt and cards discarded)."""
+        h = self.hand
+        log = h.log
+        pub = self._pub
+        own = self._own
+        changed = self._changed
+        for k in range(self._scanned, length):
+            entry = log[k]
+            act = entry[1]
+            kind = act.kind
+            if kind not in _BET_KINDS:
+                changed = k
+            if kind == DEAL_HOLE_KIND:
+                target = act.target
+                flags = act.amount  # bit mask of face-up cards
+                entry = (entry[0], act._replace(cards=tuple(
+                    c if (flags >> i) & 1 else UNKNOWN for i, c in enumerate(act.cards))))
+            elif kind == DISCARD_KIND:
+                target = entry[0]
+                entry = (target, act._replace(cards=(UNKNOWN,) * len(act.cards)))
+            else:
+                pub.append(entry)
+                continue
+            pub.append(entry)
+            mine = own.get(target)
+            if mine is None:
+                own[target] = [k]
+            else:
+                mine.append(k)
+        self._changed = changed
+        self._scanned = length
+
+    def _view_fast(self, seat: int) -> SeatView:
+        h = self.hand
+        if not 0 <= seat < h.n:
+            raise EngineError(f"no seat {seat} at this table")
+        log = h.log
+        length = len(log)
+        if self._scanned < length:
+            self._scan(length)
+        hist = self._hist.get(seat)
+        done = 0 if hist is None else self._final[seat]
+        if hist is None:
+            hist = self._hist[seat] = []
+        if done < length:
+            hist.extend(self._pub[done:length])
+            mine = self._own.get(seat)
+            if mine:
+                for k in reversed(mine):
+                    if k < done:
+                        break
+                    hist[k] = log[k]
+            self._final[seat] = length
+        if self._up_at > self._changed:
+            up = self._up
+        else:
+            by = self._by_seat
+            up = self._up = by([tuple(x for x, u in zip(cards, isup, strict=True) if u)
+                                for cards, isup in zip(h.hole, h.isup, strict=True)])
+            self._up_at = length
+        game = self.game_info
+        if game is None:
+            game = self.game_info = h.game.describe()
+        by = self._by_seat
+        p = h.pos_of[seat]
+        over = h.over
+        actor = h.actor
+        legal = (h.legal_actions() if not over and actor >= 0 and h.seat_of[actor] == seat
+                 else None)
+        phase = h.phase
+        to_call = h.cur - h.bets[p]
+        committed = h.committed
+        return SeatView(
+            h.game.variant_id, h.game.system_name, game, self.hand_no, self.match_no, seat,
+            h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), by(h.stack), by(h.bets),
+            by(committed), sum(committed) + h.dead,
+            to_call if phase == _PH_BET and to_call > 0 else 0, legal, tuple(hist),
+            by(h.folded), h.si, _PHASE_NAMES[phase])
+
+
+_FAST: dict[int, tuple[Any, bool]] = {}
+
+
+def _fast_game(hand: Any) -> bool:
+    """Whether views of ``hand`` may take the fast path: a plain engine hand (not a
+    subclass) of at least two seats, of a game without expose or declare streets (their
+    simultaneous choices hide log entries for a while)."""
+    if type(hand) is not Hand or hand.n < 2:
+        return False
+    game = hand.game
+    streets = game.streets
+    hit = _FAST.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    ok = all(st[0] not in (_ST_EXPOSE, _ST_DECLARE) for st in streets)
+    _FAST[id(game)] = (game, ok)
+    return ok
+
 
 def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,
                game_info: dict[str, Any] | None = None) -> SeatView:
@@ -252,6 +367,8 @@ def build_summary(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0) 
 def down_cards(view: SeatView) -> tuple[int, ...]:
     """The seat's own cards that are face down."""
     up = view.up[view.seat] if view.up else ()
+    if not up:
+        return tuple(view.hole)
     return tuple(c for c in view.hole if c not in up)
 
 

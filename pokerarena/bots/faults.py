@@ -295,7 +295,9 @@ class GuardedBot:
             limit = hand_left if limit is None else min(limit, hand_left)
         t0 = time.perf_counter()
         try:
-            answer = self._call(self.bot.act, (view,), limit)
+            # a trusted built-in bot runs inline (no worker hand-off): see ``_call``
+            answer = (self._call(self.bot.act, (view,), limit) if self.isolate
+                      else self.bot.act(view))
         except _Timeout:
             self._hand_spent += time.perf_counter() - t0
             if hand_left is not None and (pol.decision_time is None

@@ -176,17 +176,19 @@ def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *
             g.start_hand(views.view(s))
     steps = 0
     log = hand.log
+    view_of = views.view
+    apply = hand.apply
     while not hand.is_over:
         seat = hand.to_act
         if seat is None or seat == DEALER:
             raise RuntimeError("the hand waits for the dealer: use automatic dealing")
-        view = views.view(seat)
+        view = view_of(seat)
         guard = at_seat[seat]
         action = guard.act(view)
         index = len(log)
         fault = guard.last_fault
         try:
-            hand.apply(action)
+            apply(action)
         except IllegalAction as exc:
             guard._record(hand_no, seat, "illegal", str(exc))
             fault = "illegal"
