@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from pokerarena.commands.bench import bench_evaluator
+from pokerarena.evaluator.benchmark import bench_evaluator
 
 
 def main() -> None:

@@ -1,0 +1,188 @@
+"""The evaluator benchmark: batch and single-hand throughput against the native peers.
+
+Times :func:`pokerarena.evaluator.evaluate_batch` (or the Omaha batch) on one core over
+pre-generated random hands, the single-hand call, and, when they are installed,
+phevaluator's compiled evaluator and eval7 on the same hands; checks that each peer
+orders the hands exactly as we do. ``pokerarena bench evaluator`` prints the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+
+def random_hands(n: int, k: int, seed: int) -> np.ndarray:
+    """``uint8[n, k]`` random hands of distinct cards from a 52-card deck, seeded."""
+    from pokerarena.evaluator.equity import sample_without_replacement
+
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, k), dtype=np.uint8)
+    step = 1 << 16
+    for start in range(0, n, step):
+        m = min(step, n - start)
+        out[start:start + m] = sample_without_replacement(rng, 52, k, m)
+    return out
+
+
+def _best_of(fn: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _one_core() -> None:
+    try:
+        import numba
+
+        numba.set_num_threads(1)
+    except Exception:  # noqa: BLE001 - threading layer unavailable: already one thread
+        pass
+
+
+def bench_evaluator(cards: int = 7, game: str = "holdem", hands: int = 1_000_000,
+                    repeats: int = 5, seed: int = 0, peers: bool = True) -> dict:
+    """Time the batch and single-hand evaluator, and the peers, on the same hands.
+
+    Returns ``{"cards", "game", "hands", "evals_per_sec", "single_call_us", "peers"}``;
+    ``peers`` maps each importable peer to its evaluations per second, and
+    ``peers_agree`` says whether each peer orders the first hands exactly as we do.
+    """
+    from pokerarena.evaluator import (
+        evaluate,
+        evaluate_batch,
+        evaluate_omaha,
+        evaluate_omaha_batch,
+        ranking,
+    )
+
+    _one_core()
+    rk = ranking("high")
+    omaha = game == "omaha"
+    k = 9 if omaha else cards
+    arr = random_hands(hands, k, seed)
+    if omaha:
+        hole = np.ascontiguousarray(arr[:, :4])
+        board = np.ascontiguousarray(arr[:, 4:])
+
+        def batch() -> np.ndarray:
+            return evaluate_omaha_batch(hole, board, rk)
+    else:
+        def batch() -> np.ndarray:
+            return evaluate_batch(arr, rk)
+
+    ours = np.asarray(batch())  # warm-up: compile, load tables
+    batch()
+    t = _best_of(batch, repeats)
+
+    n_single = min(hands, 100_000)
+    if omaha:
+        pairs = [(list(map(int, r[:4])), list(map(int, r[4:]))) for r in arr[:n_single]]
+        for h, b in pairs[:100]:
+            evaluate_omaha(h, b, rk)
+
+        def single() -> None:
+            for h, b in pairs:
+                evaluate_omaha(h, b, rk)
+    else:
+        lists = [list(map(int, r)) for r in arr[:n_single]]
+        for c in lists[:100]:
+            evaluate(c, rk)
+
+        def single() -> None:
+            for c in lists:
+                evaluate(c, rk)
+    t_single = _best_of(single, 3)
+
+    result: dict = {
+        "cards": k,
+        "game": game,
+        "hands": hands,
+        "evals_per_sec": hands / t,
+        "single_call_us": 1e6 * t_single / n_single,
+        "peers": {},
+    }
+    if omaha:
+        result["hole"], result["board"] = 4, 5
+    if peers:
+        rates, agree = time_peers(arr, omaha, ours)
+        result["peers"] = rates
+        result["peers_agree"] = agree
+    return result
+
+
+def _orders_agree(ours: np.ndarray, theirs: np.ndarray) -> bool:
+    """True when ``theirs`` is a strictly monotone relabelling of ``ours`` (either way)."""
+    order = np.argsort(ours, kind="stable")
+    a = np.diff(ours[order].astype(np.int64))
+    b = np.diff(theirs[order].astype(np.int64))
+    if not np.array_equal(a == 0, b == 0):
+        return False
+    return bool(np.all(b[a > 0] > 0) or np.all(b[a > 0] < 0))
+
+
+def time_peers(arr: np.ndarray, omaha: bool, ours: np.ndarray) -> tuple[dict, dict]:
+    """Evaluations per second of each importable peer on the hands of ``arr``.
+
+    phevaluator is timed through its compiled module's functions called with ints (the
+    lowest entry point the package exposes); eval7 through ``eval7.evaluate`` on lists
+    of ``eval7.Card`` built before the clock starts. eval7 has no Omaha evaluator.
+    Also checks, on the first hands, that each peer orders hands exactly as we do.
+    """
+    n = arr.shape[0]
+    rows = [tuple(map(int, r)) for r in arr]
+    reps = 2 if n >= 200_000 else 3
+    rates: dict = {}
+    agree: dict = {}
+    check = min(n, 20_000)
+    try:
+        from phevaluator import _pheval
+    except ImportError:
+        _pheval = None
+    if _pheval is not None:
+        if omaha:
+            fn = getattr(_pheval, "evaluate_omaha_cards", None)
+            # phevaluator takes the five community cards first, then the four hole cards.
+            rows_p = [r[4:] + r[:4] for r in rows]
+        else:
+            fn = getattr(_pheval, f"evaluate_{arr.shape[1]}cards", None)
+            rows_p = rows
+        if fn is not None:
+            def run_phe() -> None:
+                for r in rows_p:
+                    fn(*r)
+            for r in rows_p[:10_000]:
+                fn(*r)
+            rates["phevaluator"] = n / _best_of(run_phe, reps)
+            theirs = np.array([fn(*r) for r in rows_p[:check]], dtype=np.int64)
+            agree["phevaluator"] = _orders_agree(ours[:check], theirs)
+    if not omaha and arr.shape[1] >= 5:
+        try:
+            import eval7
+        except ImportError:
+            eval7 = None
+        if eval7 is not None:
+            deck = [eval7.Card(s) for s in _card_texts()]
+            hands7 = [[deck[c] for c in r] for r in rows]
+            ev = eval7.evaluate
+
+            def run_e7() -> None:
+                for h in hands7:
+                    ev(h)
+            for h in hands7[:10_000]:
+                ev(h)
+            rates["eval7"] = n / _best_of(run_e7, reps)
+            theirs = np.array([ev(h) for h in hands7[:check]], dtype=np.int64)
+            agree["eval7"] = _orders_agree(ours[:check], theirs)
+    return rates, agree
+
+
+def _card_texts() -> list[str]:
+    from pokerarena.cards import card_str
+
+    return [card_str(c) for c in range(52)]
