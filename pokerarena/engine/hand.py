@@ -310,6 +310,13 @@ class Observation:
     def _by_seat(self, values: list) -> list:
         return [values[p] for p in self._hand.pos_of]
 
+    def _per_seat(self, name: str, field: str) -> list:
+        """The hand's by-position list ``field``, reordered by seat, computed once."""
+        c = self._cache
+        if name not in c:
+            c[name] = self._by_seat(getattr(self._hand, field))
+        return c[name]
+
     @property
     def hole(self) -> list[int]:
         """The seat's own cards (down and up) in the order dealt."""
@@ -344,18 +351,12 @@ class Observation:
     @property
     def stacks(self) -> list[int]:
         """Chips behind, by seat."""
-        c = self._cache
-        if "stacks" not in c:
-            c["stacks"] = self._by_seat(self._hand.stack)
-        return c["stacks"]
+        return self._per_seat("stacks", "stack")
 
     @property
     def bets(self) -> list[int]:
         """This round's bets, by seat."""
-        c = self._cache
-        if "bets" not in c:
-            c["bets"] = self._by_seat(self._hand.bets)
-        return c["bets"]
+        return self._per_seat("bets", "bets")
 
     def snapshot(self) -> Observation:
         """Compute every field now so the observation can be kept after the hand moves."""
@@ -367,18 +368,12 @@ class Observation:
     @property
     def committed(self) -> list[int]:
         """Chips each seat has put in during the hand, by seat."""
-        c = self._cache
-        if "committed" not in c:
-            c["committed"] = self._by_seat(self._hand.committed)
-        return c["committed"]
+        return self._per_seat("committed", "committed")
 
     @property
     def folded(self) -> list[bool]:
         """Whether each seat has folded, by seat."""
-        c = self._cache
-        if "folded" not in c:
-            c["folded"] = self._by_seat(self._hand.folded)
-        return c["folded"]
+        return self._per_seat("folded", "folded")
 
     @property
     def betting(self) -> str:
