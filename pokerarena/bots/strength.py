@@ -39,6 +39,19 @@ from pokerarena.rules.model import POSITIONAL_WILDS
 _REF_HANDS = 6000
 
 
+@numba.njit(cache=True, inline="always")
+def _lowest_bits(mask: int, k: int) -> tuple[int, int]:  # pragma: no cover - jit
+    """(the ``k`` lowest set bits of ``mask``, how many there were, at most ``k``)."""
+    low = 0
+    taken = 0
+    while taken < k and mask != 0:
+        bit = mask & -mask
+        low |= bit
+        mask ^= bit
+        taken += 1
+    return low, taken
+
+
 @numba.njit(cache=True)
 def _a5_unpaired_rows(hands: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
     """Ace-to-five lows without pairs: ``8191 - mask`` of the five lowest distinct ranks
@@ -47,13 +60,7 @@ def _a5_unpaired_rows(hands: np.ndarray, out: np.ndarray) -> None:  # pragma: no
         mask = 0
         for j in range(hands.shape[1]):
             mask |= 1 << (((hands[m, j] >> 2) + 1) % 13)
-        low = 0
-        taken = 0
-        while taken < 5 and mask != 0:
-            bit = mask & -mask
-            low |= bit
-            mask ^= bit
-            taken += 1
+        low, taken = _lowest_bits(mask, 5)
         out[m] = 8191 - low if taken == 5 else -1
 
 
@@ -75,13 +82,7 @@ def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
                 r = ((boards[m, j] >> 2) + 1) % 13
                 if r <= 7:
                     mask |= 1 << r
-            low = 0
-            taken = 0
-            while taken < 5 and mask != 0:
-                bit = mask & -mask
-                low |= bit
-                mask ^= bit
-                taken += 1
+            low, taken = _lowest_bits(mask, 5)
             if taken == 5:
                 best = low
         else:
@@ -100,14 +101,7 @@ def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
                     if rk > 7 or rk == ri:
                         continue
                     pm = (1 << ri) | (1 << rk)
-                    avail = bm & ~pm
-                    low3 = 0
-                    taken = 0
-                    while taken < 3 and avail != 0:
-                        bit = avail & -avail
-                        low3 |= bit
-                        avail ^= bit
-                        taken += 1
+                    low3, taken = _lowest_bits(bm & ~pm, 3)
                     if taken == 3 and (pm | low3) < best:
                         best = pm | low3
         out[m] = 255 - best if best < 256 else -1
