@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from pokerarena.cards import card_str, parse_cards
 from pokerarena.engine import actions as _actions
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
+    DEAL_BOARD_KIND,
     DEAL_HOLE_KIND,
     DISCARD_KIND,
     FOLD_KIND,
@@ -62,9 +63,9 @@ class MatchInfo:
                 "entrants": list(self.entrants), "entrant": self.entrant}
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """Everything one seat may see at one moment, and nothing else.
+class SeatView(NamedTuple):
+    """Everything one seat may see at one moment, and nothing else (an immutable named
+    tuple: cheap to build once per decision).
 
     Seats are table seats (``button`` is the dealer's seat). ``hole``: the seat's own
     cards (down and up) in the order dealt; ``up``: every seat's face-up cards; ``board``:
@@ -168,6 +169,7 @@ class BaseBot:
 
 
 # --------------------------------------------------------------------------- building
+_new = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
 _BET_KINDS = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante", "pr"))
 
 
@@ -205,6 +207,8 @@ class ViewMaker:
         self._own: dict[int, list[int]] = {}
         self._scanned = 0
         self._by_seat = itemgetter(*hand.pos_of) if self._fast else None
+        if self._fast and game_info is None:
+            self.game_info = hand.game.describe()
 
     def view(self, seat: int) -> SeatView:
         """The seat's view now (plain copies; no reference to the hand)."""
@@ -222,7 +226,7 @@ class ViewMaker:
         hist.extend(new)
         final = self._final[seat] = obs.history_final
         for k, (_, act) in enumerate(new, done):
-            if act.kind not in _BET_KINDS and k > self._changed:
+            if k > self._changed and _may_turn_up(act):
                 self._changed = k
         length = obs.log_length
         if final < length:  # a simultaneous choice: what is up depends on the seat
@@ -235,17 +239,16 @@ class ViewMaker:
         game = self.game_info
         if game is None:
             game = self.game_info = obs.stakes
-        return SeatView(
+        return _new(SeatView, (
             obs.variant, obs.betting, game, self.hand_no, self.match_no, seat, obs.button,
             obs.players, tuple(obs.hole), up, tuple(obs.board),
             tuple(obs.stacks), tuple(obs.bets), tuple(obs.committed), obs.pot, obs.to_call,
-            obs.legal, tuple(hist), tuple(obs.folded), obs.street, obs.phase)
+            obs.legal, tuple(hist), tuple(obs.folded), obs.street, obs.phase))
 
     def _scan(self, length: int) -> None:
         """Extend the public log to ``length`` entries (what the engine's observation
         masks: other seats' down cards dealt and cards discarded)."""
-        h = self.hand
-        log = h.log
+        log = self.hand.log
         pub = self._pub
         own = self._own
         changed = self._changed
@@ -253,17 +256,22 @@ class ViewMaker:
             entry = log[k]
             act = entry[1]
             kind = act.kind
-            if kind not in _BET_KINDS:
-                changed = k
+            if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
+                pub.append(entry)
+                continue
             if kind == DEAL_HOLE_KIND:
                 target = act.target
                 flags = act.amount  # bit mask of face-up cards
+                if flags:
+                    changed = k
                 entry = (entry[0], act._replace(cards=tuple(
                     c if (flags >> i) & 1 else UNKNOWN for i, c in enumerate(act.cards))))
             elif kind == DISCARD_KIND:
+                changed = k
                 target = entry[0]
                 entry = (target, act._replace(cards=(UNKNOWN,) * len(act.cards)))
             else:
+                changed = k
                 pub.append(entry)
                 continue
             pub.append(entry)
@@ -281,46 +289,66 @@ class ViewMaker:
             raise EngineError(f"no seat {seat} at this table")
         log = h.log
         length = len(log)
-        if self._scanned < length:
-            self._scan(length)
+        scanned = self._scanned
+        if scanned < length:
+            if scanned + 1 == length and log[scanned][1].kind in _BET_KINDS:
+                self._pub.append(log[scanned])  # one more bet: public as it is
+                self._scanned = length
+            else:
+                self._scan(length)
         hist = self._hist.get(seat)
-        done = 0 if hist is None else self._final[seat]
         if hist is None:
-            hist = self._hist[seat] = []
-        if done < length:
-            hist.extend(self._pub[done:length])
+            hist = self._hist[seat] = self._pub[:length]
             mine = self._own.get(seat)
             if mine:
-                for k in reversed(mine):
-                    if k < done:
-                        break
+                for k in mine:
                     hist[k] = log[k]
             self._final[seat] = length
+        else:
+            done = self._final[seat]
+            if done < length:
+                hist += self._pub[done:length]
+                mine = self._own.get(seat)
+                if mine and mine[-1] >= done:
+                    for k in mine:
+                        if k >= done:
+                            hist[k] = log[k]
+                self._final[seat] = length
         if self._up_at > self._changed:
             up = self._up
         else:
-            by = self._by_seat
-            up = self._up = by([tuple(x for x, u in zip(cards, isup, strict=True) if u)
-                                for cards, isup in zip(h.hole, h.isup, strict=True)])
+            up = self._up = self._by_seat(
+                [tuple([x for x, u in zip(cards, isup, strict=True) if u]) if any(isup) else ()
+                 for cards, isup in zip(h.hole, h.isup, strict=True)])
             self._up_at = length
-        game = self.game_info
-        if game is None:
-            game = self.game_info = h.game.describe()
         by = self._by_seat
         p = h.pos_of[seat]
-        over = h.over
         actor = h.actor
-        legal = (h.legal_actions() if not over and actor >= 0 and h.seat_of[actor] == seat
-                 else None)
+        if actor == p and not h.over:
+            legal = h._legal
+            if legal is None:
+                legal = h.legal_actions()
+        else:
+            legal = None
         phase = h.phase
-        to_call = h.cur - h.bets[p]
+        to_call = h.cur - h.bets[p] if phase == _PH_BET else 0
         committed = h.committed
-        return SeatView(
-            h.game.variant_id, h.game.system_name, game, self.hand_no, self.match_no, seat,
-            h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), by(h.stack), by(h.bets),
-            by(committed), sum(committed) + h.dead,
-            to_call if phase == _PH_BET and to_call > 0 else 0, legal, tuple(hist),
-            by(h.folded), h.si, _PHASE_NAMES[phase])
+        game = h.game
+        return _new(SeatView, (
+            game.variant_id, game.system_name, self.game_info, self.hand_no, self.match_no,
+            seat, h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), by(h.stack),
+            by(h.bets), by(committed), sum(committed) + h.dead,
+            to_call if to_call > 0 else 0, legal, tuple(hist), by(h.folded), h.si,
+            _PHASE_NAMES[phase]))
+
+
+def _may_turn_up(act: Action) -> bool:
+    """Whether a log entry may change which cards are face up (a bet or a board card
+    never does, nor a card dealt face down)."""
+    kind = act.kind
+    if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
+        return False
+    return kind != DEAL_HOLE_KIND or bool(act.amount)
 
 
 _FAST: dict[int, tuple[Any, bool]] = {}

@@ -7,6 +7,7 @@ from pokerarena.bots.simple import keep_pairs_discard
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
+    CHECK_CALL,
     DISCARD_KIND,
     SHOW_KIND,
     Action,
@@ -20,7 +21,10 @@ class CallBot(BaseBot):
     description = "calling station: checks or calls every bet, never raises"
 
     def act(self, view: SeatView) -> Action:
-        return legalize(self._act(view), view.legal, view.hole, down_cards(view))
+        legal = view.legal
+        if legal is not None and CALL_KIND in legal.kinds:
+            return CHECK_CALL  # checking or calling is allowed: the whole decision
+        return legalize(self._act(view), legal, view.hole, down_cards(view))
 
     def _act(self, view: SeatView) -> Action:
         """Check or call."""

@@ -24,8 +24,8 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-import time
 from dataclasses import asdict, dataclass
+from time import perf_counter
 from typing import Any, Literal
 
 from pokerarena.bots.base import (
@@ -285,21 +285,49 @@ class GuardedBot:
             self._hand_no = view.hand_no
             self._hand_spent = 0.0
             self._hand_out = False
-        if self._hand_out:
+        elif self._hand_out:
             return self._fallback(view, "hand_timeout")
         pol = self.policy
         limit = pol.decision_time
         hand_left = None
         if pol.hand_time is not None:
-            hand_left = max(0.0, pol.hand_time - self._hand_spent)
-            limit = hand_left if limit is None else min(limit, hand_left)
-        t0 = time.perf_counter()
+            hand_left = pol.hand_time - self._hand_spent
+            if hand_left < 0.0:
+                hand_left = 0.0
+            if limit is None or hand_left < limit:
+                limit = hand_left
+        if self.isolate:
+            return self._act_isolated(view, limit, hand_left)
+        # a trusted built-in bot runs inline (no worker hand-off): see ``_call``
+        t0 = perf_counter()
         try:
-            # a trusted built-in bot runs inline (no worker hand-off): see ``_call``
-            answer = (self._call(self.bot.act, (view,), limit) if self.isolate
-                      else self.bot.act(view))
+            answer = self.bot.act(view)
+        except Exception as exc:  # noqa: BLE001 - any bot error is a fault
+            self._hand_spent += perf_counter() - t0
+            self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
+            return self._fallback(view, "exception")
+        dt = perf_counter() - t0
+        self._hand_spent += dt
+        if limit is not None and dt > limit:
+            self.think_time += dt
+            self.decisions += 1
+            self.last_answer = answer
+            kind = "hand_timeout" if (hand_left is not None and dt > hand_left) else "timeout"
+            if kind == "hand_timeout":
+                self._hand_out = True
+            self._record(view.hand_no, view.seat, kind, f"answered after {dt:.3f}s")
+            return self._fallback(view, kind)
+        return self._accept(view, answer, dt)
+
+    def _act_isolated(self, view: SeatView, limit: float | None,
+                      hand_left: float | None) -> Action:
+        """``act`` for a bot run on the worker thread (it can be abandoned)."""
+        pol = self.policy
+        t0 = perf_counter()
+        try:
+            answer = self._call(self.bot.act, (view,), limit)
         except _Timeout:
-            self._hand_spent += time.perf_counter() - t0
+            self._hand_spent += perf_counter() - t0
             if hand_left is not None and (pol.decision_time is None
                                           or hand_left <= pol.decision_time):
                 self._hand_out = True
@@ -310,26 +338,29 @@ class GuardedBot:
                          f"no answer within {pol.decision_time}s")
             return self._fallback(view, "timeout")
         except Exception as exc:  # noqa: BLE001 - any bot error is a fault
-            self._hand_spent += time.perf_counter() - t0
+            self._hand_spent += perf_counter() - t0
             self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
             return self._fallback(view, "exception")
-        dt = time.perf_counter() - t0
+        dt = perf_counter() - t0
         self._hand_spent += dt
+        return self._accept(view, answer, dt)
+
+    def _accept(self, view: SeatView, answer: Any, dt: float) -> Action:
+        """Count a decision that came in time; the answer if it is a legal action."""
         self.think_time += dt
         self.decisions += 1
         self.last_answer = answer
-        if limit is not None and dt > limit:  # only without isolation
-            kind = "hand_timeout" if (hand_left is not None and dt > hand_left) else "timeout"
-            if kind == "hand_timeout":
-                self._hand_out = True
-            self._record(view.hand_no, view.seat, kind, f"answered after {dt:.3f}s")
-            return self._fallback(view, kind)
+        legal = view.legal
+        if (type(answer) is Action and legal is not None and answer.kind == CALL_KIND
+                and CALL_KIND in legal.kinds):
+            self.last_fault = None  # the common answer: a check or call where allowed
+            return answer
         try:
             action = coerce_action(answer)
         except ActionFormatError as exc:
             self._record(view.hand_no, view.seat, "garbage", str(exc))
             return self._fallback(view, "garbage")
-        why = check_legal(action, view.legal, view.hole)
+        why = check_legal(action, legal, view.hole)
         if why is not None:
             self._record(view.hand_no, view.seat, "illegal", why)
             return self._fallback(view, "illegal")
