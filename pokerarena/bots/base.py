@@ -170,6 +170,7 @@ class BaseBot:
 
 # --------------------------------------------------------------------------- building
 _new = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
+_HIDDEN = tuple((UNKNOWN,) * k for k in range(64))  # k cards face down
 _BET_KINDS = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante", "pr"))
 
 
@@ -262,14 +263,19 @@ class ViewMaker:
             if kind == DEAL_HOLE_KIND:
                 target = act.target
                 flags = act.amount  # bit mask of face-up cards
+                cards = act.cards
                 if flags:
                     changed = k
-                entry = (entry[0], act._replace(cards=tuple(
-                    c if (flags >> i) & 1 else UNKNOWN for i, c in enumerate(act.cards))))
+                    hidden = tuple([c if (flags >> i) & 1 else UNKNOWN
+                                    for i, c in enumerate(cards)])
+                else:
+                    hidden = _HIDDEN[len(cards)]
+                entry = (entry[0], _new(Action, (kind, flags, hidden, target)))
             elif kind == DISCARD_KIND:
                 changed = k
                 target = entry[0]
-                entry = (target, act._replace(cards=(UNKNOWN,) * len(act.cards)))
+                entry = (target, _new(Action, (kind, act.amount, _HIDDEN[len(act.cards)],
+                                               act.target)))
             else:
                 changed = k
                 pub.append(entry)

@@ -198,6 +198,7 @@ class GuardedBot:
         # the last decision: the bot's own answer (None: it gave none) and the fault's kind
         self.last_answer: Any = None
         self.last_fault: str | None = None
+        self._wants: dict[str, bool] = {}
         iso = self.policy.isolate
         if iso is None:
             mod = type(bot).__module__
@@ -254,10 +255,15 @@ class GuardedBot:
         the table can skip building its argument."""
         if self.removed:
             return False
-        fn = getattr(type(self.bot), hook, None)
-        if fn is None:
-            return callable(getattr(self.bot, hook, None))
-        return fn is not getattr(BaseBot, hook)
+        found = self._wants.get(hook)
+        if found is None:
+            fn = getattr(type(self.bot), hook, None)
+            if fn is None:
+                found = callable(getattr(self.bot, hook, None))
+            else:
+                found = fn is not getattr(BaseBot, hook, None)
+            self._wants[hook] = found
+        return found
 
     def start_match(self, info: MatchInfo, seat: int = -1) -> None:
         """Forward ``start_match`` under the time limit."""
