@@ -18,7 +18,8 @@ from pokerarena.commands import UserError
 from pokerarena.evaluator.benchmark import bench_evaluator
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
-BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine")
+BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
+                                  "pokerarena.commands.bots")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 

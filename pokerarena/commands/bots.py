@@ -76,6 +76,52 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.set_defaults(func=cmd_acpc_connect)
 
 
+def register_bench(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench bots`` (joined to the ``bench`` group through BENCH_MODULES)."""
+    p = sub.add_parser(
+        "bots", help="decision speed of the strength bots, heads-up against call",
+        description="Each bot plays a heads-up match against call after a short warm-up; "
+        "prints per bot its decisions, decisions per second, think time, the match's wall "
+        "time and the think share (think time / match time).")
+    p.add_argument("--variant", default="holdem", help="variant id (default holdem)")
+    p.add_argument("--betting", help="betting system (default: the variant's first)")
+    p.add_argument("--bots", default="tag,lag,rock,equity",
+                   help="comma-separated bots (default tag,lag,rock,equity)")
+    p.add_argument("--hands", type=int, default=1000, metavar="N",
+                   help="hands per match (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=cmd_bench_bots)
+
+
+def cmd_bench_bots(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench bots``."""
+    from pokerarena.bots.decision_bench import bench_bots
+    from pokerarena.bots.registry import BotSpecError
+    from pokerarena.engine import EngineError
+    from pokerarena.rules import VariantError
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        raise UserError("--bots: name at least one bot")
+    if args.hands < 1:
+        raise UserError("--hands must be at least 1")
+    try:
+        res = bench_bots(args.variant, args.betting, bots, args.hands, args.seed)
+    except (BotSpecError, EngineError, VariantError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    print(f"{res['variant']} {res['betting']}: {res['hands']} hands against call, "
+          f"seed {res['seed']}")
+    for r in res["bots"]:
+        print(f"  {r['bot']:<8} {r['decisions']:>7} decisions  {r['decisions_per_sec']:>10} "
+              f"decisions/s  think {r['think_seconds']:.3f}s of {r['match_seconds']:.3f}s "
+              f"({100 * r['think_share']:.0f}%)")
+    return 0
+
+
 def _policy_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--decision-time", type=float, default=5.0,
                    help="seconds per decision (default 5)")
