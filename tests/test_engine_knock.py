@@ -124,3 +124,30 @@ streets = [{ knock = {} }, { deal = { down = 5 } }]
 """
     with pytest.raises(VariantError, match=r"streets\[0\]\.knock"):
         load_variant_text(text)
+
+
+def test_discards_are_face_up_for_every_seat_but_stock_cards_stay_hidden():
+    from pokerarena.bots import RandomBot
+    from pokerarena.bots.base import build_view
+    from pokerarena.engine.actions import DEAL_HOLE_KIND, DISCARD_KIND, UNKNOWN
+
+    game = Game("knock")
+    hand = game.new_hand(np.random.default_rng(3), 3, [30] * 3, 0)
+    bots = [RandomBot(i) for i in range(3)]
+    discards = 0
+    while not hand.is_over and discards < 4:
+        seat = hand.to_act
+        view = build_view(hand, seat)
+        hand.apply(bots[seat].act(view))
+        last_actor, last = hand.log[-1]
+        if last.kind == DISCARD_KIND:
+            discards += 1
+            for other in range(3):
+                seen = build_view(hand, other).history[-1][1]
+                assert seen.cards == last.cards and UNKNOWN not in seen.cards
+    assert discards >= 2
+    for other in range(3):  # cards from the stock: only their receiver sees them
+        for (_, real), (_, seen) in zip(hand.log, build_view(hand, other).history,
+                                        strict=True):
+            if real.kind == DEAL_HOLE_KIND and real.target != other:
+                assert set(seen.cards) == {UNKNOWN}

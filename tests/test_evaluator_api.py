@@ -212,3 +212,18 @@ def test_ace_to_five_tables_equal_general_kernels(k):
     omaha = evaluate_omaha_batch(hole, board, low)
     generic.omaha_values(hole, board, low.params, np.uint64(0), slow[:3000])
     assert np.array_equal(omaha, slow[:3000])
+
+
+def test_high_with_board_matches_high_one_for_every_hand_size():
+    from pokerarena.evaluator.fast import high_one, high_with_board, py_tables_for
+    from pokerarena.evaluator.rankings import ranking
+
+    t = py_tables_for(ranking("high"))
+    rng = np.random.default_rng(11)
+    for _ in range(3000):
+        k = int(rng.integers(5, 8))
+        cards = rng.permutation(52)[:k].tolist()
+        nb = int(rng.integers(0, k - 1))
+        board, hole = cards[:nb], cards[nb:]
+        key = sum(t.card_keys[c] for c in board)
+        assert high_with_board(hole, key, board, t) == high_one(cards, t)

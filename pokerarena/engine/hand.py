@@ -48,9 +48,9 @@ from pokerarena.engine.game import (
 from pokerarena.engine.scoring import positional_wilds
 
 try:  # the evaluator's single-hand table lookup (Scorer.high's fast path)
-    from pokerarena.evaluator.fast import high_one as _high_one
+    from pokerarena.evaluator.fast import high_with_board as _high_with_board
 except ImportError:  # pragma: no cover - no evaluator: Scorer falls back anyway
-    _high_one = None
+    _high_with_board = None
 
 PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER, PH_EXPOSE, PH_DECLARE = range(8)
 _FCR = (FOLD_KIND, CALL_KIND, RAISE_KIND)
@@ -411,6 +411,7 @@ class Observation:
         immutable entries where nothing is hidden)."""
         out = self._hand.log[start:self._loglen]
         seat, hf = self.seat, self._hidden_from
+        face_up_discards = self._hand.game.has_knock
         for i, entry in enumerate(out):
             act = entry[1]
             kind = act.kind
@@ -425,6 +426,8 @@ class Observation:
                 elif actor == seat:
                     continue
                 elif kind == DISCARD_KIND:
+                    if face_up_discards:
+                        continue  # knock poker: discards go face up on the discard pile
                     act = act._replace(cards=(UNKNOWN,) * len(act.cards))  # face down
                 elif 0 <= hf <= start + i:
                     act = act._replace(amount=0, cards=(UNKNOWN,) * len(act.cards))
@@ -1768,7 +1771,8 @@ class Hand:
         # (the same value Scorer.high gives).
         fast = scorer._fast if scorer._fast is not False else scorer._fast_tables()
         plain = (fast is not None and not scorer.omaha and scorer._low_name is None
-                 and UNKNOWN not in board)
+                 and (not board or max(board) < 52))  # no unknown card or joker on board
+        board_key = -1
         for pot in pots:
             elig = pot.eligible
             claim = [p for p in elig if not self.mucked[p]] or elig
@@ -1779,12 +1783,14 @@ class Hand:
                 for p in claim:
                     if p not in values:
                         hole = self.hole[p]
-                        if plain:
-                            cards = hole + board
-                            if 5 <= len(cards) <= 7 and max(cards) < 52:  # UNKNOWN is 255
-                                wilds[p] = None
-                                values[p] = (_high_one(cards, fast), None)
-                                continue
+                        if (plain and 5 <= len(hole) + len(board) <= 7 and hole
+                                and max(hole) < 52):
+                            if board_key < 0:
+                                ck = fast.card_keys
+                                board_key = sum([ck[c] for c in board])
+                            wilds[p] = None
+                            values[p] = (_high_with_board(hole, board_key, board, fast), None)
+                            continue
                         if UNKNOWN in hole or UNKNOWN in board:
                             raise EngineError(f"showdown: the cards of seat {self.seat_of[p]} "
                                               "are not known")

@@ -9,9 +9,9 @@ the deal, each player in turn (from the dealer's left) makes up to three decisio
    the ``immediate`` option); ``f`` drops out (only on the last turn after a knock,
    paying the knocker the drop fee);
 2. knock or not (no knock yet, ``immediate`` off): ``kn``, or ``cc`` to go on;
-3. discard: ``sd`` with exactly one card, face up on the discard pile (the table's
-   rule; observations still show other seats' discards face down, as in draw poker,
-   so a bot does not see which card ``dt`` would take).
+3. discard: ``sd`` with exactly one card, face up on the discard pile: every seat's
+   observation shows the card (unlike draw poker's face-down discards), so everyone
+   knows which card ``dt`` takes.
 
 After a knock every other player still in has one last turn, then the hands are shown
 (immediately with ``immediate``). When the stock runs out the hands are shown at once.

@@ -180,6 +180,29 @@ def high_one(codes, t: PyTables) -> int:
     return values[offsets[rk >> shift] + (rk & ((1 << shift) - 1))]
 
 
+def high_with_board(hole, board_key: int, board, t: PyTables) -> int:
+    """``high_one(hole + board)`` with the board's key sum computed once
+    (``board_key = sum(t.card_keys[c] for c in board)``) for every player of a showdown."""
+    ck = t.card_keys
+    key = board_key
+    for c in hole:
+        key += ck[c]
+    flags = ((key >> 32) + 0x3333) & 0x8888
+    if flags and not t.ranks_only:
+        s = ((flags & -flags).bit_length() - 4) >> 2
+        m = 0
+        for c in hole:
+            if c & 3 == s:
+                m |= 1 << (c >> 2)
+        for c in board:
+            if c & 3 == s:
+                m |= 1 << (c >> 2)
+        return t.flush[m]
+    shift, offsets, values = t.hashes[len(hole) + len(board)]
+    rk = key & 0xFFFFFFFF
+    return values[offsets[rk >> shift] + (rk & ((1 << shift) - 1))]
+
+
 def omaha_one(hole: list[int], board: list[int], t: PyTables) -> int:
     """Omaha value of one hand (2..6 hole cards, five board cards), in plain Python."""
     ck = t.card_keys
