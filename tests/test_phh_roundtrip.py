@@ -191,3 +191,22 @@ def test_export_then_replay_carries_game_options(variant_id, options):
         text = dumps_phh(hand)
         rep = replay(loads_phh(text))
         assert rep.finishing_stacks == [hand.stacks()[hand.seat_of[p]] for p in range(3)], text
+
+
+def test_a_hand_with_a_protected_seat_exports_and_replays_exactly():
+    import numpy as np
+
+    from pokerarena.engine import Game
+    from pokerarena.engine.actions import CHECK_CALL, Action
+    from pokerarena.engine.phh import dumps_phh, loads_phh, replay
+
+    game = Game("holdem", {"betting": "no_limit"})
+    hand = game.new_hand(np.random.default_rng(1), 3, [100] * 3, 0)
+    hand.apply(Action("cbr", 10))
+    hand.protect()  # the next seat keeps its claim on the pot so far, all in
+    while not hand.is_over:
+        hand.apply(CHECK_CALL)
+    text = dumps_phh(hand)
+    assert " pr\"" in text
+    assert replay(loads_phh(text)).finishing_stacks == [
+        hand.stacks()[hand.seat_of[p]] for p in range(3)]

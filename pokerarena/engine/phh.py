@@ -40,7 +40,8 @@ from pokerarena.rules import VariantError, load_variant, phh_codes, variant_ids
 
 _PLAYER_KINDS = {"f", "cc", "cbr", "pb", "sd", "sm", "ex", "dc",
                  "dt", "kn",  # knock poker (our extension): take the discard, knock
-                 "dd"}  # our extension: take the next up card down (last_card_choice)
+                 "dd",  # our extension: take the next up card down (last_card_choice)
+                 "pr"}  # our extension: disconnection protection (all in for what is in)
 _DECLARE_WORDS = {"high": 1, "low": 2, "both": 3}
 # Game options a pokerarena variant's PHH file carries as user fields (``_hilo = ...``).
 _EXTRA_OPTIONS = ("hilo", "combine", "wild", "last_card_down", "draw_more_when_few",
