@@ -33,12 +33,14 @@ class EquityBot(StrengthBot):
         """The share of its range an opponent keeps per bet or raise."""
         return min(1.0, 0.55 + 0.9 * self.aggression)
 
-    def equity(self, view: Any, prof: Profile) -> float:
+    def equity_stats(self, view: Any, prof: Profile,
+                     thresholds: tuple[float, ...] = ()) -> tuple[float, int]:
         """Pot share with the opponents' ranges narrowed by their observed aggression."""
         if prof.is_draw:
-            return super().equity(view, prof)
-        return prof.equity(view, self.samples, self.np_rng, narrow=True,
-                           keep_per_raise=self.keep_per_raise())
+            return super().equity_stats(view, prof, thresholds)
+        return prof.equity_stats(view, self.samples, self.mc_rng, narrow=True,
+                                 keep_per_raise=self.keep_per_raise(),
+                                 thresholds=thresholds, min_samples=self.min_samples)
 
     def end_hand(self, summary: HandSummary) -> None:
         """Update the opponents' observed aggression."""

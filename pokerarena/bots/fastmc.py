@@ -1,15 +1,17 @@
 """One-call Monte-Carlo kernels for the strength bots.
 
-:func:`deal_values` samples the unseen cards of every player and of the board and looks
-each final hand up in the evaluator's fast tables (:func:`pokerarena.evaluator.fast.
-tables_for`) in a single numba call, instead of building arrays with ``hstack``/``tile``
-and calling the batch evaluator once per player. The cards are drawn exactly as
-:func:`pokerarena.bots.strength._sample` draws them (a partial Fisher-Yates shuffle
-per row from the same seed), so the estimates are the same deal for deal.
+:func:`mc_equity` deals the unseen cards of every live player and of the board, ranks
+each final hand in the evaluator's fast tables (:func:`pokerarena.evaluator.fast.
+tables_for`: five to seven cards, or Omaha's two-plus-three) and, in high-low games,
+with the eight-or-better low, and returns the seat's mean share of the pot - all in a
+single numba call. It can stop early: given the equity thresholds the caller's decision
+turns on, it samples in batches and stops once the estimate lies ``z`` standard errors
+away from each of them. With range narrowing, an opponent keeps only the sampled
+holdings whose current strength (hold'em pre-flop: a rank/suit score; with a board: the
+hand made so far) lies in its top fraction.
 
-It applies to table-friendly high rankings (no wild cards) whose final hands hold five,
-six or seven cards, every card counting (not Omaha); the caller falls back to the
-general path otherwise.
+Cards are drawn by a partial Fisher-Yates shuffle driven by a seeded xorshift generator
+(:func:`sample_rows` draws the same rows for the general numpy path).
 """
 
 from __future__ import annotations
@@ -24,126 +26,557 @@ from pokerarena.evaluator.fast import tables_for
 _SUIT_BIAS = np.uint64(0x3333)
 _SUIT_FLAGS = np.uint64(0x8888)
 _LOW_WORD = np.uint64(0xFFFFFFFF)
+_U32 = np.uint64(32)
+
+HI_NONE, HI_TABLE, HI_OMAHA = 0, 1, 2
+LO_NONE, LO_EIGHT = 0, 1
+SCORE_NONE, SCORE_PREFLOP, SCORE_MADE = 0, 1, 2
+
+
+# --------------------------------------------------------------------------- random
+@njit(cache=True, inline="always")
+def _seed_state(seed):  # pragma: no cover - jit
+    """A non-zero xorshift state from a seed (one splitmix64 step)."""
+    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return z if z != np.uint64(0) else np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _below(state, m):  # pragma: no cover - jit
+    """(next state, a number in ``[0, m)``): xorshift64* and a multiply-shift."""
+    x = state
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    r = (x * np.uint64(0x2545F4914F6CDD1D)) >> _U32
+    return x, np.int64((r * np.uint64(m)) >> _U32)
 
 
 @njit(cache=True)
-def _deal_values_kernel(remaining, k, seed, total, fixed, fixed_len, need, board, need_board,
-                        ck, flush, shift, offsets, values, ranks_only,
-                        drawn, vals):  # pragma: no cover - jit
-    """Fill ``drawn[total, k]`` (player 0's cards, the board's, then each other
-    player's, as :func:`strength._sample` orders them) and ``vals[total, players]``."""
-    np.random.seed(seed)
+def _sample_rows(remaining, k, seed, out):  # pragma: no cover - jit
+    """Rows of ``k`` distinct cards of ``remaining`` (partial Fisher-Yates per row)."""
+    state = _seed_state(seed)
     buf = remaining.copy()
     n = buf.size
-    players = fixed.shape[0]
-    mask = (1 << shift) - 1
-    hand = np.empty(8, dtype=np.uint8)
-    nb = board.size
-    # where each player's drawn cards start in a row
+    for s in range(out.shape[0]):
+        for j in range(k):
+            state, r = _below(state, n - j)
+            r += j
+            tmp = buf[j]
+            buf[j] = buf[r]
+            buf[r] = tmp
+            out[s, j] = buf[j]
+
+
+def sample_rows(remaining: np.ndarray, rows: int, k: int, seed: int) -> np.ndarray:
+    """``rows`` rows of ``k`` distinct cards drawn uniformly from ``remaining``."""
+    out = np.empty((rows, k), dtype=np.uint8)
+    if k and rows:
+        _sample_rows(np.ascontiguousarray(remaining, dtype=np.uint8), k, seed, out)
+    return out
+
+
+# --------------------------------------------------------------------------- ranking
+@njit(cache=True, inline="always")
+def _table_value(hand, m, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+                 ranks_only):  # pragma: no cover - jit
+    """High value of the first ``m`` (5..7) cards of ``hand``."""
+    key = np.uint64(0)
+    for j in range(m):
+        key += ck[hand[j]]
+    flags = ((key >> _U32) + _SUIT_BIAS) & _SUIT_FLAGS
+    if flags and not ranks_only:
+        su = 0
+        while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
+            su += 1
+        fm = 0
+        for j in range(m):
+            c = hand[j]
+            if (c & 3) == su:
+                fm |= 1 << (c >> 2)
+        return np.int64(flush[fm])
+    rk = np.int64(key & _LOW_WORD)
+    if m == 7:
+        return np.int64(val7[off7[rk >> sh7] + (rk & ((1 << sh7) - 1))])
+    if m == 6:
+        return np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
+    return np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
+
+
+@njit(cache=True)
+def _five_best(hand, h, nb, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+               ranks_only):  # pragma: no cover - jit
+    """Best five-card high of two of ``hand[:h]`` with three of ``hand[h:h + nb]``."""
+    five = np.empty(5, dtype=np.uint8)
+    best = np.int64(-1)
+    for a in range(h):
+        for b in range(a + 1, h):
+            for x in range(nb):
+                for y in range(x + 1, nb):
+                    for z in range(y + 1, nb):
+                        five[0] = hand[a]
+                        five[1] = hand[b]
+                        five[2] = hand[h + x]
+                        five[3] = hand[h + y]
+                        five[4] = hand[h + z]
+                        v = _table_value(five, 5, ck, flush, sh5, off5, val5, sh6, off6,
+                                         val6, sh7, off7, val7, ranks_only)
+                        if v > best:
+                            best = v
+    return best
+
+
+@njit(cache=True)
+def _omaha_value(hand, h, ck, flush, sh5, off5, om, om_values, om_board, pair_idx,
+                 ranks_only):  # pragma: no cover - jit
+    """Omaha high of ``hand[:h]`` (hole) with the five board cards ``hand[h:h + 5]``."""
+    key = np.uint64(0)
+    for j in range(5):
+        key += ck[hand[h + j]]
+    rk = np.int64(key & _LOW_WORD)
+    base = np.int64(om_board[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))]) * 91
+    cls = 0
+    for a in range(h):
+        ra = (hand[a] >> 2) * 13
+        for b in range(a + 1, h):
+            v = om[base + pair_idx[ra + (hand[b] >> 2)]]
+            if v > cls:
+                cls = v
+    best = np.int64(om_values[cls])
+    flags = ((key >> _U32) + np.uint64(0x5555)) & _SUIT_FLAGS
+    if flags and not ranks_only:
+        for s in range(4):
+            if not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
+                continue
+            bm = 0
+            for j in range(5):
+                c = hand[h + j]
+                if (c & 3) == s:
+                    bm |= 1 << (c >> 2)
+            for a in range(h):
+                ca = hand[a]
+                if (ca & 3) != s:
+                    continue
+                for b in range(a + 1, h):
+                    cb = hand[b]
+                    if (cb & 3) != s:
+                        continue
+                    pm = (1 << (ca >> 2)) | (1 << (cb >> 2))
+                    for x in range(13):
+                        if not (bm >> x) & 1:
+                            continue
+                        for y in range(x + 1, 13):
+                            if not (bm >> y) & 1:
+                                continue
+                            for z in range(y + 1, 13):
+                                if (bm >> z) & 1:
+                                    v = np.int64(flush[pm | (1 << x) | (1 << y) | (1 << z)])
+                                    if v > best:
+                                        best = v
+    return best
+
+
+@njit(cache=True, inline="always")
+def _low_rank_bit(c):  # pragma: no cover - jit
+    """Bit of a card's rank for ace-to-five lows (ace = bit 0), 0 above eight."""
+    r = ((c >> 2) + 1) % 13
+    return (1 << r) if r <= 7 else 0
+
+
+@njit(cache=True)
+def _low8_value(hand, m, h, omaha):  # pragma: no cover - jit
+    """Eight-or-better low of ``hand[:m]`` (higher is better, -1: none); with ``omaha``
+    exactly two of the hole ``hand[:h]`` and three of the board ``hand[h:m]``."""
+    best = 256
+    if not omaha:
+        mask = 0
+        for j in range(m):
+            mask |= _low_rank_bit(hand[j])
+        low = 0
+        taken = 0
+        while taken < 5 and mask != 0:
+            bit = mask & -mask
+            low |= bit
+            mask ^= bit
+            taken += 1
+        if taken == 5:
+            best = low
+    else:
+        bm = 0
+        for j in range(h, m):
+            bm |= _low_rank_bit(hand[j])
+        for i in range(h):
+            bi = _low_rank_bit(hand[i])
+            if bi == 0:
+                continue
+            for k in range(i + 1, h):
+                bk = _low_rank_bit(hand[k])
+                if bk == 0 or bk == bi:
+                    continue
+                pm = bi | bk
+                rest = bm & ~pm
+                low = 0
+                taken = 0
+                while taken < 3 and rest != 0:
+                    bit = rest & -rest
+                    low |= bit
+                    rest ^= bit
+                    taken += 1
+                if taken == 3 and (pm | low) < best:
+                    best = pm | low
+    return 255 - best if best < 256 else -1
+
+
+@njit(cache=True, inline="always")
+def _preflop_score(a, b):  # pragma: no cover - jit
+    """A rank/suit score of a two-card holding (higher: more likely to be raised)."""
+    ra = np.int64(a >> 2)
+    rb = np.int64(b >> 2)
+    hi = max(ra, rb)
+    lo = min(ra, rb)
+    s = hi * 2 + lo - min(hi - lo, 5)
+    if hi == lo:
+        s += 14
+    if (a & 3) == (b & 3):
+        s += 3
+    return float(s)
+
+
+# --------------------------------------------------------------------------- kernel
+@njit(cache=True)
+def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
+               fixed, fixed_len, hole_final, board_final, hi_mode, lo_mode, frac, score_mode,
+               pilot, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+               om, om_values, om_board, pair_idx, ranks_only):  # pragma: no cover - jit
+    """(sum of the seat's pot shares, deals counted, deals dealt); see :func:`mc_equity`."""
+    players = fixed.shape[0] - 1
+    nb = fixed_len[players]
+    board = fixed[players, :nb].copy()
+    need_board = max(0, board_final - nb)
+    need = np.empty(players, dtype=np.int64)
+    for p in range(players):
+        need[p] = max(0, hole_final - fixed_len[p])
+    # the cards nobody is known to hold
+    seen = np.zeros(64, dtype=np.bool_)
+    for p in range(players):
+        for j in range(fixed_len[p]):
+            seen[fixed[p, j]] = True
+    for j in range(nb):
+        seen[board[j]] = True
+    for j in range(dead.size):
+        seen[dead[j]] = True
+    buf = np.empty(deck.size, dtype=np.uint8)
+    n = 0
+    for j in range(deck.size):
+        if not seen[deck[j]]:
+            buf[n] = deck[j]
+            n += 1
+    # drawn cards per row: player 0's, the board's, then each opponent's
+    k = need_board
+    for p in range(players):
+        k += need[p]
+    if k > n:
+        return 0.0, 0, 0
     start = np.empty(players, dtype=np.int64)
-    pos = need[0] + need_board
     start[0] = 0
+    pos = need[0] + need_board
     for p in range(1, players):
         start[p] = pos
         pos += need[p]
     bstart = need[0]
-    for s in range(total):
+    narrowed = np.zeros(players, dtype=np.bool_)
+    narrowing = False
+    if score_mode != SCORE_NONE:
+        for p in range(1, players):
+            if frac[p] < 0.999:
+                narrowed[p] = True
+                narrowing = True
+    row = np.empty(max(k, 1), dtype=np.uint8)
+    hand = np.empty(16, dtype=np.uint8)
+    hv = np.empty(players, dtype=np.int64)
+    lv = np.empty(players, dtype=np.int64)
+    state = _seed_state(seed)
+    # narrowing: the score each narrowed opponent must reach, from a pilot sample
+    cut = np.full(players, -np.inf)
+    attempts = max_total
+    if narrowing:
+        keep = 1.0
+        for p in range(1, players):
+            if narrowed[p]:
+                keep *= frac[p]
+        attempts = int(min(max_total / max(keep, 1e-9), 4.0 * max_total))
+        sc = np.empty(pilot, dtype=np.float64)
+        for p in range(1, players):
+            if not narrowed[p]:
+                continue
+            for s in range(pilot):
+                for j in range(need[p]):
+                    state, r = _below(state, n - j)
+                    r += j
+                    tmp = buf[j]
+                    buf[j] = buf[r]
+                    buf[r] = tmp
+                m = 0
+                for j in range(fixed_len[p]):
+                    hand[m] = fixed[p, j]
+                    m += 1
+                for j in range(need[p]):
+                    hand[m] = buf[j]
+                    m += 1
+                sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5,
+                               val5, sh6, off6, val6, sh7, off7, val7, ranks_only)
+            cut[p] = np.quantile(sc, 1.0 - frac[p])
+    # the seat's hand is fixed when nothing is still to come for it
+    mine_fixed = need[0] == 0 and need_board == 0
+    evaluated = False
+    total = 0.0
+    used = 0
+    dealt = 0
+    while dealt < attempts and used < max_total:
+        dealt += 1
         for j in range(k):
-            r = j + np.random.randint(n - j)
+            state, r = _below(state, n - j)
+            r += j
             tmp = buf[j]
             buf[j] = buf[r]
             buf[r] = tmp
-            drawn[s, j] = buf[j]
-        for p in range(players):
+            row[j] = buf[j]
+        rejected = False
+        for p in range(players - 1, -1, -1):  # opponents first: rejections come early
+            if p == 0 and mine_fixed and evaluated:
+                continue
             m = 0
             for j in range(fixed_len[p]):
                 hand[m] = fixed[p, j]
                 m += 1
             for j in range(need[p]):
-                hand[m] = drawn[s, start[p] + j]
+                hand[m] = row[start[p] + j]
                 m += 1
+            h = m
+            if narrowed[p] and _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5,
+                                      off5, val5, sh6, off6, val6, sh7, off7, val7,
+                                      ranks_only) < cut[p]:
+                rejected = True
+                break
             for j in range(nb):
                 hand[m] = board[j]
                 m += 1
             for j in range(need_board):
-                hand[m] = drawn[s, bstart + j]
+                hand[m] = row[bstart + j]
                 m += 1
-            key = np.uint64(0)
-            for j in range(m):
-                key += ck[hand[j]]
-            flags = ((key >> np.uint64(32)) + _SUIT_BIAS) & _SUIT_FLAGS
-            if flags and not ranks_only:
-                su = 0
-                while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
-                    su += 1
-                fm = 0
-                for j in range(m):
-                    c = hand[j]
-                    if (c & 3) == su:
-                        fm |= 1 << (c >> 2)
-                vals[s, p] = flush[fm]
-            else:
-                rk = np.int64(key & _LOW_WORD)
-                vals[s, p] = values[offsets[rk >> shift] + (rk & mask)]
+            if hi_mode == HI_TABLE:
+                hv[p] = _table_value(hand, m, ck, flush, sh5, off5, val5, sh6, off6, val6,
+                                     sh7, off7, val7, ranks_only)
+            elif hi_mode == HI_OMAHA:
+                hv[p] = _omaha_value(hand, h, ck, flush, sh5, off5, om, om_values, om_board,
+                                     pair_idx, ranks_only)
+            if lo_mode == LO_EIGHT:
+                lv[p] = _low8_value(hand, m, h, hi_mode == HI_OMAHA)
+            if p == 0:
+                evaluated = True
+        if rejected:
+            continue
+        # the seat's share: the high half, and the low half when anyone has a low
+        best_lo = np.int64(-1)
+        if lo_mode != LO_NONE:
+            for p in range(players):
+                if lv[p] > best_lo:
+                    best_lo = lv[p]
+        hi_part = 0.0
+        if hi_mode != HI_NONE:
+            best = hv[0]
+            ties = 1
+            for p in range(1, players):
+                if hv[p] > best:
+                    best = hv[p]
+                    ties = 1
+                elif hv[p] == best:
+                    ties += 1
+            if hv[0] == best:
+                hi_part = 1.0 / ties
+        if best_lo >= 0:
+            lo_part = 0.0
+            if lv[0] == best_lo:
+                ties = 0
+                for p in range(players):
+                    if lv[p] == best_lo:
+                        ties += 1
+                lo_part = 1.0 / ties
+            total += 0.5 * hi_part + 0.5 * lo_part
+        else:
+            total += hi_part
+        used += 1
+        if (used >= min_total and used < max_total and thresholds.size
+                and (used - min_total) % batch == 0):
+            mean = total / used
+            var = max(mean * (1.0 - mean), 0.01) / used
+            clear = True
+            for t in range(thresholds.size):
+                d = mean - thresholds[t]
+                if d * d <= z * z * var:
+                    clear = False
+                    break
+            if clear:
+                break
+    return total, used, dealt
 
 
 @njit(cache=True)
-def share_mean(vals, mask):  # pragma: no cover - jit
-    """Mean pot share of player 0 over the rows where ``mask`` is set (ties split)."""
-    total = 0.0
-    rows = 0
-    for s in range(vals.shape[0]):
-        if not mask[s]:
-            continue
-        rows += 1
-        me = vals[s, 0]
-        best = me
-        ties = 1
-        for p in range(1, vals.shape[1]):
-            v = vals[s, p]
-            if v > best:
-                best = v
-                ties = 1
-            elif v == best:
-                ties += 1
-        if me == best:
-            total += 1.0 / ties
-    return total / rows if rows else 0.0
+def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
+           val6, sh7, off7, val7, ranks_only):  # pragma: no cover - jit
+    """Current strength of a holding ``hand[:m]`` for range narrowing."""
+    if score_mode == SCORE_PREFLOP:
+        return _preflop_score(hand[0], hand[1])
+    nb = board.size
+    for j in range(nb):
+        hand[m + j] = board[j]
+    if hi_mode == HI_OMAHA:
+        return float(_five_best(hand, m, nb, ck, flush, sh5, off5, val5, sh6, off6, val6,
+                                sh7, off7, val7, ranks_only))
+    return float(_table_value(hand, m + nb, ck, flush, sh5, off5, val5, sh6, off6, val6,
+                              sh7, off7, val7, ranks_only))
 
+
+class Plan:
+    """The per-game constants of :func:`mc_equity`: deck, modes and tables."""
+
+    __slots__ = ("deck", "hi_mode", "lo_mode", "tables", "memo")
+
+    def __init__(self, deck: np.ndarray, high: Any, low8: bool, omaha: bool,
+                 low_ranking: Any = None) -> None:
+        self.deck = np.ascontiguousarray(deck, dtype=np.uint8)
+        self.hi_mode = HI_NONE if high is None else (HI_OMAHA if omaha else HI_TABLE)
+        self.lo_mode = LO_EIGHT if low8 else LO_NONE
+        t = tables_for(high if high is not None else low_ranking)
+        self.tables = (t.card_keys, t.flush, t.shift5, t.offsets5, t.values5, t.shift6,
+                       t.offsets6, t.values6, t.shift7, t.offsets7, t.values7, t.omaha,
+                       t.omaha_values, t.omaha_board, t.pair_index.reshape(-1),
+                       t.ranks_only)
+        self.memo: dict = {}  # per-game derived data (pre-flop tables)
+
+
+_EMPTY_F = np.empty(0, dtype=np.float64)
+_EMPTY_U8 = np.empty(0, dtype=np.uint8)
+_NO_NARROW = np.ones(16, dtype=np.float64)
+
+
+def mc_equity(plan: Plan, fixed: np.ndarray, fixed_len: np.ndarray, hole_final: int,
+              board_final: int, seed: int, max_total: int, dead: np.ndarray = _EMPTY_U8,
+              min_total: int | None = None, thresholds: np.ndarray = _EMPTY_F,
+              frac: np.ndarray | None = None, score_mode: int = SCORE_NONE,
+              batch: int = 16, z: float = 2.5, pilot: int = 256) -> tuple[float, int]:
+    """``(sum of shares, deals counted)`` for player 0; ``(0.0, 0)`` when the deck is
+    too short. Row ``p`` of ``fixed`` (uint8[players + 1, w]) holds player ``p``'s
+    ``fixed_len[p]`` known cards, the last row the board's; each player's hand is dealt
+    up to ``hole_final`` cards, the board up to ``board_final``.
+
+    Sampling stops after ``min_total`` deals (and each ``batch`` more) once the mean is
+    ``z`` standard errors from every one of ``thresholds``. ``frac[p] < 1`` narrows
+    opponent ``p`` to its top fraction by ``score_mode``: the score's quantile over
+    ``pilot`` random holdings is the cut, and deals where the opponent holds less are
+    redealt (at most ``max_total / prod(frac)`` deals, four times ``max_total`` at most;
+    fewer than 8 kept deals fall back to no narrowing)."""
+    lo = max_total if min_total is None else min(min_total, max_total)
+    args = (plan.deck, dead, seed, max_total, lo, batch, thresholds, z, fixed, fixed_len,
+            hole_final, board_final, plan.hi_mode, plan.lo_mode)
+    if frac is None:
+        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, *plan.tables)
+        return total, used
+    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, *plan.tables)
+    if used < 8 and dealt:
+        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, *plan.tables)
+    return total, used
 
 def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
-    """True when :func:`deal_values` can evaluate final hands of ``hand_cards`` cards."""
-    return (rk is not None and not omaha and rk.table_friendly and 5 <= hand_cards <= 7)
+    """True when :func:`mc_equity` ranks final highs of ``hand_cards`` cards (Omaha:
+    the hole cards with a five-card board)."""
+    if rk is None or not rk.table_friendly:
+        return False
+    return omaha or 5 <= hand_cards <= 7
 
 
-def deal_values(rk: Any, remaining: np.ndarray, seed: int, total: int,
-                fixed: list[list[int]], need: list[int], board: list[int] | tuple,
-                need_board: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(drawn, vals)``: ``total`` deals of the unseen cards and each player's hand value.
+# --------------------------------------------------------------------------- draws
+@njit(cache=True)
+def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep, ck, flush,
+                    sh5, off5,
+                    val5, sh6, off6, val6, sh7, off7, val7, om, om_values, om_board,
+                    pair_idx, ranks_only, scores):  # pragma: no cover - jit
+    """Mean ``percentile ** expo`` of the hand after each candidate discard.
 
-    Player ``p`` holds ``fixed[p]`` plus ``need[p]`` drawn cards, with the ``board`` plus
-    ``need_board`` drawn cards; player 0 is the seat whose equity is wanted. Every final
-    hand must hold the same number of cards (5, 6 or 7)."""
-    t = tables_for(rk)
-    players = len(fixed)
-    width = max(1, max(len(f) for f in fixed))
-    fx = np.zeros((players, width), dtype=np.uint8)
-    for p, f in enumerate(fixed):
-        fx[p, :len(f)] = f
-    fl = np.asarray([len(f) for f in fixed], dtype=np.int64)
-    nd = np.asarray(need, dtype=np.int64)
-    size = len(fixed[0]) + need[0] + len(board) + need_board
-    if size == 7:
-        shift, offsets, values = t.shift7, t.offsets7, t.values7
-    elif size == 6:
-        shift, offsets, values = t.shift6, t.offsets6, t.values6
-    else:
-        shift, offsets, values = t.shift5, t.offsets5, t.values5
-    k = int(nd.sum()) + need_board
-    drawn = np.empty((total, k), dtype=np.uint8)
-    vals = np.empty((total, players), dtype=np.int32)
-    _deal_values_kernel(np.ascontiguousarray(remaining, dtype=np.uint8), k, seed, total, fx,
-                        fl, nd, np.asarray(board, dtype=np.uint8), need_board,
-                        t.card_keys, t.flush, shift, offsets, values, t.ranks_only,
-                        drawn, vals)
-    return drawn, vals
+    ``cand[c]`` is a bit mask of hole positions to throw away. Every candidate is scored
+    on the same ``samples`` rows of replacement cards (common random numbers: the
+    comparison between candidates is much less noisy than with separate draws); the
+    percentile is the share of the sorted ``ref`` values below the hand's value. After
+    ``first`` rows only the ``keep`` best candidates (and their ties) go on; the others
+    keep their early means."""
+    n = hole.size
+    kmax = 0
+    for c in range(cand.size):
+        d = 0
+        for j in range(n):
+            if (cand[c] >> j) & 1:
+                d += 1
+        kmax = max(kmax, d)
+    buf = remaining.copy()
+    nr = buf.size
+    kmax = min(kmax, nr)
+    state = _seed_state(seed)
+    hand = np.empty(n, dtype=np.uint8)
+    scores[:] = 0.0
+    rows = np.zeros(cand.size, dtype=np.int64)
+    active = np.ones(cand.size, dtype=np.bool_)
+    for s in range(samples):
+        if s == first and keep < cand.size:
+            means = np.empty(cand.size)
+            for c in range(cand.size):
+                means[c] = scores[c] / rows[c] if rows[c] else -1.0
+            cut = np.sort(means)[cand.size - keep]
+            for c in range(cand.size):
+                active[c] = means[c] >= cut
+        for j in range(kmax):
+            state, r = _below(state, nr - j)
+            r += j
+            tmp = buf[j]
+            buf[j] = buf[r]
+            buf[r] = tmp
+        for c in range(cand.size):
+            mask = cand[c]
+            if (mask == 0 and s > 0) or not active[c]:
+                continue
+            d = 0
+            for j in range(n):
+                if (mask >> j) & 1:
+                    hand[j] = buf[d]
+                    d += 1
+                else:
+                    hand[j] = hole[j]
+            if d > kmax:
+                continue
+            v = _table_value(hand, n, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+                             off7, val7, ranks_only)
+            lo, hi = 0, ref.size
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if ref[mid] < v:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            scores[c] += (lo / ref.size) ** expo
+            rows[c] += 1
+    for c in range(cand.size):
+        scores[c] = scores[c] / rows[c] if rows[c] else -1.0
+
+
+def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np.ndarray,
+                   samples: int, seed: int, ref: np.ndarray, expo: float, first: int = 6,
+                   keep: int = 6) -> np.ndarray:
+    """Expected ``percentile ** expo`` after each discard of ``cand`` (bit masks of hole
+    positions; -1 where the deck is too short); after ``first`` rows only the ``keep``
+    best go on (see :func:`_discard_kernel`)."""
+    out = np.empty(cand.size, dtype=np.float64)
+    _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep,
+                    *plan.tables, out)
+    return out

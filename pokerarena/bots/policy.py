@@ -12,6 +12,7 @@ fraction of the pot, all-in when the stack is mostly committed; draw games disca
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,17 +79,34 @@ def acts_last(view: SeatView) -> bool:
     return False
 
 
+def _clear_of(e: float, n: int, thresholds: tuple[float, ...], z: float = 2.5) -> bool:
+    """True when an estimate from ``n`` deals lies ``z`` standard errors from each
+    threshold (its side of every threshold is settled)."""
+    var = max(e * (1.0 - e), 0.01) / max(n, 1)
+    return all((e - t) * (e - t) > z * z * var for t in thresholds)
+
+
 class StrengthBot(BaseBot):
-    """A bot driven by equity, pot odds and position under a :class:`Style`."""
+    """A bot driven by equity, pot odds and position under a :class:`Style`.
+
+    Equity estimates are remembered for the rest of the hand, keyed by what the seat
+    has seen (its cards, the board, the up cards, who folded and - when it narrows
+    ranges - each opponent's raises); a later decision reuses one unless it needs more
+    precision than the estimate has. Monte-Carlo sampling stops early once the estimate
+    is clearly on one side of every threshold the decision turns on."""
 
     name = "strength"
     style = Style()
+    min_samples = 32  # deals before sampling may stop early
 
     def __init__(self, seed: int | None = None, samples: int | None = None,
                  **options: Any) -> None:
         super().__init__(seed, **options)
         self.np_rng = np.random.default_rng(seed)
+        self.mc_rng = random.Random(int(self.np_rng.integers(0, 2**63 - 1)))  # kernel seeds
         self.samples = samples or self.style.samples
+        self._memo: dict[Any, Any] = {}
+        self._memo_hand: tuple[int, int] = (-1, -1)
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: SeatView) -> Action:
@@ -109,15 +127,89 @@ class StrengthBot(BaseBot):
             choices = getattr(legal, "choices", ()) or (1, 2, 3)
             d = prof.declaration(view)
             return Action(DECLARE_KIND, d if d in choices else choices[0])
-        e = self.equity(view, prof)
-        return legalize(self.bet(view, prof, e), legal, view.hole, down_cards(view))
+        spot = self.spot(view)
+        e = self.cached_equity(view, prof, self.thresholds(view, spot))
+        return legalize(self.bet(view, prof, e, spot), legal, view.hole, down_cards(view))
+
+    def spot(self, view: SeatView) -> tuple[int, float, bool, float]:
+        """(live seats, position bonus, may raise, raise threshold per opponent)."""
+        legal = view.legal
+        assert legal is not None
+        st = self.style
+        live = max(2, view.live)
+        bonus = st.position_bonus if acts_last(view) else 0.0
+        can_raise = RAISE_KIND in legal.kinds and legal.max_to > 0
+        th = st.raise_th + st.reraise_step * raises_this_round(view) - bonus
+        return live, bonus, can_raise, th
+
+    def thresholds(self, view: SeatView, spot: tuple[int, float, bool, float]
+                   ) -> tuple[float, ...]:
+        """The pot shares at which :meth:`bet`'s choice changes."""
+        live, bonus, can_raise, th = spot
+        legal = view.legal
+        assert legal is not None
+        st = self.style
+        p = live - 1
+        out = []
+        if can_raise:
+            out.append(max(th, 0.0) ** p)
+        call = legal.call
+        if call and BRING_IN_KIND not in legal.kinds:
+            out.append(call / (view.pot + call) + st.call_margin - bonus)
+            if st.open_th > 0:
+                out.append(st.open_th ** p)
+            if can_raise and st.bluff > 0:
+                out.append(0.3 ** p)
+        return tuple(out)
+
+    def cached_equity(self, view: SeatView, prof: Profile,
+                      thresholds: tuple[float, ...] = ()) -> float:
+        """:meth:`equity`, remembered for the hand by what the seat has seen."""
+        self._hand_memo(view)
+        key: Any = (view.hole, view.board, view.up, view.folded)
+        if prof.is_draw:
+            key = (key, view.street, view.phase, self._discards(view))
+        elif self.style.narrow:
+            raises = [0] * view.players
+            for a, act in view.history:
+                if act.kind == RAISE_KIND and a >= 0:
+                    raises[a] += 1
+            key = (key, tuple(raises))
+        found = self._memo.get(key)
+        if found is not None and (found[1] >= self.samples or not thresholds
+                                  or _clear_of(found[0], found[1], thresholds)):
+            return found[0]
+        got = self.equity_stats(view, prof, thresholds)
+        self._memo[key] = got
+        return got[0]
+
+    def _hand_memo(self, view: SeatView) -> dict[Any, Any]:
+        """The memo of the current hand (emptied when a new hand starts)."""
+        hand = (view.match_no, view.hand_no)
+        if hand != self._memo_hand:
+            self._memo_hand = hand
+            self._memo.clear()
+        return self._memo
+
+    @staticmethod
+    def _discards(view: SeatView) -> tuple[int, ...]:
+        """How many cards each discard in the history changed."""
+        return tuple(len(act.cards) for a, act in view.history if act.kind == DISCARD_KIND)
 
     def equity(self, view: SeatView, prof: Profile) -> float:
         """Pot share estimate for the view."""
+        return self.equity_stats(view, prof)[0]
+
+    def equity_stats(self, view: SeatView, prof: Profile,
+                     thresholds: tuple[float, ...] = ()) -> tuple[float, int]:
+        """(pot share estimate, deals behind it); sampling may stop early once the
+        estimate is clear of ``thresholds``."""
         st = self.style
         if prof.is_draw:
-            return prof.draw_equity(view, self.np_rng, st.draw_samples)
-        return prof.equity(view, self.samples, self.np_rng, narrow=st.narrow)
+            return (prof.draw_equity(view, self.mc_rng, st.draw_samples, self._hand_memo(view)),
+                    self.samples)
+        return prof.equity_stats(view, self.samples, self.mc_rng, narrow=st.narrow,
+                                 thresholds=thresholds, min_samples=self.min_samples)
 
     def discard(self, view: SeatView, prof: Profile) -> Action:
         """The discard that maximises the expected hand after the draw."""
@@ -126,8 +218,9 @@ class StrengthBot(BaseBot):
         mine = {c for a, act in view.history if a == view.seat and act.kind == DISCARD_KIND
                 for c in act.cards}
         cards, _ = prof.best_discard(view.hole, legal.discard_min, legal.discard_max,
-                                     self.np_rng, prof.draws_left(view.street),
-                                     self.style.draw_samples, dead=mine)
+                                     self.mc_rng, prof.draws_left(view.street),
+                                     self.style.draw_samples, dead=mine,
+                                     memo=self._hand_memo(view))
         return Action(DISCARD_KIND, 0, cards)
 
     def raise_to(self, view: SeatView, prof: Profile, e_n: float) -> int:
@@ -148,17 +241,15 @@ class StrengthBot(BaseBot):
             target = hi
         return int(min(hi, max(lo, round(target))))
 
-    def bet(self, view: SeatView, prof: Profile, e: float) -> Action:
+    def bet(self, view: SeatView, prof: Profile, e: float,
+            spot: tuple[int, float, bool, float] | None = None) -> Action:
         """Fold, check/call, bring in, or bet/raise by equity and pot odds."""
         legal = view.legal
         assert legal is not None
         kinds = legal.kinds
         st = self.style
-        live = max(2, view.live)
+        live, bonus, can_raise, th = spot or self.spot(view)
         e_n = e ** (1.0 / (live - 1)) if live > 2 else e
-        bonus = st.position_bonus if acts_last(view) else 0.0
-        can_raise = RAISE_KIND in kinds and legal.max_to > 0
-        th = st.raise_th + st.reraise_step * raises_this_round(view) - bonus
         bluff = self.rng.random() < st.bluff
         if BRING_IN_KIND in kinds:
             if can_raise and (e_n >= th or bluff):

@@ -24,7 +24,6 @@ import numba
 import numpy as np
 
 from pokerarena.bots import fastmc
-from pokerarena.bots.fastmc import deal_values, share_mean
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
 from pokerarena.evaluator import (
@@ -37,6 +36,15 @@ from pokerarena.evaluator import (
 from pokerarena.rules.model import POSITIONAL_WILDS
 
 _REF_HANDS = 6000
+_NO_THRESHOLDS = np.empty(0, dtype=np.float64)
+
+
+def _seed(rng: Any) -> int:
+    """A kernel seed from a ``random.Random`` (cheap) or a numpy ``Generator``."""
+    bits = getattr(rng, "getrandbits", None)
+    if bits is not None:
+        return bits(31)
+    return int(rng.integers(0, 2**31 - 1))
 
 
 @numba.njit(cache=True, inline="always")
@@ -107,32 +115,12 @@ def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
         out[m] = 255 - best if best < 256 else -1
 
 
-@numba.njit(cache=True)
-def _sample_kernel(remaining: np.ndarray, k: int, seed: int,
-                   out: np.ndarray) -> None:  # pragma: no cover - jit
-    """Rows of ``k`` distinct cards: a partial Fisher-Yates shuffle per row (any
-    arrangement of the buffer shuffled this way gives a uniform ordered sample)."""
-    np.random.seed(seed)
-    buf = remaining.copy()
-    n = buf.size
-    for s in range(out.shape[0]):
-        for j in range(k):
-            r = j + np.random.randint(n - j)
-            tmp = buf[j]
-            buf[j] = buf[r]
-            buf[r] = tmp
-            out[s, j] = buf[j]
-
-
-def _sample(rng: np.random.Generator, remaining: np.ndarray, samples: int,
-            k: int) -> np.ndarray:
+def _sample(rng: Any, remaining: np.ndarray, samples: int, k: int) -> np.ndarray:
     """``samples`` rows of ``k`` distinct cards drawn uniformly from ``remaining``
     (seeded from ``rng``, so a bot's decisions are reproducible)."""
-    out = np.empty((samples, k), dtype=np.uint8)
-    if k:
-        _sample_kernel(np.ascontiguousarray(remaining, dtype=np.uint8), k,
-                       int(rng.integers(0, 2**31 - 1)), out)
-    return out
+    if not k:
+        return np.empty((samples, 0), dtype=np.uint8)
+    return fastmc.sample_rows(remaining, samples, k, _seed(rng))
 
 
 _PLANS: dict[tuple[int, int, int, int], Any] = {}
@@ -166,6 +154,23 @@ def _discard_plan(n: int, lo: int, hi: int, samples: int) -> Any:
                 1e-4 * np.asarray([len(d) for d in cand], dtype=float), kmax)
     _PLANS[key] = plan
     return plan
+
+
+_MASKS: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _discard_masks(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bit masks of every discard of ``lo`` to ``hi`` of ``n`` cards, the small
+    keep-preference penalty of each), built once per shape."""
+    key = (n, lo, hi)
+    found = _MASKS.get(key)
+    if found is None:
+        masks = [sum(1 << j for j in d) for k in range(lo, hi + 1)
+                 for d in itertools.combinations(range(n), k)]
+        found = (np.asarray(masks, dtype=np.int64),
+                 1e-4 * np.asarray([bin(m).count("1") for m in masks], dtype=np.float64))
+        _MASKS[key] = found
+    return found
 
 
 def _ranking(name: str, deck: str, wild: str) -> Any:
@@ -218,17 +223,30 @@ class Profile:
         if self.low is not None and self.qualifier:
             self.low_threshold = self._qualifier_threshold()
         self._ref: dict[str, np.ndarray] = {}
-        # hold'em-like games (two hole cards, a board, no low half, no wild cards):
-        # pre-flop equities by hand class are remembered
-        self._pre: dict[tuple, float] = {}
-        self.preflop_table = (self.board_final == 5 and hole == 2 and self.low is None
-                              and not self.omaha and wild == "none" and not self.approximate)
-        # high-only games whose final hands the fast tables rank: one-call Monte Carlo
-        self.fast_high = (self.low is None and not self.is_draw and int(self.deck.max()) < 52
-                          and fastmc.supported(self.high, hole + board, self.omaha))
         self.fast_a5 = sd.low == "a5_low" and wild == "none" and v.deck == "standard"
         self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
+        # games whose final highs the fast tables rank (and whose low, if any, is eight
+        # or better): one-call Monte Carlo (fastmc.mc_equity)
+        self.plan: fastmc.Plan | None = None
+        if (not self.is_draw and int(self.deck.max()) < 52 and self.high is not None
+                and (self.low is None or self.fast_low8)
+                and (board == 5 if self.omaha else True)
+                and fastmc.supported(self.high, hole + board, self.omaha)):
+            self.plan = fastmc.Plan(self.deck, self.high, self.low is not None, self.omaha)
+        # hold'em-like games (two hole cards, a board, no low half, no wild cards):
+        # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
+        self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
+                              and self.low is None and not self.omaha and wild == "none"
+                              and not self.approximate)
+        self.fast_high = self.plan is not None  # kept for callers of the old name
+        # draw games whose hands the fast tables rank: discards scored in one call
+        self.draw_plan: fastmc.Plan | None = None
+        rk = self.high if self.high is not None else self.low
+        if (self.is_draw and rk is not None and rk.table_friendly and 5 <= hole <= 7
+                and int(self.deck.max()) < 52):
+            self.draw_plan = fastmc.Plan(self.deck, rk, False, False)
+        self._dead_idx = np.zeros(0, dtype=np.uint8)
 
     # ----------------------------------------------------------------- evaluation
     def _qualifier_threshold(self) -> int | None:
@@ -319,15 +337,106 @@ class Profile:
         With ``narrow``, an opponent who bet or raised ``k`` times this hand holds only
         the best ``keep_per_raise ** k`` of its possible holdings (at least a quarter),
         judged by its current strength with the board (pre-flop: a rank/suit score)."""
+        return self.equity_stats(view, samples, rng, narrow, keep_per_raise)[0]
+
+    def equity_stats(self, view: Any, samples: int, rng: Any,
+                     narrow: bool = False, keep_per_raise: float = 0.7,
+                     thresholds: tuple[float, ...] = (), min_samples: int = 32
+                     ) -> tuple[float, int]:
+        """``(pot share, deals behind it)`` as :meth:`equity`; with ``thresholds``
+        (pot shares the caller's decision turns on) the fast path stops sampling, after
+        ``min_samples`` deals, once the estimate is clearly on one side of each. The
+        pre-flop table counts as exact (``2**31`` deals). ``rng``: a numpy ``Generator``
+        or a ``random.Random``."""
         seat = view.seat
-        opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
+        folded = view.folded
+        opps = [s for s in range(view.players) if s != seat and not folded[s]]
         if not opps:
-            return 1.0
-        hole = [c for c in view.hole if c != UNKNOWN]
-        if (self.preflop_table and not view.board and len(hole) == 2 and not any(view.up)
-                and not (narrow and any(a in opps and act.kind == RAISE_KIND
-                                        for a, act in view.history))):
-            return self._preflop(hole, len(opps))
+            return 1.0, 1 << 31
+        hole = view.hole
+        if UNKNOWN in hole:
+            hole = tuple(c for c in hole if c != UNKNOWN)
+        board = view.board
+        fractions = None
+        if narrow:
+            fractions = [self._range_fraction(view, s, keep_per_raise) for s in opps]
+            if min(fractions) >= 0.999:
+                fractions = None
+        if (self.preflop_table and not board and len(hole) == 2 and fractions is None
+                and not any(view.up)):
+            from pokerarena.bots.preflop import preflop_equity
+
+            return preflop_equity(self.plan, hole, len(opps)), 1 << 31
+        if self.plan is not None:
+            return self._fast_equity(view, hole, opps, samples, rng, fractions, thresholds,
+                                     min_samples)
+        return self._numpy_equity(view, hole, opps, samples, rng, fractions), samples
+
+    def _fast_equity(self, view: Any, hole: tuple[int, ...], opps: list[int], samples: int,
+                     rng: Any, fractions: list[float] | None,
+                     thresholds: tuple[float, ...], min_samples: int) -> tuple[float, int]:
+        """:meth:`equity_stats` through :func:`fastmc.mc_equity`."""
+        plan = self.plan
+        assert plan is not None
+        up = view.up
+        board = view.board
+        width = max(self.hole_final, self.board_final, len(hole), len(board))
+        # one row per live player (the seat first), then the board; zero-padded
+        cells = list(hole)
+        cells += [0] * (width - len(hole))
+        lens = [len(hole)]
+        dead: list[int] = []
+        if self.is_stud:
+            live = set(opps)
+            for s in range(view.players):
+                if s != view.seat and s not in live and up[s]:
+                    dead.extend(c for c in up[s] if c != UNKNOWN)
+        for s in opps:
+            u = up[s]
+            if u and UNKNOWN in u:
+                u = tuple(c for c in u if c != UNKNOWN)
+            cells += u
+            cells += [0] * (width - len(u))
+            lens.append(len(u))
+        cells += board
+        cells += [0] * (width - len(board))
+        lens.append(len(board))
+        players = len(opps) + 1
+        fixed = np.array(cells, dtype=np.uint8).reshape(players + 1, width)
+        fixed_len = np.array(lens, dtype=np.int64)
+        frac = None
+        score_mode = fastmc.SCORE_NONE
+        total = samples
+        if fractions is not None:
+            if self.board_final and len(board) >= 3:
+                score_mode = fastmc.SCORE_MADE
+            elif self.board_final and not self.omaha and self.hole_final == 2:
+                score_mode = fastmc.SCORE_PREFLOP
+            if score_mode != fastmc.SCORE_NONE:
+                frac = np.ones(players, dtype=np.float64)
+                frac[1:] = fractions
+        dead_arr = np.array(dead, dtype=np.uint8) if dead else self._dead_idx
+        seed = _seed(rng)
+        th = np.array(thresholds, dtype=np.float64) if thresholds else _NO_THRESHOLDS
+        while True:
+            got, used = fastmc.mc_equity(plan, fixed, fixed_len, self.hole_final,
+                                         self.board_final, seed, total, dead_arr,
+                                         min_samples, th, frac, score_mode)
+            if used or players <= 2:
+                break
+            # not enough cards for everyone: the last opponent leaves
+            players -= 1
+            fixed = np.vstack([fixed[:players], fixed[-1:]])
+            fixed_len = np.concatenate([fixed_len[:players], fixed_len[-1:]])
+            frac = frac[:players] if frac is not None else None
+        if not used:
+            return 1.0, 1 << 31
+        return got / used, used
+
+    def _numpy_equity(self, view: Any, hole: tuple[int, ...], opps: list[int], samples: int,
+                      rng: np.random.Generator, fractions: list[float] | None) -> float:
+        """:meth:`equity` by sampled arrays and the batch evaluator (any game)."""
+        seat = view.seat
         known = set(hole) | set(view.board)
         for u in view.up:
             known.update(c for c in u if c != UNKNOWN)
@@ -345,38 +454,18 @@ class Profile:
         else:
             opp_up = [[c for c in view.up[s] if c != UNKNOWN] for s in opps]
             opp_need = [max(0, self.hole_final - len(u)) for u in opp_up]
+        if fractions is None:
+            fractions = [1.0] * len(opps)
         while opps and need_me + need_board + sum(opp_need) > remaining.size:
             opps.pop()
             opp_up.pop()
             opp_need.pop()
+            fractions.pop()
         if not opps:
             return 1.0
         k = need_me + need_board + sum(opp_need)
-        fractions = [1.0] * len(opps)
-        if narrow:
-            fractions = [self._range_fraction(view, s, keep_per_raise) for s in opps]
         keep = math.prod(fractions)
         total = int(min(samples / max(keep, 1e-9), 4 * samples))
-        if self.fast_high:
-            # one kernel call deals and evaluates every hand (same deals as _sample)
-            seed = int(rng.integers(0, 2**31 - 1)) if k else 0
-            drawn, vals = deal_values(self.high, remaining, seed, total, [hole] + opp_up,
-                                      [need_me] + opp_need, view.board, need_board)
-            mask = np.ones(total, dtype=np.bool_)
-            if narrow and keep < 0.999:
-                pos = need_me + need_board
-                for f, up, need in zip(fractions, opp_up, opp_need, strict=True):
-                    if f < 0.999:
-                        o = np.empty((total, len(up) + need), dtype=np.uint8)
-                        o[:, :len(up)] = up
-                        o[:, len(up):] = drawn[:, pos:pos + need]
-                        score = self._range_score(o, view)
-                        if score is not None:
-                            mask &= score >= np.quantile(score, 1.0 - f)
-                    pos += need
-                if mask.sum() < 8:
-                    mask[:] = True
-            return float(share_mean(vals, mask))
         drawn = _sample(rng, remaining, total, k)
         mine = np.hstack([np.tile(np.asarray(hole, dtype=np.uint8), (total, 1)),
                           drawn[:, :need_me]])
@@ -391,7 +480,7 @@ class Profile:
             opp_hands.append(np.hstack([np.tile(np.asarray(up, dtype=np.uint8), (total, 1)),
                                         drawn[:, pos:pos + need]]))
             pos += need
-        if narrow and keep < 0.999:
+        if keep < 0.999:
             mask = np.ones(total, dtype=bool)
             for f, o in zip(fractions, opp_hands, strict=True):
                 if f < 0.999:
@@ -403,28 +492,6 @@ class Profile:
                 opp_hands = [o[mask] for o in opp_hands]
                 boards = boards[mask] if boards is not None else None
         return float(self.shares(mine, opp_hands, boards).mean())
-
-    def _preflop(self, hole: list[int], opponents: int) -> float:
-        """Pre-flop equity of a two-card hand class against random hands, computed once
-        (4000 deals) per class and number of opponents, then remembered."""
-        a, b = sorted(hole, reverse=True)
-        key = (a >> 2, b >> 2, (a & 3) == (b & 3), opponents)
-        value = self._pre.get(key)
-        if value is None:
-            class _V:  # a view of the canonical hand
-                seat, players, board, history = 0, opponents + 1, (), ()
-                folded = (False,) * (opponents + 1)
-                up = ((),) * (opponents + 1)
-
-            v = _V()
-            v.hole = (a, b)
-            self.preflop_table = False
-            try:
-                value = self.equity(v, 4000, np.random.default_rng(hash(key) & 0xFFFF))
-            finally:
-                self.preflop_table = True
-            self._pre[key] = value
-        return value
 
     def _range_fraction(self, view: Any, seat: int, keep: float) -> float:
         """The share of hands an opponent keeps in range after its bets and raises."""
@@ -505,15 +572,42 @@ class Profile:
         return sum(1 for s in self.draw_streets if s >= street)
 
     def best_discard(self, hole: tuple[int, ...] | list[int], dmin: int, dmax: int,
-                     rng: np.random.Generator, draws_left: int = 1,
-                     samples: int = 24, dead: set[int] | None = None
-                     ) -> tuple[tuple[int, ...], float]:
-        """(cards to discard, expected strength) maximising the strength after the draw."""
+                     rng: Any, draws_left: int = 1,
+                     samples: int = 24, dead: set[int] | None = None,
+                     memo: dict | None = None) -> tuple[tuple[int, ...], float]:
+        """(cards to discard, expected strength) maximising the strength after the draw;
+        ``memo`` (a dict the caller keeps for the hand) remembers the answers."""
         hole = [c for c in hole if c != UNKNOWN]
+        key = None
+        if memo is not None:
+            key = ("discard", tuple(hole), dmin, dmax, draws_left, samples,
+                   frozenset(dead or ()))
+            found = memo.get(key)
+            if found is not None:
+                return found
+        got = self._best_discard(hole, dmin, dmax, rng, draws_left, samples, dead)
+        if memo is not None:
+            memo[key] = got
+        return got
+
+    def _best_discard(self, hole: list[int], dmin: int, dmax: int, rng: Any, draws_left: int,
+                      samples: int, dead: set[int] | None) -> tuple[tuple[int, ...], float]:
         n = len(hole)
         dead = set(dead or ()) | set(hole)
         remaining = np.asarray([c for c in self.deck_list if c not in dead], dtype=np.uint8)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
+        if self.draw_plan is not None and n == self.hole_final:
+            lo, hi = max(0, dmin), min(dmax, n, remaining.size)
+            masks, penalty = _discard_masks(n, lo, hi)
+            if not masks.size:
+                return tuple(hole[:dmin]), 0.0
+            which = "h" if self.high is not None else "l"
+            scores = fastmc.discard_scores(
+                self.draw_plan, np.asarray(hole, dtype=np.uint8), remaining, masks, samples,
+                _seed(rng), self._reference(which, n), expo) - penalty
+            i = int(np.argmax(scores))
+            m = int(masks[i])
+            return tuple(hole[j] for j in range(n) if (m >> j) & 1), float(scores[i])
         plan = _discard_plan(n, max(0, dmin), min(dmax, n, remaining.size), samples)
         if plan is None:
             return tuple(hole[:dmin]), 0.0
@@ -530,7 +624,8 @@ class Profile:
         i = int(np.argmax(scores))
         return tuple(hole[j] for j in cand[i]), float(scores[i])
 
-    def draw_equity(self, view: Any, rng: np.random.Generator, samples: int = 24) -> float:
+    def draw_equity(self, view: Any, rng: Any, samples: int = 24,
+                    memo: dict | None = None) -> float:
         """Chance to win at the showdown of a draw game (heuristic, see module doc)."""
         seat = view.seat
         opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
@@ -543,7 +638,7 @@ class Profile:
             mine = [c for a, act in view.history if a == seat and act.kind == DISCARD_KIND
                     for c in act.cards]
             _, strength = self.best_discard(hole, 0, len(hole), rng, left, samples,
-                                            dead=set(mine))
+                                            dead=set(mine), memo=memo)
             strength = max(strength, 0.0) ** (1.0 / (1.0 + 0.5 * max(0, left - 1)))
         else:
             strength = float(self.percentile(np.asarray([hole], dtype=np.uint8), len(hole))[0])

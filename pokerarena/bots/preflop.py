@@ -1,0 +1,106 @@
+"""Pre-flop equity tables for hold'em-like games: the pot share of each of the 169
+starting-hand classes against ``n`` random hands, built once from the evaluator.
+
+A table is built by :func:`~pokerarena.bots.fastmc.mc_equity` (``DEALS`` seeded deals
+per class; more opponents, fewer deals) for one ranking and deck, lazily per number of
+opponents, and cached on disk next to the evaluator's tables (``$POKERARENA_CACHE`` or
+``~/.cache/pokerarena``). Classes whose cards the deck lacks (short deck) are NaN.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+import numpy as np
+
+from pokerarena.bots.fastmc import Plan, mc_equity
+from pokerarena.evaluator.tables import cache_dir
+
+VERSION = 1
+
+
+def deals_for(opponents: int) -> int:
+    """Deals per class in the table for ``opponents`` random hands."""
+    return 40000 if opponents == 1 else 15000
+
+
+def class_index(a: int, b: int) -> int:
+    """Index (0..168) of a two-card hand's class in a 13x13 grid: pairs on the
+    diagonal, suited hands above it (row: high rank), off-suit below."""
+    ra, rb = a >> 2, b >> 2
+    hi, lo = (ra, rb) if ra >= rb else (rb, ra)
+    if hi == lo or (a & 3) == (b & 3):
+        return hi * 13 + lo
+    return lo * 13 + hi
+
+
+def class_cards(index: int) -> tuple[int, int]:
+    """Two cards of the class ``index`` (suited: both spades; off-suit: spade, heart)."""
+    r, c = divmod(index, 13)
+    if r == c:
+        return r * 4, r * 4 + 1
+    if r > c:  # suited
+        return r * 4, c * 4
+    return c * 4, r * 4 + 1
+
+
+def build(plan: Plan, opponents: int, deals: int) -> np.ndarray:
+    """The table for ``opponents`` random hands (169 pot shares; NaN: not in the deck)."""
+    in_deck = set(plan.deck.tolist())
+    out = np.full(169, np.nan)
+    players = opponents + 1
+    fixed = np.zeros((players + 1, 2), dtype=np.uint8)  # the last row: the board
+    fixed_len = np.zeros(players + 1, dtype=np.int64)
+    fixed_len[0] = 2
+    for i in range(169):
+        a, b = class_cards(i)
+        if a not in in_deck or b not in in_deck:
+            continue
+        fixed[0] = a, b
+        total, used = mc_equity(plan, fixed, fixed_len, 2, 5, 1_000_003 * opponents + i,
+                                deals)
+        if used:
+            out[i] = total / used
+    return out
+
+
+def _key(plan: Plan, opponents: int) -> bytes:
+    h = hashlib.sha1(plan.deck.tobytes())
+    for t in plan.tables:
+        h.update(t.tobytes() if isinstance(t, np.ndarray) else repr(t).encode())
+    h.update(f"{VERSION}/{opponents}/{deals_for(opponents)}".encode())
+    return h.digest()
+
+
+def table(plan: Plan, opponents: int) -> np.ndarray:
+    """The table for ``plan``'s game and ``opponents``: memory, disk, or built."""
+    found = plan.memo.get(("preflop", opponents))
+    if found is not None:
+        return found
+    key = _key(plan, opponents)
+    path = cache_dir() / f"preflop-{key.hex()[:16]}.npy"
+    tab = None
+    if path.exists():
+        try:
+            tab = np.load(path)
+            if tab.shape != (169,):
+                tab = None
+        except (OSError, ValueError):
+            tab = None  # a damaged file is rebuilt
+    if tab is None:
+        tab = build(plan, opponents, deals_for(opponents))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, tab)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # an unwritable cache only costs a rebuild next time
+    plan.memo[("preflop", opponents)] = tab
+    return tab
+
+
+def preflop_equity(plan: Plan, hole: tuple[int, ...] | list[int], opponents: int) -> float:
+    """Pot share of a two-card ``hole`` against ``opponents`` random hands."""
+    return float(table(plan, opponents)[class_index(hole[0], hole[1])])
