@@ -65,7 +65,8 @@ def _view_cards(view: SeatView) -> set[int]:
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g.variant.id}-{g.system_name}")
 def test_view_never_carries_hidden_cards(game):
     """Own cards, up cards, board and history only: never another seat's down cards,
-    its discards, or the deck; and no reference to the hand, the deck or the generator."""
+    its discards (but knock poker's face-up ones), or the deck; and no reference to the
+    hand, the deck or the generator."""
     from pokerarena.engine.hand import Hand
 
     n = min(4, game.variant.players[1])
@@ -80,9 +81,9 @@ def test_view_never_carries_hidden_cards(game):
                 own = set(hand.cards_of(s))
                 up = {c for q in range(n) for c in view.up[q]}
                 visible = own | up | set(hand.board) | {UNKNOWN}
-                # my own discards are mine to know
-                mine = {c for a, act in hand.log if a == s and act.kind == DISCARD_KIND
-                        for c in act.cards}
+                # my own discards are mine to know; knock poker's go face up for all
+                mine = {c for a, act in hand.log if act.kind == DISCARD_KIND
+                        and (a == s or game.has_knock) for c in act.cards}
                 visible |= mine
                 assert _view_cards(view) <= visible, (game.variant.id, s)
                 for q in range(n):
