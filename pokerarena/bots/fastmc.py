@@ -129,56 +129,6 @@ def _five_best(hand, h, nb, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, of
     return best
 
 
-@njit(cache=True)
-def _omaha_value(hand, h, ck, flush, sh5, off5, om, om_values, om_board, pair_idx,
-                 ranks_only):  # pragma: no cover - jit
-    """Omaha high of ``hand[:h]`` (hole) with the five board cards ``hand[h:h + 5]``."""
-    key = np.uint64(0)
-    for j in range(5):
-        key += ck[hand[h + j]]
-    rk = np.int64(key & _LOW_WORD)
-    base = np.int64(om_board[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))]) * 91
-    cls = 0
-    for a in range(h):
-        ra = (hand[a] >> 2) * 13
-        for b in range(a + 1, h):
-            v = om[base + pair_idx[ra + (hand[b] >> 2)]]
-            if v > cls:
-                cls = v
-    best = np.int64(om_values[cls])
-    flags = ((key >> _U32) + np.uint64(0x5555)) & _SUIT_FLAGS
-    if flags and not ranks_only:
-        for s in range(4):
-            if not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
-                continue
-            bm = 0
-            for j in range(5):
-                c = hand[h + j]
-                if (c & 3) == s:
-                    bm |= 1 << (c >> 2)
-            for a in range(h):
-                ca = hand[a]
-                if (ca & 3) != s:
-                    continue
-                for b in range(a + 1, h):
-                    cb = hand[b]
-                    if (cb & 3) != s:
-                        continue
-                    pm = (1 << (ca >> 2)) | (1 << (cb >> 2))
-                    for x in range(13):
-                        if not (bm >> x) & 1:
-                            continue
-                        for y in range(x + 1, 13):
-                            if not (bm >> y) & 1:
-                                continue
-                            for z in range(y + 1, 13):
-                                if (bm >> z) & 1:
-                                    v = np.int64(flush[pm | (1 << x) | (1 << y) | (1 << z)])
-                                    if v > best:
-                                        best = v
-    return best
-
-
 @njit(cache=True, inline="always")
 def _low_rank_bit(c):  # pragma: no cover - jit
     """Bit of a card's rank for ace-to-five lows (ace = bit 0), 0 above eight."""
@@ -246,28 +196,76 @@ def _preflop_score(a, b):  # pragma: no cover - jit
 
 
 # --------------------------------------------------------------------------- kernel
+@njit(cache=True, inline="always")
+def _omaha_hole_value(hand, h, base, bflags, bsm, flush, om, om_values, pair_idx,
+                      ranks_only):  # pragma: no cover - jit
+    """Omaha high of the hole ``hand[:h]`` on a board given by its class offset ``base``
+    (``om_board`` class times 91), its three-of-a-suit ``bflags`` and per-suit rank masks
+    ``bsm``."""
+    cls = 0
+    for a in range(h):
+        ra = (hand[a] >> 2) * 13
+        for b in range(a + 1, h):
+            v = om[base + pair_idx[ra + (hand[b] >> 2)]]
+            if v > cls:
+                cls = v
+    best = np.int64(om_values[cls])
+    if bflags and not ranks_only:
+        for s in range(4):
+            if not (bflags >> np.uint64(4 * s + 3)) & np.uint64(1):
+                continue
+            bm = bsm[s]
+            for a in range(h):
+                ca = hand[a]
+                if (ca & 3) != s:
+                    continue
+                for b in range(a + 1, h):
+                    cb = hand[b]
+                    if (cb & 3) != s:
+                        continue
+                    pm = (1 << (ca >> 2)) | (1 << (cb >> 2))
+                    for x in range(13):
+                        if not (bm >> x) & 1:
+                            continue
+                        for y in range(x + 1, 13):
+                            if not (bm >> y) & 1:
+                                continue
+                            for z in range(y + 1, 13):
+                                if (bm >> z) & 1:
+                                    v = np.int64(flush[pm | (1 << x) | (1 << y) | (1 << z)])
+                                    if v > best:
+                                        best = v
+    return best
+
+
 @njit(cache=True)
-def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
-               fixed, fixed_len, hole_final, board_final, hi_mode, lo_mode, frac, score_mode,
-               pilot, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+def _mc_kernel(cards, players, hole_final, board_final, seed, max_total, min_total, batch,
+               z, nth, t0, t1, t2, t3, hi_mode, lo_mode, frac, score_mode, pilot, deck,
+               ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
                om, om_values, om_board, pair_idx, ranks_only):  # pragma: no cover - jit
-    """(sum of the seat's pot shares, deals counted, deals dealt); see :func:`mc_equity`."""
-    players = fixed.shape[0] - 1
-    nb = fixed_len[players]
-    board = fixed[players, :nb].copy()
+    """(sum of the seat's pot shares, deals counted, deals dealt); see :func:`mc_equity`
+    (``cards``: the packed rows of :func:`pack`; up to four thresholds ``t0..t3``, the
+    first ``nth`` of them in use).
+
+    High hands are ranked from summed card keys: each player's known cards and the
+    board are summed once (the board once per deal), so a deal only adds the cards it
+    dealt; an Omaha board is classified once per deal for every player."""
+    thresholds = np.empty(4, dtype=np.float64)
+    thresholds[0] = t0
+    thresholds[1] = t1
+    thresholds[2] = t2
+    thresholds[3] = t3
+    nb = np.int64(cards[players, 0])
+    board = cards[players, 1:1 + nb].copy()
     need_board = max(0, board_final - nb)
     need = np.empty(players, dtype=np.int64)
     for p in range(players):
-        need[p] = max(0, hole_final - fixed_len[p])
-    # the cards nobody is known to hold
+        need[p] = max(0, hole_final - np.int64(cards[p, 0]))
+    # the cards nobody is known to hold (every row: players, board, dead cards)
     seen = np.zeros(64, dtype=np.bool_)
-    for p in range(players):
-        for j in range(fixed_len[p]):
-            seen[fixed[p, j]] = True
-    for j in range(nb):
-        seen[board[j]] = True
-    for j in range(dead.size):
-        seen[dead[j]] = True
+    for p in range(players + 2):
+        for j in range(np.int64(cards[p, 0])):
+            seen[cards[p, 1 + j]] = True
     buf = np.empty(deck.size, dtype=np.uint8)
     n = 0
     for j in range(deck.size):
@@ -287,6 +285,24 @@ def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
         start[p] = pos
         pos += need[p]
     bstart = need[0]
+    # summed keys and per-suit rank masks of each player's known cards and the board
+    pkey = np.zeros(players, dtype=np.uint64)
+    psm = np.zeros((players, 4), dtype=np.int64)
+    size = np.empty(players, dtype=np.int64)
+    for p in range(players):
+        for j in range(np.int64(cards[p, 0])):
+            c = cards[p, 1 + j]
+            pkey[p] += ck[c]
+            psm[p, c & 3] |= 1 << (c >> 2)
+        size[p] = np.int64(cards[p, 0]) + need[p] + nb + need_board
+    bkey0 = np.uint64(0)
+    bsm0 = np.zeros(4, dtype=np.int64)
+    for j in range(nb):
+        c = board[j]
+        bkey0 += ck[c]
+        bsm0[c & 3] |= 1 << (c >> 2)
+    bsm = bsm0.copy()
+    bkey = bkey0
     narrowed = np.zeros(players, dtype=np.bool_)
     narrowing = False
     if score_mode != SCORE_NONE:
@@ -294,10 +310,11 @@ def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
             if frac[p] < 0.999:
                 narrowed[p] = True
                 narrowing = True
+    build = lo_mode != LO_NONE or hi_mode == HI_OMAHA
     row = np.empty(max(k, 1), dtype=np.uint8)
     hand = np.empty(16, dtype=np.uint8)
-    hv = np.empty(players, dtype=np.int64)
-    lv = np.empty(players, dtype=np.int64)
+    hv = np.zeros(players, dtype=np.int64)
+    lv = np.zeros(players, dtype=np.int64)
     state = _seed_state(seed)
     # narrowing: the score each narrowed opponent must reach, from a pilot sample
     cut = np.full(players, -np.inf)
@@ -320,8 +337,8 @@ def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
                     buf[j] = buf[r]
                     buf[r] = tmp
                 m = 0
-                for j in range(fixed_len[p]):
-                    hand[m] = fixed[p, j]
+                for j in range(np.int64(cards[p, 0])):
+                    hand[m] = cards[p, 1 + j]
                     m += 1
                 for j in range(need[p]):
                     hand[m] = buf[j]
@@ -332,6 +349,8 @@ def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
     # the seat's hand is fixed when nothing is still to come for it
     mine_fixed = need[0] == 0 and need_board == 0
     evaluated = False
+    base = np.int64(0)
+    bflags = np.uint64(0)
     total = 0.0
     used = 0
     dealt = 0
@@ -344,36 +363,71 @@ def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
             buf[j] = buf[r]
             buf[r] = tmp
             row[j] = buf[j]
+        if hi_mode != HI_NONE and (need_board or dealt == 1):
+            bkey = bkey0
+            for s in range(4):
+                bsm[s] = bsm0[s]
+            for j in range(need_board):
+                c = row[bstart + j]
+                bkey += ck[c]
+                bsm[c & 3] |= 1 << (c >> 2)
+            if hi_mode == HI_OMAHA:
+                rk = np.int64(bkey & _LOW_WORD)
+                base = np.int64(om_board[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))]) * 91
+                bflags = ((bkey >> _U32) + np.uint64(0x5555)) & _SUIT_FLAGS
         rejected = False
         for p in range(players - 1, -1, -1):  # opponents first: rejections come early
             if p == 0 and mine_fixed and evaluated:
                 continue
-            m = 0
-            for j in range(fixed_len[p]):
-                hand[m] = fixed[p, j]
-                m += 1
-            for j in range(need[p]):
-                hand[m] = row[start[p] + j]
-                m += 1
-            h = m
-            if narrowed[p] and _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5,
-                                      off5, val5, sh6, off6, val6, sh7, off7, val7,
-                                      ranks_only) < cut[p]:
-                rejected = True
-                break
-            for j in range(nb):
-                hand[m] = board[j]
-                m += 1
-            for j in range(need_board):
-                hand[m] = row[bstart + j]
-                m += 1
+            sp = start[p]
+            h = 0
+            if build or narrowed[p]:
+                for j in range(np.int64(cards[p, 0])):
+                    hand[h] = cards[p, 1 + j]
+                    h += 1
+                for j in range(need[p]):
+                    hand[h] = row[sp + j]
+                    h += 1
+                if narrowed[p] and _score(hand, h, board, score_mode, hi_mode, ck, flush,
+                                          sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+                                          ranks_only) < cut[p]:
+                    rejected = True
+                    break
             if hi_mode == HI_TABLE:
-                hv[p] = _table_value(hand, m, ck, flush, sh5, off5, val5, sh6, off6, val6,
-                                     sh7, off7, val7, ranks_only)
+                key = pkey[p] + bkey
+                for j in range(need[p]):
+                    key += ck[row[sp + j]]
+                flags = ((key >> _U32) + _SUIT_BIAS) & _SUIT_FLAGS
+                if flags and not ranks_only:
+                    su = 0
+                    while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
+                        su += 1
+                    fm = psm[p, su] | bsm[su]
+                    for j in range(need[p]):
+                        c = row[sp + j]
+                        if (c & 3) == su:
+                            fm |= 1 << (c >> 2)
+                    hv[p] = np.int64(flush[fm])
+                else:
+                    rk = np.int64(key & _LOW_WORD)
+                    m = size[p]
+                    if m == 7:
+                        hv[p] = np.int64(val7[off7[rk >> sh7] + (rk & ((1 << sh7) - 1))])
+                    elif m == 6:
+                        hv[p] = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
+                    else:
+                        hv[p] = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
             elif hi_mode == HI_OMAHA:
-                hv[p] = _omaha_value(hand, h, ck, flush, sh5, off5, om, om_values, om_board,
-                                     pair_idx, ranks_only)
+                hv[p] = _omaha_hole_value(hand, h, base, bflags, bsm, flush, om, om_values,
+                                          pair_idx, ranks_only)
             if lo_mode == LO_EIGHT:
+                m = h
+                for j in range(nb):
+                    hand[m] = board[j]
+                    m += 1
+                for j in range(need_board):
+                    hand[m] = row[bstart + j]
+                    m += 1
                 lv[p] = _low8_value(hand, m, h, hi_mode == HI_OMAHA)
             if p == 0:
                 evaluated = True
@@ -409,12 +463,12 @@ def _mc_kernel(deck, dead, seed, max_total, min_total, batch, thresholds, z,
         else:
             total += hi_part
         used += 1
-        if (used >= min_total and used < max_total and thresholds.size
+        if (used >= min_total and used < max_total and nth
                 and (used - min_total) % batch == 0):
             mean = total / used
             var = max(mean * (1.0 - mean), 0.01) / used
             clear = True
-            for t in range(thresholds.size):
+            for t in range(nth):
                 d = mean - thresholds[t]
                 if d * d <= z * z * var:
                     clear = False
@@ -463,6 +517,41 @@ _EMPTY_U8 = np.empty(0, dtype=np.uint8)
 _NO_NARROW = np.ones(16, dtype=np.float64)
 
 
+def pack(rows: list[Any], board: Any = (), dead: Any = ()) -> np.ndarray:
+    """The kernel's card rows: one per player (the seat first), then the board, then
+    dead cards; each row is ``[count, cards...]`` (uint8, zero-padded)."""
+    all_rows = [*rows, board, dead]
+    width = max(len(r) for r in all_rows) + 1
+    cells = bytearray((len(all_rows)) * width)
+    for i, r in enumerate(all_rows):
+        cells[i * width] = len(r)
+        cells[i * width + 1:i * width + 1 + len(r)] = bytes(r)
+    return np.frombuffer(bytes(cells), dtype=np.uint8).reshape(len(all_rows), width)
+
+
+def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
+               board_final: int, seed: int, max_total: int, min_total: int,
+               thresholds: tuple[float, ...] = (), frac: np.ndarray | None = None,
+               score_mode: int = SCORE_NONE, batch: int = 16, z: float = 2.5,
+               pilot: int = 256) -> tuple[float, int]:
+    """:func:`mc_equity` on rows made by :func:`pack` (at most four thresholds)."""
+    nth = len(thresholds)
+    if nth > 4:
+        raise ValueError("at most four thresholds")
+    t = (*thresholds, 0.0, 0.0, 0.0, 0.0)
+    args = (cards, players, hole_final, board_final, seed, max_total, min_total, batch, z,
+            nth, t[0], t[1], t[2], t[3], plan.hi_mode, plan.lo_mode)
+    if frac is None:
+        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
+                                    *plan.tables)
+        return total, used
+    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.tables)
+    if used < 8 and dealt:
+        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
+                                    *plan.tables)
+    return total, used
+
+
 def mc_equity(plan: Plan, fixed: np.ndarray, fixed_len: np.ndarray, hole_final: int,
               board_final: int, seed: int, max_total: int, dead: np.ndarray = _EMPTY_U8,
               min_total: int | None = None, thresholds: np.ndarray = _EMPTY_F,
@@ -474,21 +563,19 @@ def mc_equity(plan: Plan, fixed: np.ndarray, fixed_len: np.ndarray, hole_final: 
     up to ``hole_final`` cards, the board up to ``board_final``.
 
     Sampling stops after ``min_total`` deals (and each ``batch`` more) once the mean is
-    ``z`` standard errors from every one of ``thresholds``. ``frac[p] < 1`` narrows
-    opponent ``p`` to its top fraction by ``score_mode``: the score's quantile over
-    ``pilot`` random holdings is the cut, and deals where the opponent holds less are
-    redealt (at most ``max_total / prod(frac)`` deals, four times ``max_total`` at most;
-    fewer than 8 kept deals fall back to no narrowing)."""
+    ``z`` standard errors from every one of ``thresholds`` (at most four). ``frac[p] < 1``
+    narrows opponent ``p`` to its top fraction by ``score_mode``: the score's quantile
+    over ``pilot`` random holdings is the cut, and deals where the opponent holds less
+    are redealt (at most ``max_total / prod(frac)`` deals, four times ``max_total`` at
+    most; fewer than 8 kept deals fall back to no narrowing)."""
     lo = max_total if min_total is None else min(min_total, max_total)
-    args = (plan.deck, dead, seed, max_total, lo, batch, thresholds, z, fixed, fixed_len,
-            hole_final, board_final, plan.hi_mode, plan.lo_mode)
-    if frac is None:
-        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, *plan.tables)
-        return total, used
-    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, *plan.tables)
-    if used < 8 and dealt:
-        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, *plan.tables)
-    return total, used
+    players = fixed.shape[0] - 1
+    rows = [fixed[p, :int(fixed_len[p])].tolist() for p in range(players + 1)]
+    cards = pack(rows[:players], rows[players], np.asarray(dead, dtype=np.uint8).tolist())
+    return run_packed(plan, cards, players, hole_final, board_final, seed, max_total, lo,
+                      tuple(float(x) for x in thresholds), frac, score_mode, batch, z,
+                      pilot)
+
 
 def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
     """True when :func:`mc_equity` ranks final highs of ``hand_cards`` cards (Omaha:

@@ -375,38 +375,26 @@ class Profile:
     def _fast_equity(self, view: Any, hole: tuple[int, ...], opps: list[int], samples: int,
                      rng: Any, fractions: list[float] | None,
                      thresholds: tuple[float, ...], min_samples: int) -> tuple[float, int]:
-        """:meth:`equity_stats` through :func:`fastmc.mc_equity`."""
+        """:meth:`equity_stats` through :func:`fastmc.run_packed`."""
         plan = self.plan
         assert plan is not None
         up = view.up
         board = view.board
-        width = max(self.hole_final, self.board_final, len(hole), len(board))
-        # one row per live player (the seat first), then the board; zero-padded
-        cells = list(hole)
-        cells += [0] * (width - len(hole))
-        lens = [len(hole)]
+        # one row per live player (the seat first), then the board and the dead cards
+        rows: list[Any] = [hole]
         dead: list[int] = []
         if self.is_stud:
-            live = set(opps)
             for s in range(view.players):
-                if s != view.seat and s not in live and up[s]:
+                if s != view.seat and s not in opps and up[s]:
                     dead.extend(c for c in up[s] if c != UNKNOWN)
         for s in opps:
             u = up[s]
             if u and UNKNOWN in u:
                 u = tuple(c for c in u if c != UNKNOWN)
-            cells += u
-            cells += [0] * (width - len(u))
-            lens.append(len(u))
-        cells += board
-        cells += [0] * (width - len(board))
-        lens.append(len(board))
-        players = len(opps) + 1
-        fixed = np.array(cells, dtype=np.uint8).reshape(players + 1, width)
-        fixed_len = np.array(lens, dtype=np.int64)
+            rows.append(u)
+        players = len(rows)
         frac = None
         score_mode = fastmc.SCORE_NONE
-        total = samples
         if fractions is not None:
             if self.board_final and len(board) >= 3:
                 score_mode = fastmc.SCORE_MADE
@@ -415,19 +403,18 @@ class Profile:
             if score_mode != fastmc.SCORE_NONE:
                 frac = np.ones(players, dtype=np.float64)
                 frac[1:] = fractions
-        dead_arr = np.array(dead, dtype=np.uint8) if dead else self._dead_idx
         seed = _seed(rng)
-        th = np.array(thresholds, dtype=np.float64) if thresholds else _NO_THRESHOLDS
+        lo = min(min_samples, samples)
         while True:
-            got, used = fastmc.mc_equity(plan, fixed, fixed_len, self.hole_final,
-                                         self.board_final, seed, total, dead_arr,
-                                         min_samples, th, frac, score_mode)
+            cards = fastmc.pack(rows, board, dead)
+            got, used = fastmc.run_packed(plan, cards, players, self.hole_final,
+                                          self.board_final, seed, samples, lo, thresholds,
+                                          frac, score_mode)
             if used or players <= 2:
                 break
             # not enough cards for everyone: the last opponent leaves
             players -= 1
-            fixed = np.vstack([fixed[:players], fixed[-1:]])
-            fixed_len = np.concatenate([fixed_len[:players], fixed_len[-1:]])
+            rows.pop()
             frac = frac[:players] if frac is not None else None
         if not used:
             return 1.0, 1 << 31
