@@ -239,17 +239,29 @@ def _omaha_hole_value(hand, h, base, bflags, bsm, flush, om, om_values, pair_idx
 
 
 @njit(cache=True)
-def _mc_kernel(cards, players, hole_final, board_final, seed, max_total, min_total, batch,
+def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
                z, nth, t0, t1, t2, t3, hi_mode, lo_mode, frac, score_mode, pilot, deck,
                ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
                om, om_values, om_board, pair_idx, ranks_only):  # pragma: no cover - jit
     """(sum of the seat's pot shares, deals counted, deals dealt); see :func:`mc_equity`
-    (``cards``: the packed rows of :func:`pack`; up to four thresholds ``t0..t3``, the
+    (``flat``: the card rows of :func:`pack`; up to four thresholds ``t0..t3``, the
     first ``nth`` of them in use).
 
     High hands are ranked from summed card keys: each player's known cards and the
     board are summed once (the board once per deal), so a deal only adds the cards it
     dealt; an Omaha board is classified once per deal for every player."""
+    # the rows: players (the seat first), the board, the dead cards
+    width = 1
+    pos = 0
+    for _ in range(players + 2):
+        width = max(width, np.int64(flat[pos]) + 1)
+        pos += np.int64(flat[pos]) + 1
+    cards = np.zeros((players + 2, width), dtype=np.uint8)
+    pos = 0
+    for p in range(players + 2):
+        c = np.int64(flat[pos])
+        cards[p, :c + 1] = flat[pos:pos + c + 1]
+        pos += c + 1
     thresholds = np.empty(4, dtype=np.float64)
     thresholds[0] = t0
     thresholds[1] = t1
@@ -518,15 +530,13 @@ _NO_NARROW = np.ones(16, dtype=np.float64)
 
 
 def pack(rows: list[Any], board: Any = (), dead: Any = ()) -> np.ndarray:
-    """The kernel's card rows: one per player (the seat first), then the board, then
-    dead cards; each row is ``[count, cards...]`` (uint8, zero-padded)."""
-    all_rows = [*rows, board, dead]
-    width = max(len(r) for r in all_rows) + 1
-    cells = bytearray((len(all_rows)) * width)
-    for i, r in enumerate(all_rows):
-        cells[i * width] = len(r)
-        cells[i * width + 1:i * width + 1 + len(r)] = bytes(r)
-    return np.frombuffer(bytes(cells), dtype=np.uint8).reshape(len(all_rows), width)
+    """The kernel's card rows, flat (uint8): ``count, cards...`` for each player (the
+    seat first), then for the board, then for dead cards."""
+    cells: list[int] = []
+    for r in (*rows, board, dead):
+        cells.append(len(r))
+        cells += r
+    return np.frombuffer(bytes(cells), dtype=np.uint8)
 
 
 def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
@@ -534,7 +544,7 @@ def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
                thresholds: tuple[float, ...] = (), frac: np.ndarray | None = None,
                score_mode: int = SCORE_NONE, batch: int = 16, z: float = 2.5,
                pilot: int = 256) -> tuple[float, int]:
-    """:func:`mc_equity` on rows made by :func:`pack` (at most four thresholds)."""
+    """:func:`mc_equity` on the rows of :func:`pack` (at most four thresholds)."""
     nth = len(thresholds)
     if nth > 4:
         raise ValueError("at most four thresholds")

@@ -57,6 +57,9 @@ class Style:
     size_by_equity: bool = False   # bigger bets with more equity
 
 
+_BETTING = frozenset((FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND))
+
+
 def raises_this_round(view: SeatView) -> int:
     """Bets and raises since the last card was dealt."""
     n = 0
@@ -107,6 +110,8 @@ class StrengthBot(BaseBot):
         self.samples = samples or self.style.samples
         self._memo: dict[Any, Any] = {}
         self._memo_hand: tuple[int, int] = (-1, -1)
+        self._prof_key: tuple[Any, Any] = (None, None)
+        self._prof: Profile | None = None
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: SeatView) -> Action:
@@ -115,7 +120,27 @@ class StrengthBot(BaseBot):
         if legal is None:
             return Action(CALL_KIND)
         kinds = legal.kinds
-        prof = profile(view)
+        if view.variant is self._prof_key[0] and view.betting is self._prof_key[1]:
+            prof = self._prof
+        else:
+            prof = self._prof = profile(view)
+            self._prof_key = (view.variant, view.betting)
+        if not _BETTING.issuperset(kinds):
+            return self.other(view, prof)
+        spot = self.spot(view)
+        bluff = self.rng.random() < self.style.bluff
+        ths = self.thresholds(view, spot, bluff)
+        e = 0.0 if ths is None else self.cached_equity(view, prof, ths)
+        action = self.bet(view, prof, e, spot, bluff)
+        if action.kind in kinds and action.kind != RAISE_KIND:
+            return action
+        return legalize(action, legal, view.hole, down_cards(view))
+
+    def other(self, view: SeatView, prof: Profile) -> Action:
+        """Discard, show, turn up or declare."""
+        legal = view.legal
+        assert legal is not None
+        kinds = legal.kinds
         if DISCARD_KIND in kinds:
             return self.discard(view, prof)
         if SHOW_KIND in kinds:
@@ -128,38 +153,62 @@ class StrengthBot(BaseBot):
             d = prof.declaration(view)
             return Action(DECLARE_KIND, d if d in choices else choices[0])
         spot = self.spot(view)
-        e = self.cached_equity(view, prof, self.thresholds(view, spot))
-        return legalize(self.bet(view, prof, e, spot), legal, view.hole, down_cards(view))
+        bluff = self.rng.random() < self.style.bluff
+        ths = self.thresholds(view, spot, bluff)
+        e = 0.0 if ths is None else self.cached_equity(view, prof, ths)
+        return legalize(self.bet(view, prof, e, spot, bluff), legal, view.hole,
+                        down_cards(view))
 
     def spot(self, view: SeatView) -> tuple[int, float, bool, float]:
         """(live seats, position bonus, may raise, raise threshold per opponent)."""
         legal = view.legal
         assert legal is not None
         st = self.style
-        live = max(2, view.live)
-        bonus = st.position_bonus if acts_last(view) else 0.0
-        can_raise = RAISE_KIND in legal.kinds and legal.max_to > 0
-        th = st.raise_th + st.reraise_step * raises_this_round(view) - bonus
-        return live, bonus, can_raise, th
+        folded = view.folded
+        n = len(folded)
+        live = n - sum(folded)
+        # position: every other live seat acts before this one (see acts_last)
+        bonus = 0.0
+        button = view.button
+        for k in range(n):
+            s = (button - k) % n
+            if not folded[s]:
+                if s == view.seat:
+                    bonus = st.position_bonus
+                break
+        can_raise = legal.max_to > 0 and RAISE_KIND in legal.kinds
+        raises = 0
+        for actor, act in reversed(view.history):
+            if actor == DEALER:
+                break
+            if act.kind == RAISE_KIND:
+                raises += 1
+        th = st.raise_th + st.reraise_step * raises - bonus
+        return (live if live > 2 else 2), bonus, can_raise, th
 
-    def thresholds(self, view: SeatView, spot: tuple[int, float, bool, float]
-                   ) -> tuple[float, ...]:
-        """The pot shares at which :meth:`bet`'s choice changes."""
+    def thresholds(self, view: SeatView, spot: tuple[int, float, bool, float],
+                   bluff: bool = True) -> tuple[float, ...] | None:
+        """The pot shares at which :meth:`bet`'s choice changes (with ``bluff``, as drawn
+        for this decision); None when the choice does not depend on equity at all."""
         live, bonus, can_raise, th = spot
         legal = view.legal
         assert legal is not None
         st = self.style
         p = live - 1
+        call = legal.call
+        if not call or BRING_IN_KIND in legal.kinds:
+            # check or bet (bring in or complete): a bluff bets whatever the equity
+            if not can_raise or (bluff and not st.size_by_equity):
+                return None
+            return (max(th, 0.0) ** p,)
         out = []
         if can_raise:
             out.append(max(th, 0.0) ** p)
-        call = legal.call
-        if call and BRING_IN_KIND not in legal.kinds:
-            out.append(call / (view.pot + call) + st.call_margin - bonus)
-            if st.open_th > 0:
-                out.append(st.open_th ** p)
-            if can_raise and st.bluff > 0:
-                out.append(0.3 ** p)
+        out.append(call / (view.pot + call) + st.call_margin - bonus)
+        if st.open_th > 0:
+            out.append(st.open_th ** p)
+        if can_raise and bluff and st.bluff > 0:
+            out.append(0.3 ** p)
         return tuple(out)
 
     def cached_equity(self, view: SeatView, prof: Profile,
@@ -242,15 +291,18 @@ class StrengthBot(BaseBot):
         return int(min(hi, max(lo, round(target))))
 
     def bet(self, view: SeatView, prof: Profile, e: float,
-            spot: tuple[int, float, bool, float] | None = None) -> Action:
-        """Fold, check/call, bring in, or bet/raise by equity and pot odds."""
+            spot: tuple[int, float, bool, float] | None = None,
+            bluff: bool | None = None) -> Action:
+        """Fold, check/call, bring in, or bet/raise by equity and pot odds (``bluff``:
+        drawn here unless given)."""
         legal = view.legal
         assert legal is not None
         kinds = legal.kinds
         st = self.style
         live, bonus, can_raise, th = spot or self.spot(view)
         e_n = e ** (1.0 / (live - 1)) if live > 2 else e
-        bluff = self.rng.random() < st.bluff
+        if bluff is None:
+            bluff = self.rng.random() < st.bluff
         if BRING_IN_KIND in kinds:
             if can_raise and (e_n >= th or bluff):
                 return Action(RAISE_KIND, self.raise_to(view, prof, e_n))

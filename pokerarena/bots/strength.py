@@ -234,6 +234,8 @@ class Profile:
                 and (board == 5 if self.omaha else True)
                 and fastmc.supported(self.high, hole + board, self.omaha)):
             self.plan = fastmc.Plan(self.deck, self.high, self.low is not None, self.omaha)
+            self._kernel_tail = (self.plan.hi_mode, self.plan.lo_mode, fastmc._NO_NARROW,
+                                 fastmc.SCORE_NONE, 0, self.plan.deck, *self.plan.tables)
         # hold'em-like games (two hole cards, a board, no low half, no wild cards):
         # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
@@ -375,7 +377,7 @@ class Profile:
     def _fast_equity(self, view: Any, hole: tuple[int, ...], opps: list[int], samples: int,
                      rng: Any, fractions: list[float] | None,
                      thresholds: tuple[float, ...], min_samples: int) -> tuple[float, int]:
-        """:meth:`equity_stats` through :func:`fastmc.run_packed`."""
+        """:meth:`equity_stats` through the :func:`fastmc.mc_equity` kernel."""
         plan = self.plan
         assert plan is not None
         up = view.up
@@ -405,11 +407,19 @@ class Profile:
                 frac[1:] = fractions
         seed = _seed(rng)
         lo = min(min_samples, samples)
+        if frac is None and len(thresholds) <= 4:
+            # the common case: straight into the kernel
+            t = (*thresholds, 0.0, 0.0, 0.0, 0.0)
+            got, used, _ = fastmc._mc_kernel(
+                fastmc.pack(rows, board, dead), players, self.hole_final, self.board_final,
+                seed, samples, lo, 16, 2.5, len(thresholds), t[0], t[1], t[2], t[3],
+                *self._kernel_tail)
+            if used:
+                return got / used, used
         while True:
-            cards = fastmc.pack(rows, board, dead)
-            got, used = fastmc.run_packed(plan, cards, players, self.hole_final,
-                                          self.board_final, seed, samples, lo, thresholds,
-                                          frac, score_mode)
+            got, used = fastmc.run_packed(plan, fastmc.pack(rows, board, dead), players,
+                                          self.hole_final, self.board_final, seed, samples,
+                                          lo, thresholds, frac, score_mode)
             if used or players <= 2:
                 break
             # not enough cards for everyone: the last opponent leaves
