@@ -677,3 +677,38 @@ def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np
     _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep,
                     *plan.tables, out)
     return out
+
+
+@njit(cache=True)
+def _hand_percentile(hand, ref, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7,
+                     val7, om, om_values, om_board, pair_idx, ranks_only):  # pragma: no cover
+    """Share of the sorted ``ref`` values below the value of ``hand`` (5..7 cards)."""
+    v = _table_value(hand, hand.size, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+                     off7, val7, ranks_only)
+    return np.searchsorted(ref, v) / ref.size
+
+
+def hand_percentile(plan: Plan, hand: Any, ref: np.ndarray) -> float:
+    """The percentile of one hand (5..7 cards) among the sorted reference values ``ref``
+    (as ``np.searchsorted(ref, value) / ref.size``)."""
+    return _hand_percentile(np.frombuffer(bytes(hand), dtype=np.uint8), ref, *plan.tables)
+
+
+@njit(cache=True)
+def _without(deck, dead):  # pragma: no cover - jit
+    """The cards of ``deck`` (in order) whose bit is not set in ``dead``."""
+    out = np.empty(deck.size, dtype=np.uint8)
+    n = 0
+    for c in deck:
+        if not (dead >> np.int64(c)) & 1:
+            out[n] = c
+            n += 1
+    return out[:n]
+
+
+def remaining_cards(deck: np.ndarray, dead: Any) -> np.ndarray:
+    """``deck`` without the cards of ``dead``, in deck order."""
+    mask = 0
+    for c in dead:
+        mask |= 1 << c
+    return _without(deck, mask)

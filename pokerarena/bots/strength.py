@@ -531,6 +531,14 @@ class Profile:
         ref = self._reference("l", size)
         return np.searchsorted(ref, self._values(self.low, values, None)) / ref.size
 
+    def hand_percentile(self, hole: list[int]) -> float:
+        """:meth:`percentile` of one hand (a kernel call where the fast tables rank it)."""
+        if self.draw_plan is not None and 5 <= len(hole) <= 7:
+            which = "h" if self.high is not None else "l"
+            return fastmc.hand_percentile(self.draw_plan, hole,
+                                          self._reference(which, len(hole)))
+        return float(self.percentile(np.asarray([hole], dtype=np.uint8), len(hole))[0])
+
     def expose_choice(self, down: tuple[int, ...] | list[int], k: int) -> tuple[int, ...]:
         """Which ``k`` down cards to turn up: unpaired ones first, the least telling
         (low cards in high games, high cards in low games)."""
@@ -590,21 +598,23 @@ class Profile:
     def _best_discard(self, hole: list[int], dmin: int, dmax: int, rng: Any, draws_left: int,
                       samples: int, dead: set[int] | None) -> tuple[tuple[int, ...], float]:
         n = len(hole)
-        dead = set(dead or ()) | set(hole)
-        remaining = np.asarray([c for c in self.deck_list if c not in dead], dtype=np.uint8)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
         if self.draw_plan is not None and n == self.hole_final:
+            remaining = fastmc.remaining_cards(self.deck, (*hole, *(dead or ())))
             lo, hi = max(0, dmin), min(dmax, n, remaining.size)
             masks, penalty = _discard_masks(n, lo, hi)
             if not masks.size:
                 return tuple(hole[:dmin]), 0.0
             which = "h" if self.high is not None else "l"
             scores = fastmc.discard_scores(
-                self.draw_plan, np.asarray(hole, dtype=np.uint8), remaining, masks, samples,
+                self.draw_plan, np.frombuffer(bytes(hole), dtype=np.uint8), remaining, masks,
+                samples,
                 _seed(rng), self._reference(which, n), expo) - penalty
             i = int(np.argmax(scores))
             m = int(masks[i])
             return tuple(hole[j] for j in range(n) if (m >> j) & 1), float(scores[i])
+        dead = set(dead or ()) | set(hole)
+        remaining = np.asarray([c for c in self.deck_list if c not in dead], dtype=np.uint8)
         plan = _discard_plan(n, max(0, dmin), min(dmax, n, remaining.size), samples)
         if plan is None:
             return tuple(hole[:dmin]), 0.0
@@ -638,7 +648,7 @@ class Profile:
                                             dead=set(mine), memo=memo)
             strength = max(strength, 0.0) ** (1.0 / (1.0 + 0.5 * max(0, left - 1)))
         else:
-            strength = float(self.percentile(np.asarray([hole], dtype=np.uint8), len(hole))[0])
+            strength = self.hand_percentile(hole)
         # Opponents who drew are better than random hands; those who stood pat more so.
         total_draws = len(self.draw_streets)
         p = 1.0
