@@ -135,6 +135,9 @@ def test_bench_engine_prints_json_with_peers_key(pokerarena_cli):
     data = json.loads(out.stdout.strip().splitlines()[-1])
     assert data["hands_per_sec"] > 0 and data["peers"] == {} and data["players"] == 3
     assert data["showdown_hands"] == 30 and data["chips_conserved"]
+    from pokerarena import native
+
+    assert data["native"] is native.build_is_current()  # the build is used when current
 
 
 def test_bench_engine_rejects_a_bad_bot_without_traceback(pokerarena_cli):

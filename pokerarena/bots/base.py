@@ -11,15 +11,14 @@ cards they discard are :data:`~pokerarena.engine.UNKNOWN` in it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from pokerarena.bots.views import SeatView, ViewMaker, build_view
 from pokerarena.cards import card_str, parse_cards
 from pokerarena.engine import actions as _actions
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
-    DEAL_BOARD_KIND,
     DEAL_HOLE_KIND,
     DISCARD_KIND,
     FOLD_KIND,
@@ -30,10 +29,6 @@ from pokerarena.engine.actions import (
     Action,
     Legal,
 )
-from pokerarena.engine.game import ST_DECLARE as _ST_DECLARE
-from pokerarena.engine.game import ST_EXPOSE as _ST_EXPOSE
-from pokerarena.engine.hand import _PHASE_NAMES, EngineError, Hand
-from pokerarena.engine.hand import PH_BET as _PH_BET
 
 __all__ = [
     "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "ViewMaker", "action_from_json",
@@ -61,48 +56,6 @@ class MatchInfo:
         return {"match_no": self.match_no, "variant": self.variant, "betting": self.betting,
                 "game": dict(self.game), "players": self.players, "hands": self.hands,
                 "entrants": list(self.entrants), "entrant": self.entrant}
-
-
-class SeatView(NamedTuple):
-    """Everything one seat may see at one moment, and nothing else (an immutable named
-    tuple: cheap to build once per decision).
-
-    Seats are table seats (``button`` is the dealer's seat). ``hole``: the seat's own
-    cards (down and up) in the order dealt; ``up``: every seat's face-up cards; ``board``:
-    community cards; ``stacks``/``bets`` by seat (``bets``: this betting round);
-    ``committed``: chips each seat put in during the hand; ``pot``: all chips committed;
-    ``to_call``; ``legal``: the legal actions with amount ranges (None unless the seat is
-    to act); ``history``: the public action log, ``(seat or DEALER, Action)`` pairs with
-    hidden cards as ``UNKNOWN``; ``folded``; ``street``: index of the variant's street;
-    ``phase``: ``bet``, ``draw``, ``showdown`` or ``over``; ``hand_no``/``match_no``.
-    """
-
-    variant: str
-    betting: str
-    game: dict[str, Any]
-    hand_no: int
-    match_no: int
-    seat: int
-    button: int
-    players: int
-    hole: tuple[int, ...]
-    up: tuple[tuple[int, ...], ...]
-    board: tuple[int, ...]
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    pot: int
-    to_call: int
-    legal: Legal | None
-    history: tuple[tuple[int, Action], ...]
-    folded: tuple[bool, ...]
-    street: int
-    phase: str
-
-    @property
-    def live(self) -> int:
-        """Seats that have not folded."""
-        return sum(1 for f in self.folded if not f)
 
 
 @dataclass(frozen=True)
@@ -169,221 +122,6 @@ class BaseBot:
 
 
 # --------------------------------------------------------------------------- building
-_new = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
-_HIDDEN = tuple((UNKNOWN,) * k for k in range(64))  # k cards face down
-_BET_KINDS = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante", "pr"))
-
-
-class ViewMaker:
-    """Builds the :class:`SeatView` of any seat of one hand, cheaply and incrementally.
-
-    Each seat's public history is extended with the log entries added since its last
-    view (the engine's observation masks them), so a view costs about the same at the
-    end of a hand as at its start. The maker refers to the hand: the table keeps it; a
-    bot only ever gets the plain views it makes.
-    """
-
-    __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final", "_changed",
-                 "_up", "_up_at", "_fast", "_pub", "_own", "_by_seat", "_scanned")
-
-    def __init__(self, hand: Any, *, hand_no: int = 0, match_no: int = 0,
-                 game_info: dict[str, Any] | None = None) -> None:
-        self.hand = hand
-        self.hand_no = hand_no
-        self.match_no = match_no
-        self.game_info = game_info
-        self._hist: dict[int, list[tuple[int, Action]]] = {}
-        self._final: dict[int, int] = {}
-        # Face-up cards change only with entries other than bets (deals, draws, turning
-        # cards up, shows): the last such entry seen, and the up cards as of log length
-        # ``_up_at`` (every seat's view has scanned every entry before its own time).
-        self._changed = -1
-        self._up: tuple[tuple[int, ...], ...] = ()
-        self._up_at = -1
-        # The fast path (games without simultaneous choices, where nothing in the log is
-        # hidden for a while): the log as every seat but one sees it is built once per
-        # hand (``_pub``); ``_own[seat]``: indices of the entries that seat sees unmasked.
-        self._fast = _fast_game(hand)
-        self._pub: list[tuple[int, Action]] = []
-        self._own: dict[int, list[int]] = {}
-        self._scanned = 0
-        self._by_seat = itemgetter(*hand.pos_of) if self._fast else None
-        if self._fast and game_info is None:
-            self.game_info = hand.game.describe()
-
-    def view(self, seat: int) -> SeatView:
-        """The seat's view now (plain copies; no reference to the hand)."""
-        if self._fast:
-            return self._view_fast(seat)
-        obs = self.hand.observation(seat, self.hand_no, self.match_no)
-        hist = self._hist.get(seat)
-        if hist is None:
-            hist = self._hist[seat] = []
-            done = 0
-        else:
-            done = self._final[seat]
-            del hist[done:]
-        new = obs.history_since(done)
-        hist.extend(new)
-        final = self._final[seat] = obs.history_final
-        for k, (_, act) in enumerate(new, done):
-            if k > self._changed and _may_turn_up(act):
-                self._changed = k
-        length = obs.log_length
-        if final < length:  # a simultaneous choice: what is up depends on the seat
-            up = tuple(map(tuple, obs.up))
-        elif self._up_at > self._changed:
-            up = self._up
-        else:
-            up = self._up = tuple(map(tuple, obs.up))
-            self._up_at = length
-        game = self.game_info
-        if game is None:
-            game = self.game_info = obs.stakes
-        return _new(SeatView, (
-            obs.variant, obs.betting, game, self.hand_no, self.match_no, seat, obs.button,
-            obs.players, tuple(obs.hole), up, tuple(obs.board),
-            tuple(obs.stacks), tuple(obs.bets), tuple(obs.committed), obs.pot, obs.to_call,
-            obs.legal, tuple(hist), tuple(obs.folded), obs.street, obs.phase))
-
-    def _scan(self, length: int) -> None:
-        """Extend the public log to ``length`` entries (what the engine's observation
-        masks: other seats' down cards dealt and cards discarded)."""
-        log = self.hand.log
-        pub = self._pub
-        own = self._own
-        changed = self._changed
-        for k in range(self._scanned, length):
-            entry = log[k]
-            act = entry[1]
-            kind = act.kind
-            if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
-                pub.append(entry)
-                continue
-            if kind == DEAL_HOLE_KIND:
-                target = act.target
-                flags = act.amount  # bit mask of face-up cards
-                cards = act.cards
-                if flags:
-                    changed = k
-                    hidden = tuple([c if (flags >> i) & 1 else UNKNOWN
-                                    for i, c in enumerate(cards)])
-                else:
-                    hidden = _HIDDEN[len(cards)]
-                entry = (entry[0], _new(Action, (kind, flags, hidden, target)))
-            elif kind == DISCARD_KIND:
-                changed = k
-                target = entry[0]
-                entry = (target, _new(Action, (kind, act.amount, _HIDDEN[len(act.cards)],
-                                               act.target)))
-            else:
-                changed = k
-                pub.append(entry)
-                continue
-            pub.append(entry)
-            mine = own.get(target)
-            if mine is None:
-                own[target] = [k]
-            else:
-                mine.append(k)
-        self._changed = changed
-        self._scanned = length
-
-    def _view_fast(self, seat: int) -> SeatView:
-        h = self.hand
-        if not 0 <= seat < h.n:
-            raise EngineError(f"no seat {seat} at this table")
-        log = h.log
-        length = len(log)
-        scanned = self._scanned
-        if scanned < length:
-            if scanned + 1 == length and log[scanned][1].kind in _BET_KINDS:
-                self._pub.append(log[scanned])  # one more bet: public as it is
-                self._scanned = length
-            else:
-                self._scan(length)
-        hist = self._hist.get(seat)
-        if hist is None:
-            hist = self._hist[seat] = self._pub[:length]
-            mine = self._own.get(seat)
-            if mine:
-                for k in mine:
-                    hist[k] = log[k]
-            self._final[seat] = length
-        else:
-            done = self._final[seat]
-            if done < length:
-                hist += self._pub[done:length]
-                mine = self._own.get(seat)
-                if mine and mine[-1] >= done:
-                    for k in mine:
-                        if k >= done:
-                            hist[k] = log[k]
-                self._final[seat] = length
-        if self._up_at > self._changed:
-            up = self._up
-        else:
-            up = self._up = self._by_seat(
-                [tuple([x for x, u in zip(cards, isup, strict=True) if u]) if any(isup) else ()
-                 for cards, isup in zip(h.hole, h.isup, strict=True)])
-            self._up_at = length
-        by = self._by_seat
-        p = h.pos_of[seat]
-        actor = h.actor
-        if actor == p and not h.over:
-            legal = h._legal
-            if legal is None:
-                legal = h.legal_actions()
-        else:
-            legal = None
-        phase = h.phase
-        to_call = h.cur - h.bets[p] if phase == _PH_BET else 0
-        committed = h.committed
-        game = h.game
-        return _new(SeatView, (
-            game.variant_id, game.system_name, self.game_info, self.hand_no, self.match_no,
-            seat, h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), by(h.stack),
-            by(h.bets), by(committed), sum(committed) + h.dead,
-            to_call if to_call > 0 else 0, legal, tuple(hist), by(h.folded), h.si,
-            _PHASE_NAMES[phase]))
-
-
-def _may_turn_up(act: Action) -> bool:
-    """Whether a log entry may change which cards are face up (a bet or a board card
-    never does, nor a card dealt face down)."""
-    kind = act.kind
-    if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
-        return False
-    return kind != DEAL_HOLE_KIND or bool(act.amount)
-
-
-_FAST: dict[int, tuple[Any, bool]] = {}
-
-
-def _fast_game(hand: Any) -> bool:
-    """Whether views of ``hand`` may take the fast path: a plain engine hand (not a
-    subclass) of at least two seats, of a game without expose or declare streets (their
-    simultaneous choices hide log entries for a while)."""
-    if type(hand) is not Hand or hand.n < 2:
-        return False
-    game = hand.game
-    streets = game.streets
-    hit = _FAST.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
-    ok = all(st[0] not in (_ST_EXPOSE, _ST_DECLARE) for st in streets)
-    _FAST[id(game)] = (game, ok)
-    return ok
-
-
-def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,
-               game_info: dict[str, Any] | None = None) -> SeatView:
-    """The :class:`SeatView` of ``seat`` in an engine hand (copies; keeps no reference).
-    Many views of one hand: :class:`ViewMaker`."""
-    return ViewMaker(hand, hand_no=hand_no, match_no=match_no,
-                     game_info=game_info).view(seat)
-
-
 def build_summary(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0) -> HandSummary:
     """What ``seat`` may see of a finished hand: deltas, pots, cards shown at showdown."""
     res = hand.result()

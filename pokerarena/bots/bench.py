@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pokerarena import native
 from pokerarena.bots.session import play_session
 from pokerarena.engine.game import Game
 
@@ -19,7 +20,8 @@ def engine_bench(variant: str = "holdem", betting: str | None = "no_limit", play
                  bots: str = "call", hands: int = 2000, seed: int = 0,
                  peers: bool = True) -> dict[str, Any]:
     """Hands per second of ``players`` ``bots`` bots playing ``variant`` (CPU time of this
-    process, after a warm-up), plus PokerKit's rate for the same hold'em workload."""
+    process, after a warm-up), plus PokerKit's rate for the same hold'em workload;
+    ``native``: whether the mypyc build of the table loop ran (:mod:`pokerarena.native`)."""
     game = Game(variant, {"betting": betting} if betting else {})
     names = [b.strip() for b in bots.split(",")] if "," in bots else [bots] * players
     play_session(game, names, min(200, hands), seed + 1)  # warm-up (tables, caches)
@@ -30,7 +32,8 @@ def engine_bench(variant: str = "holdem", betting: str | None = "no_limit", play
         "variant": game.variant.id, "betting": game.system_name, "players": len(names),
         "bots": names, "hands": hands, "hands_per_sec": hands / dt,
         "showdown_hands": summary.showdown_hands,
-        "chips_conserved": summary.chips_conserved, "peers": {}}
+        "chips_conserved": summary.chips_conserved, "native": native.compiled(),
+        "peers": {}}
     if set(names) == {"call"}:
         out["engine_hands_per_sec"] = engine_call_rate(game, len(names), hands, seed)
     if peers and set(names) == {"call"}:

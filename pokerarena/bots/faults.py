@@ -357,8 +357,9 @@ class GuardedBot:
         self.decisions += 1
         self.last_answer = answer
         legal = view.legal
-        if (type(answer) is Action and legal is not None and answer.kind == CALL_KIND
-                and CALL_KIND in legal.kinds):
+        # (the kind read untyped: a garbage Action may carry anything there)
+        kind: Any = getattr(answer, "kind", None) if type(answer) is Action else None
+        if kind == CALL_KIND and legal is not None and CALL_KIND in legal.kinds:
             self.last_fault = None  # the common answer: a check or call where allowed
             return answer
         try:

@@ -25,6 +25,7 @@ from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
 from pokerarena.engine.actions import DEALER, IllegalAction
 from pokerarena.engine.game import Game
+from pokerarena.engine.hand import Hand
 
 
 def big_blind(game: Game) -> int:
@@ -162,33 +163,31 @@ def showdown_categories(hand: Any, game: Game | None = None) -> dict[int, tuple[
     return out
 
 
-def play_hand(hand: Any, guards: Sequence[GuardedBot], seat_of: Sequence[int], *,
+def play_hand(hand: Hand, guards: Sequence[GuardedBot], seat_of: Sequence[int], *,
               hand_no: int, match_no: int = 0, game_info: dict[str, Any] | None = None,
               faults: list[Fault] | None = None,
               on_decision: Callable[[Decision], None] | None = None) -> None:
     """Play one hand to its end; ``guards[j]`` sits at seat ``seat_of[j]``. Bots get
     :class:`~pokerarena.bots.base.SeatView` copies only, never the hand or an engine
     observation. ``on_decision(Decision)`` is called after each decision."""
-    at_seat = {s: guards[j] for j, s in enumerate(seat_of)}
+    at_seat: dict[int, GuardedBot] = {s: guards[j] for j, s in enumerate(seat_of)}
     views = ViewMaker(hand, hand_no=hand_no, match_no=match_no, game_info=game_info)
     for s, g in at_seat.items():
         if g.wants("start_hand"):
             g.start_hand(views.view(s))
     steps = 0
     log = hand.log
-    view_of = views.view
-    apply = hand.apply
     while not hand.is_over:
         seat = hand.to_act
         if seat is None or seat == DEALER:
             raise RuntimeError("the hand waits for the dealer: use automatic dealing")
-        view = view_of(seat)
+        view = views.view(seat)
         guard = at_seat[seat]
         action = guard.act(view)
         index = len(log)
         fault = guard.last_fault
         try:
-            apply(action)
+            hand.apply(action)
         except IllegalAction as exc:
             guard._record(hand_no, seat, "illegal", str(exc))
             fault = "illegal"

@@ -30,7 +30,7 @@ class SessionSummary:
     seed: int
     hands: int
     bots: list[str]
-    net: list[int]
+    net: list[Any]  # fractional chips under odd_chip="fractional"
     showdowns: list[int]
     won: list[int]
     showdown_hands: int = 0
@@ -100,7 +100,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
 
 
 def _session(game: Game, bot_names: list[str], guards: list[GuardedBot], hands: int,
-             seed: int, chips: int, mode: str, wangdoodle: bool, jackpot: bool,
+             seed: int, chips: int, mode: Any, wangdoodle: bool, jackpot: bool,
              deck_seq: np.random.SeedSequence) -> SessionSummary:
     n = len(bot_names)
     table = Table(game, [chips] * n, seed=np.random.default_rng(deck_seq), mode=mode,

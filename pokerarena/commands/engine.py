@@ -283,8 +283,9 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
+    loop = "compiled table loop" if out.get("native") else "plain Python table loop"
     print(f"{out['variant']} ({out['betting']}), {out['players']} players, bots "
-          f"{','.join(sorted(set(out['bots'])))}: {out['hands']} hands, one core")
+          f"{','.join(sorted(set(out['bots'])))}: {out['hands']} hands, one core, {loop}")
     print(f"  pokerarena : {out['hands_per_sec']:10.0f} hands/s  "
           f"(showdowns {out['showdown_hands']}, chips conserved: "
           f"{'yes' if out['chips_conserved'] else 'NO'})")

@@ -47,17 +47,26 @@ from pokerarena.engine.game import (
 )
 from pokerarena.engine.scoring import positional_wilds
 
+try:  # compiled with mypyc when installed so; a no-op decorator otherwise
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - plain Python
+    def _no_attr(*_args: Any, **_kwargs: Any) -> Any:
+        """No-op stand-in for mypy_extensions.mypyc_attr."""
+        return lambda cls: cls
+
+    mypyc_attr = _no_attr  # type: ignore[assignment]
+
 try:  # the evaluator's single-hand table lookup (Scorer.high's fast path)
     from pokerarena.evaluator.fast import high_with_board as _high_with_board
 except ImportError:  # pragma: no cover - no evaluator: Scorer falls back anyway
-    _high_with_board = None
+    _high_with_board = None  # type: ignore[assignment]
 
 PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER, PH_EXPOSE, PH_DECLARE = range(8)
-_FCR = (FOLD_KIND, CALL_KIND, RAISE_KIND)
-_FC = (FOLD_KIND, CALL_KIND)
-_FR = (FOLD_KIND, RAISE_KIND)
-_CR = (CALL_KIND, RAISE_KIND)
-_C = (CALL_KIND,)
+_FCR: tuple[str, ...] = (FOLD_KIND, CALL_KIND, RAISE_KIND)
+_FC: tuple[str, ...] = (FOLD_KIND, CALL_KIND)
+_FR: tuple[str, ...] = (FOLD_KIND, RAISE_KIND)
+_CR: tuple[str, ...] = (CALL_KIND, RAISE_KIND)
+_C: tuple[str, ...] = (CALL_KIND,)
 _CHECK = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
 _NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
 _new_tuple = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
@@ -72,15 +81,18 @@ def _card_text(c: int) -> str:
     return "??" if c == UNKNOWN else card_str(c)
 
 
-def _best(players: list[int], values: dict, high: bool, low: bool) -> tuple[list, list]:
+def _best(players: list[int], values: dict, high: bool,
+          low: bool) -> tuple[list[int] | None, list[int] | None]:
     """(best high hands, best qualifying low hands) among ``players`` (None: nobody)."""
-    highs = lows = None
+    highs: list[int] = []
+    lows: list[int] = []
     if high and players:
         best = None
         for p in players:  # the players with the highest value, in the given order
             v = values[p][0]
             if best is None or v > best:
-                best, highs = v, [p]
+                best = v
+                highs = [p]
             elif v == best:
                 highs.append(p)
     if low:
@@ -90,10 +102,11 @@ def _best(players: list[int], values: dict, high: bool, low: bool) -> tuple[list
             if v is None:
                 continue
             if best is None or v > best:
-                best, lows = v, [p]
+                best = v
+                lows = [p]
             elif v == best:
                 lows.append(p)
-    return highs, lows
+    return highs or None, lows or None
 
 
 _PROGRESSIVE = (9, 10, 11, 12, 11, 10)  # progressive openers: J, Q, K, A, K, Q, J, ...
@@ -437,6 +450,7 @@ class Observation:
         return out
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hand:
     """One hand of a :class:`~pokerarena.engine.game.Game`; see the module docstring."""
 
@@ -460,7 +474,7 @@ class Hand:
                 s = int(s)
             start.append(s)
         self.start = start
-        self.stack = list(start)
+        self.stack: list[Any] = list(start)  # chips may turn fractional (odd_chip option)
         self.bets = [0] * n
         self.committed = [0] * n
         self.antes = [0] * n
@@ -533,6 +547,7 @@ class Hand:
         self.expose_count = self.expose_keep = 0
         self.lb_open = game.max_bet  # last-bet limit: the most a round's first bet may be
         self.irregularities: list[tuple[int, str, str]] = []
+        self.protected: dict[int, Any] = {}  # position -> chips set aside (protection)
         self._result: HandResult | None = None
         self.went_to_showdown = False
         antes, blinds = g.forced_by_position(n)
@@ -646,7 +661,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} cannot act now: seat {self.seat_of[p]} is to act")
         if self.bring_in_pending and p == self.bring_in_pos:
             raise IllegalAction(f"seat {self.seat_of[p]} must post the bring-in")
-        protected = self.__dict__.setdefault("protected", {})
+        protected = self.protected
         protected[p] = protected.get(p, 0) + self.stack[p]
         self.stack[p] = 0
         self.need[p] = False
@@ -657,8 +672,10 @@ class Hand:
 
     def _unprotect(self) -> None:
         """Give protected seats back the chips set aside (at settlement)."""
-        for p, chips in self.__dict__.pop("protected", {}).items():
-            self.stack[p] += chips
+        if self.protected:
+            for p, chips in self.protected.items():
+                self.stack[p] += chips
+            self.protected = {}
 
     def result(self) -> HandResult:
         """The outcome; only once the hand is over."""
@@ -811,7 +828,7 @@ class Hand:
     def _legal_bet(self, p: int) -> Legal:
         if self.bring_in_pending and p == self.bring_in_pos:
             lo, hi, choices = self._raise_range(p)
-            kinds = (BRING_IN_KIND, RAISE_KIND) if hi else (BRING_IN_KIND,)
+            kinds: tuple[str, ...] = (BRING_IN_KIND, RAISE_KIND) if hi else (BRING_IN_KIND,)
             return Legal(kinds, bring_in=min(self.game.bring_in, self.stack[p]),
                          min_to=lo, max_to=hi, choices=choices)
         cur, bets, stacks = self.cur, self.bets, self.stack
@@ -1297,7 +1314,9 @@ class Hand:
             if kind not in (CALL_KIND, DOWN_KIND):
                 raise IllegalAction(f"seat {seat} takes the next card up (cc) or down (dd), "
                                     f"not {kind!r}")
-            self.choose_down[p] = kind == DOWN_KIND
+            choose = self.choose_down
+            if choose is not None:
+                choose[p] = kind == DOWN_KIND
             self.log.append((seat, Action(kind)))
         elif self.phase == PH_EXPOSE:
             if kind != EXPOSE_KIND:
@@ -1627,8 +1646,8 @@ class Hand:
         self.phase = PH_OVER
         self.actor = -1
         carry = sum(self.committed) + self.dead
-        stacks = [0] * n
-        deltas = [0] * n
+        stacks: list[Any] = [0] * n
+        deltas: list[Any] = [0] * n
         for p in range(n):
             stacks[self.seat_of[p]] = self.stack[p]
             deltas[self.seat_of[p]] = self.stack[p] - self.start[p]
@@ -1638,7 +1657,8 @@ class Hand:
         self.over = True
         self._result = HandResult(deltas, stacks, [], {}, passed=True, carry=carry)
 
-    def _declared_winners(self, claim: list[int], values: dict) -> tuple[list, list]:
+    def _declared_winners(self, claim: list[int],
+                          values: dict) -> tuple[list[int] | None, list[int] | None]:
         """High and low winners after a declaration: each half among those who declared
         it; a player who declared both and fails to win or tie either gets nothing."""
         decl = self.declared
@@ -1694,9 +1714,9 @@ class Hand:
             got[p] = got.get(p, 0) + amount
             return
         if self.game.odd_chip == "fractional" and amount % k:
-            share = Fraction(amount, k)
+            part = Fraction(amount, k)
             for p in winners:
-                got[p] = got.get(p, 0) + share
+                got[p] = got.get(p, 0) + part
             return
         share, rem = divmod(amount, k)
         ordered = sorted(winners, key=(prio or self._priority()).index)
@@ -1817,8 +1837,8 @@ class Hand:
         bonuses = self._pay_bonuses(values) if g.bonus != "none" and values else {}
         for p, (hv, lv) in values.items():  # described on first use (see HandResult)
             showdown_info[self.seat_of[p]] = (tuple(self.hole[p]), hv, lv, wilds.get(p))
-        stacks = [0] * n
-        deltas = [0] * n
+        stacks: list[Any] = [0] * n
+        deltas: list[Any] = [0] * n
         fractional = g.odd_chip == "fractional"
         seat_of, stack, start = self.seat_of, self.stack, self.start
         for p in range(n):

@@ -51,8 +51,9 @@ class Table:
         self.jackpot_next = False
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.buy_in = [int(s) for s in stacks]
-        self.stacks = list(self.buy_in)
-        self.net = [0] * n
+        # (chips may turn fractional under the odd_chip="fractional" option)
+        self.stacks: list[Any] = list(self.buy_in)
+        self.net: list[Any] = [0] * n
         self.button = button
         self.carry = 0
         self.passes = 0

@@ -1,0 +1,41 @@
+"""Compile the table loop's hot modules with mypyc, in place (see pokerarena/native.py).
+
+Usage: ``python tools/build_native.py [--if-stale]``. Needs mypy (the ``native`` extra)
+and a C compiler; on success the extension modules sit beside their sources and the
+stamp records the sources they were built from. ``--if-stale``: only when the build in
+place is missing or was made from other sources.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    os.environ["POKERARENA_PURE"] = "1"  # import the sources while building
+    sys.path.insert(0, str(ROOT))
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    from pokerarena import native
+
+    if "--if-stale" in sys.argv[1:] and native.build_is_current():
+        print("native build: current")
+        return 0
+    native.STAMP.unlink(missing_ok=True)
+    os.chdir(ROOT)
+    paths = [str(native.module_path(m).relative_to(ROOT)) for m in native.MODULES]
+    setup(name="pokerarena-native", script_args=["-q", "build_ext", "--inplace"],
+          ext_modules=mypycify([*paths, "--ignore-missing-imports"], opt_level="3",
+                               group_name=native.GROUP))
+    native.write_stamp()
+    print(f"native build: {len(paths)} modules compiled with mypyc")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
