@@ -197,11 +197,11 @@ def _preflop_score(a, b):  # pragma: no cover - jit
 
 # --------------------------------------------------------------------------- kernel
 @njit(cache=True, inline="always")
-def _omaha_hole_value(hand, h, base, bflags, bsm, flush, om, om_values, pair_idx,
+def _omaha_hole_value(hand, h, base, fsuit, tris, ntri, flush, om, om_values, pair_idx,
                       ranks_only):  # pragma: no cover - jit
     """Omaha high of the hole ``hand[:h]`` on a board given by its class offset ``base``
-    (``om_board`` class times 91), its three-of-a-suit ``bflags`` and per-suit rank masks
-    ``bsm``."""
+    (``om_board`` class times 91) and, when three or more board cards share the suit
+    ``fsuit`` (else -1), the rank masks ``tris[:ntri]`` of each three of them."""
     cls = 0
     for a in range(h):
         ra = (hand[a] >> 2) * 13
@@ -210,32 +210,46 @@ def _omaha_hole_value(hand, h, base, bflags, bsm, flush, om, om_values, pair_idx
             if v > cls:
                 cls = v
     best = np.int64(om_values[cls])
-    if bflags and not ranks_only:
-        for s in range(4):
-            if not (bflags >> np.uint64(4 * s + 3)) & np.uint64(1):
+    if fsuit >= 0 and not ranks_only:
+        for a in range(h):
+            ca = hand[a]
+            if (ca & 3) != fsuit:
                 continue
-            bm = bsm[s]
-            for a in range(h):
-                ca = hand[a]
-                if (ca & 3) != s:
+            for b in range(a + 1, h):
+                cb = hand[b]
+                if (cb & 3) != fsuit:
                     continue
-                for b in range(a + 1, h):
-                    cb = hand[b]
-                    if (cb & 3) != s:
-                        continue
-                    pm = (1 << (ca >> 2)) | (1 << (cb >> 2))
-                    for x in range(13):
-                        if not (bm >> x) & 1:
-                            continue
-                        for y in range(x + 1, 13):
-                            if not (bm >> y) & 1:
-                                continue
-                            for z in range(y + 1, 13):
-                                if (bm >> z) & 1:
-                                    v = np.int64(flush[pm | (1 << x) | (1 << y) | (1 << z)])
-                                    if v > best:
-                                        best = v
+                pm = (1 << (ca >> 2)) | (1 << (cb >> 2))
+                for t in range(ntri):
+                    v = np.int64(flush[pm | tris[t]])
+                    if v > best:
+                        best = v
     return best
+
+
+@njit(cache=True, inline="always")
+def _omaha_low8(hand, h, blm):  # pragma: no cover - jit
+    """Eight-or-better Omaha low of the hole ``hand[:h]`` with a board whose low ranks
+    are the bits of ``blm`` (as :func:`_low8_value`)."""
+    best = 256
+    for i in range(h):
+        bi = _low_rank_bit(hand[i])
+        if bi == 0:
+            continue
+        for k in range(i + 1, h):
+            bk = _low_rank_bit(hand[k])
+            if bk == 0 or bk == bi:
+                continue
+            pm = bi | bk
+            rest = blm & ~pm
+            b1 = rest & -rest
+            rest ^= b1
+            b2 = rest & -rest
+            rest ^= b2
+            b3 = rest & -rest
+            if b3 and (pm | b1 | b2 | b3) < best:
+                best = pm | b1 | b2 | b3
+    return 255 - best if best < 256 else -1
 
 
 @njit(cache=True)
@@ -362,7 +376,11 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
     mine_fixed = need[0] == 0 and need_board == 0
     evaluated = False
     base = np.int64(0)
-    bflags = np.uint64(0)
+    fsuit = -1
+    ntri = 0
+    tris = np.zeros(10, dtype=np.int64)
+    ranks = np.zeros(13, dtype=np.int64)
+    blm = 0
     total = 0.0
     used = 0
     dealt = 0
@@ -386,7 +404,32 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
             if hi_mode == HI_OMAHA:
                 rk = np.int64(bkey & _LOW_WORD)
                 base = np.int64(om_board[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))]) * 91
+                fsuit = -1
+                ntri = 0
                 bflags = ((bkey >> _U32) + np.uint64(0x5555)) & _SUIT_FLAGS
+                for s in range(4):
+                    if ranks_only or not (bflags >> np.uint64(4 * s + 3)) & np.uint64(1):
+                        continue
+                    bm = bsm[s]
+                    cnt = 0
+                    for x in range(13):
+                        if (bm >> x) & 1:
+                            ranks[cnt] = x
+                            cnt += 1
+                    if cnt >= 3:
+                        fsuit = s
+                        for x in range(cnt):
+                            for y in range(x + 1, cnt):
+                                for w in range(y + 1, cnt):
+                                    tris[ntri] = ((1 << ranks[x]) | (1 << ranks[y])
+                                                  | (1 << ranks[w]))
+                                    ntri += 1
+                if lo_mode == LO_EIGHT:
+                    blm = 0
+                    for j in range(nb):
+                        blm |= _low_rank_bit(board[j])
+                    for j in range(need_board):
+                        blm |= _low_rank_bit(row[bstart + j])
         rejected = False
         for p in range(players - 1, -1, -1):  # opponents first: rejections come early
             if p == 0 and mine_fixed and evaluated:
@@ -430,9 +473,11 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                     else:
                         hv[p] = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
             elif hi_mode == HI_OMAHA:
-                hv[p] = _omaha_hole_value(hand, h, base, bflags, bsm, flush, om, om_values,
-                                          pair_idx, ranks_only)
-            if lo_mode == LO_EIGHT:
+                hv[p] = _omaha_hole_value(hand, h, base, fsuit, tris, ntri, flush, om,
+                                          om_values, pair_idx, ranks_only)
+            if lo_mode == LO_EIGHT and hi_mode == HI_OMAHA:
+                lv[p] = _omaha_low8(hand, h, blm)
+            elif lo_mode == LO_EIGHT:
                 m = h
                 for j in range(nb):
                     hand[m] = board[j]
