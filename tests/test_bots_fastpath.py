@@ -1,0 +1,84 @@
+"""The strength bots' shortcuts agree with the full computations: the kernel's keyed
+high ranking, Omaha flushes and eight-or-better lows against the numpy path on fully
+dealt hands, the one-hand percentile against the batch evaluator, and decisions made
+without Monte Carlo against the same decision with any equity."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerarena.bots.fastmc import pack, run_packed
+from pokerarena.bots.match import play_match
+from pokerarena.bots.registry import make_bot
+from pokerarena.bots.strength import Profile
+from pokerarena.engine import Game
+
+
+@pytest.mark.parametrize("variant", ["holdem", "stud7", "omaha", "omaha_hilo", "stud7_hilo"])
+def test_kernel_shares_match_numpy_path_on_dealt_hands(variant):
+    """With every card known, one kernel deal is the exact share; it must equal
+    :meth:`Profile.shares` (the batch evaluator) deal by deal."""
+    prof = Profile(Game(variant))
+    assert prof.plan is not None
+    rng = np.random.default_rng(7)
+    h, nb = prof.hole_final, prof.board_final
+    deals = 600
+    rows = np.stack([rng.choice(prof.deck, 3 * h + nb, replace=False) for _ in range(deals)])
+    if prof.omaha:  # make board flushes common: three or more of one suit on most boards
+        rows = rows[np.argsort([-max(np.bincount(r[3 * h:] & 3, minlength=4))
+                                for r in rows], kind="stable")]
+    mine, opp1, opp2 = rows[:, :h], rows[:, h:2 * h], rows[:, 2 * h:3 * h]
+    boards = rows[:, 3 * h:] if nb else None
+    want = prof.shares(mine, [opp1, opp2], boards)
+    for i in range(deals):
+        board = boards[i].tolist() if nb else []
+        cards = pack([mine[i].tolist(), opp1[i].tolist(), opp2[i].tolist()], board)
+        total, used = run_packed(prof.plan, cards, 3, h, nb, i, 1, 1)
+        assert used == 1
+        assert total == pytest.approx(want[i]), (i, rows[i])
+
+
+def test_hand_percentile_matches_batch_percentile():
+    prof = Profile(Game("draw5"))
+    rng = np.random.default_rng(3)
+    for _ in range(500):
+        hand = rng.choice(prof.deck, 5, replace=False).tolist()
+        assert prof.hand_percentile(hand) == prof.percentile(
+            np.asarray([hand], dtype=np.uint8), 5)[0]
+
+
+@pytest.mark.parametrize("bot_name", ["tag", "lag", "equity"])
+def test_decisions_without_equity_do_not_depend_on_it(bot_name):
+    """Where :meth:`thresholds` says a decision needs no equity (a bluff, a free check
+    that cannot bet), :meth:`bet` answers the same for any equity."""
+    game = Game("holdem", {"betting": "no_limit"})
+    seen = []
+
+    class Spy:
+        name = bot_name
+
+        def __init__(self):
+            self.bot = make_bot(bot_name, 5)
+
+        def __getattr__(self, k):
+            return getattr(self.bot, k)
+
+        def act(self, view):
+            seen.append(view)
+            return self.bot.act(view)
+
+    play_match(game, [Spy(), "maniac"], 150, 3)
+    bot = make_bot(bot_name, 9)
+    skipped = 0
+    for view in seen:
+        if view.legal is None:
+            continue
+        spot = bot.spot(view)
+        prof = Profile(game)
+        for bluff in (False, True):
+            if bot.thresholds(view, spot, bluff) is None:
+                skipped += 1
+                answers = {bot.bet(view, prof, e, spot, bluff) for e in (0.0, 0.3, 0.7, 1.0)}
+                assert len(answers) == 1
+    assert skipped > 0 or bot.style.bluff == 0
