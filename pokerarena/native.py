@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 MODULES = (
+    "pokerarena.engine.game",
     "pokerarena.engine.hand",
     "pokerarena.engine.table",
     "pokerarena.bots.views",

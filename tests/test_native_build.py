@@ -83,4 +83,4 @@ def test_the_source_finder_serves_only_the_compiled_modules(tmp_path, monkeypatc
     finder = native._SourceFirst()
     spec = finder.find_spec("pokerarena.engine.hand")
     assert spec is not None and spec.origin.endswith(os.path.join("engine", "hand.py"))
-    assert finder.find_spec("pokerarena.engine.game") is None
+    assert finder.find_spec("pokerarena.engine.phh") is None

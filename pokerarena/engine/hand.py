@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from pokerarena.cards import card_str
 from pokerarena.engine.actions import (
@@ -61,18 +61,25 @@ try:  # the evaluator's single-hand table lookup (Scorer.high's fast path)
 except ImportError:  # pragma: no cover - no evaluator: Scorer falls back anyway
     _high_with_board = None  # type: ignore[assignment]
 
-PH_NONE, PH_BET, PH_DRAW, PH_DEAL, PH_SHOW, PH_OVER, PH_EXPOSE, PH_DECLARE = range(8)
-_FCR: tuple[str, ...] = (FOLD_KIND, CALL_KIND, RAISE_KIND)
-_FC: tuple[str, ...] = (FOLD_KIND, CALL_KIND)
-_FR: tuple[str, ...] = (FOLD_KIND, RAISE_KIND)
-_CR: tuple[str, ...] = (CALL_KIND, RAISE_KIND)
-_C: tuple[str, ...] = (CALL_KIND,)
+PH_NONE: Final = 0
+PH_BET: Final = 1
+PH_DRAW: Final = 2
+PH_DEAL: Final = 3
+PH_SHOW: Final = 4
+PH_OVER: Final = 5
+PH_EXPOSE: Final = 6
+PH_DECLARE: Final = 7
+_FCR: Final[tuple[str, ...]] = (FOLD_KIND, CALL_KIND, RAISE_KIND)
+_FC: Final[tuple[str, ...]] = (FOLD_KIND, CALL_KIND)
+_FR: Final[tuple[str, ...]] = (FOLD_KIND, RAISE_KIND)
+_CR: Final[tuple[str, ...]] = (CALL_KIND, RAISE_KIND)
+_C: Final[tuple[str, ...]] = (CALL_KIND,)
 _CHECK = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
 _NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
 _new_tuple = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
-PH_KNOCK = 8  # knock poker's turns (pokerarena.engine.knock)
-PH_CHOOSE = 9  # each player chooses his next up card up (cc) or down (dd)
-DOWN_KIND = "dd"
+PH_KNOCK: Final = 8  # knock poker's turns (pokerarena.engine.knock)
+PH_CHOOSE: Final = 9  # each player chooses his next up card up (cc) or down (dd)
+DOWN_KIND: Final = "dd"
 _PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare",
                 "knock", "choose")
 
@@ -236,7 +243,7 @@ class HandResult:
                 "bonuses": {str(k): v for k, v in self.bonuses.items()}}
 
 
-PROTECT_KIND = "pr"  # disconnection protection: all in for what the seat has put in
+PROTECT_KIND: Final = "pr"  # disconnection protection: all in for what the seat has put in
 _MASKED = frozenset((DEAL_HOLE_KIND, DISCARD_KIND, EXPOSE_KIND, DECLARE_KIND))
 
 
