@@ -12,7 +12,7 @@ cards they discard (except knock poker's face-up discards) are
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -76,9 +76,10 @@ class SeatView(NamedTuple):
         return sum(1 for f in self.folded if not f)
 
 
-_new = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
-_HIDDEN = tuple((UNKNOWN,) * k for k in range(64))  # k cards face down
-_BET_KINDS = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante", "pr"))
+_new: Final = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
+_HIDDEN: Final = tuple((UNKNOWN,) * k for k in range(64))  # k cards face down
+_BET_KINDS: Final = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante",
+                               "pr"))
 
 
 class ViewMaker:
@@ -235,7 +236,6 @@ class ViewMaker:
                 [tuple([x for x, u in zip(cards, isup, strict=True) if u]) if any(isup) else ()
                  for cards, isup in zip(h.hole, h.isup, strict=True)])
             self._up_at = length
-        by = self._by_seat
         p = h.pos_of[seat]
         actor = h.actor
         if actor == p and not h.over:
@@ -247,12 +247,16 @@ class ViewMaker:
         phase = h.phase
         to_call = h.cur - h.bets[p] if phase == _PH_BET else 0
         committed = h.committed
+        by = self._by_seat
+        stacks, bets, folded, by_seat = by(h.stack), by(h.bets), by(h.folded), by(committed)
+        pot: Any = h.dead
+        for chips in committed:
+            pot += chips
         game = h.game
         return _new(SeatView, (
             game.variant_id, game.system_name, self.game_info, self.hand_no, self.match_no,
-            seat, h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), by(h.stack),
-            by(h.bets), by(committed), sum(committed) + h.dead,
-            to_call if to_call > 0 else 0, legal, tuple(hist), by(h.folded), h.si,
+            seat, h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), stacks, bets, by_seat,
+            pot, to_call if to_call > 0 else 0, legal, tuple(hist), folded, h.si,
             _PHASE_NAMES[phase]))
 
 

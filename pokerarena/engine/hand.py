@@ -74,13 +74,13 @@ _FC: Final[tuple[str, ...]] = (FOLD_KIND, CALL_KIND)
 _FR: Final[tuple[str, ...]] = (FOLD_KIND, RAISE_KIND)
 _CR: Final[tuple[str, ...]] = (CALL_KIND, RAISE_KIND)
 _C: Final[tuple[str, ...]] = (CALL_KIND,)
-_CHECK = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
+_CHECK: Final = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
 _NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-_new_tuple = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
+_new_tuple: Final = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
 PH_KNOCK: Final = 8  # knock poker's turns (pokerarena.engine.knock)
 PH_CHOOSE: Final = 9  # each player chooses his next up card up (cc) or down (dd)
 DOWN_KIND: Final = "dd"
-_PHASE_NAMES = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare",
+_PHASE_NAMES: Final = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare",
                 "knock", "choose")
 
 
@@ -116,7 +116,7 @@ def _best(players: list[int], values: dict, high: bool,
     return highs or None, lows or None
 
 
-_PROGRESSIVE = (9, 10, 11, 12, 11, 10)  # progressive openers: J, Q, K, A, K, Q, J, ...
+_PROGRESSIVE: Final = (9, 10, 11, 12, 11, 10)  # progressive openers: J, Q, K, A, K, Q, J, ...
 
 
 def _has_openers(cards: list[int], min_rank: int) -> bool:
@@ -244,7 +244,7 @@ class HandResult:
 
 
 PROTECT_KIND: Final = "pr"  # disconnection protection: all in for what the seat has put in
-_MASKED = frozenset((DEAL_HOLE_KIND, DISCARD_KIND, EXPOSE_KIND, DECLARE_KIND))
+_MASKED: Final = frozenset((DEAL_HOLE_KIND, DISCARD_KIND, EXPOSE_KIND, DECLARE_KIND))
 
 
 class Observation:
