@@ -25,7 +25,6 @@ from pokerarena.engine.actions import (
     Action,
     IllegalAction,
 )
-from pokerarena.engine.game import Game as GameClass
 from pokerarena.engine.hand import PROTECT_KIND
 
 SPY = "isolation_spy:Spy"
@@ -33,16 +32,24 @@ SPY = "isolation_spy:Spy"
 
 @pytest.fixture
 def hands(monkeypatch):
-    """Every hand dealt while the test runs, in order (the test's own record)."""
+    """Every hand played while the test runs, in order (the test's own record, taken
+    through the sessions' and matches' ``on_hand`` hooks)."""
+    from pokerarena.bots import match, session
+
     dealt = []
-    original = GameClass.new_hand
 
-    def new_hand(self, *args, **kwargs):
-        hand = original(self, *args, **kwargs)
-        dealt.append(hand)
-        return hand
+    def recording(play):
+        def wrapped(*args, on_hand=None, **kwargs):
+            def hook(hand_no, hand, seats):
+                assert hand_no == len(dealt)
+                dealt.append(hand)
+                if on_hand is not None:
+                    on_hand(hand_no, hand, seats)
+            return play(*args, on_hand=hook, **kwargs)
+        return wrapped
 
-    monkeypatch.setattr(GameClass, "new_hand", new_hand)
+    monkeypatch.setattr(session, "play_session", recording(session.play_session))
+    monkeypatch.setattr(match, "play_match", recording(match.play_match))
     isolation_spy.reset()
     return dealt
 

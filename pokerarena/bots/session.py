@@ -7,6 +7,7 @@ and everything random comes from the session seed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,10 +74,14 @@ def play_hand(hand, bots: list[Any], faults: list[int] | None = None, *,
 def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
                  stack: int | None = None, *, mode: str = "cash",
                  wangdoodle: bool = False, jackpot: bool = False,
-                 policy: FaultPolicy | None = None) -> SessionSummary:
+                 policy: FaultPolicy | None = None,
+                 on_hand: Callable[[int, Any, list[int]], None] | None = None
+                 ) -> SessionSummary:
     """Play ``hands`` hands (freeze-out: or until one seat holds every chip) with the
     named bots (any spec :func:`~pokerarena.bots.registry.make_bot` knows), one per seat,
-    at a :class:`~pokerarena.engine.table.Table`, under the fault guard."""
+    at a :class:`~pokerarena.engine.table.Table`, under the fault guard.
+    ``on_hand(hand_no, hand, seats)`` is called after each hand (``seats``: the table
+    seat of each of the hand's seats)."""
     n = len(bot_names)
     ss = np.random.SeedSequence(seed)
     deck_seq, *bot_seqs = ss.spawn(n + 1)
@@ -93,7 +98,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
             g.start_match(MatchInfo(0, game.variant.id, game.system_name, info, n, hands,
                                     tuple(bot_names), j), j)
         return _session(game, bot_names, guards, hands, seed, chips, mode, wangdoodle,
-                        jackpot, deck_seq)
+                        jackpot, deck_seq, on_hand)
     finally:
         for g in guards:
             g.close()
@@ -101,7 +106,8 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
 
 def _session(game: Game, bot_names: list[str], guards: list[GuardedBot], hands: int,
              seed: int, chips: int, mode: Any, wangdoodle: bool, jackpot: bool,
-             deck_seq: np.random.SeedSequence) -> SessionSummary:
+             deck_seq: np.random.SeedSequence,
+             on_hand: Callable[[int, Any, list[int]], None] | None) -> SessionSummary:
     n = len(bot_names)
     table = Table(game, [chips] * n, seed=np.random.default_rng(deck_seq), mode=mode,
                   wangdoodle=wangdoodle, jackpot=jackpot)
@@ -120,6 +126,8 @@ def _session(game: Game, bot_names: list[str], guards: list[GuardedBot], hands: 
                 sum(res.deltas) + res.rake + res.kitty + res.carry != hand.carry_in):
             summary.chips_conserved = False
         table.finish(hand)
+        if on_hand is not None:
+            on_hand(hand_no, hand, seats)
         summary.passed += res.passed
         for i, s in enumerate(seats):
             if res.deltas[i] > 0:
