@@ -27,6 +27,8 @@ MODULES = (
     "pokerarena.bots.faults",
     "pokerarena.bots.match",
     "pokerarena.bots.session",
+    "pokerarena.bots.call_bot",
+    "pokerarena.evaluator.lookup",
 )
 GROUP = "pokerarena._native"  # the shared library: pokerarena/_native__mypyc.*.so
 PACKAGE_DIR = Path(__file__).resolve().parent

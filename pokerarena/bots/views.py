@@ -92,7 +92,9 @@ class ViewMaker:
     """
 
     __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final", "_changed",
-                 "_up", "_up_at", "_fast", "_pub", "_own", "_by_seat", "_scanned")
+                 "_up", "_up_at", "_fast", "_pub", "_own", "_by_seat", "_scanned",
+                 "_chips_at", "_chips_si", "_stacks_t", "_bets_t", "_comm_t", "_pot",
+                 "_live", "_folded_t", "_board_n", "_board_t")
 
     def __init__(self, hand: Any, *, hand_no: int = 0, match_no: int = 0,
                  game_info: dict[str, Any] | None = None) -> None:
@@ -116,6 +118,20 @@ class ViewMaker:
         self._own: dict[int, list[int]] = {}
         self._scanned = 0
         self._by_seat: Any = itemgetter(*hand.pos_of) if self._fast else None
+        # The fast path's by-seat tuples, kept while nothing they show can have changed:
+        # the chips while only checks were added in the same street (``_chips_at``: log
+        # length when checked, ``_chips_si``: the street), the folds while as many seats
+        # are live, the board while it has as many cards.
+        self._chips_at = -1
+        self._chips_si = -2
+        self._stacks_t: tuple[Any, ...] = ()
+        self._bets_t: tuple[Any, ...] = ()
+        self._comm_t: tuple[Any, ...] = ()
+        self._pot: Any = 0
+        self._live = -1
+        self._folded_t: tuple[bool, ...] = ()
+        self._board_n = -1
+        self._board_t: tuple[int, ...] = ()
         if self._fast and game_info is None:
             self.game_info = hand.game.describe()
 
@@ -246,18 +262,37 @@ class ViewMaker:
             legal = None
         phase = h.phase
         to_call = h.cur - h.bets[p] if phase == _PH_BET else 0
-        committed = h.committed
         by = self._by_seat
-        stacks, bets, folded, by_seat = by(h.stack), by(h.bets), by(h.folded), by(committed)
-        pot: Any = h.dead
-        for chips in committed:
-            pot += chips
+        si = h.si
+        if self._chips_si != si or not self._only_checks_since(log, length):
+            committed = h.committed
+            pot: Any = h.dead
+            for chips in committed:
+                pot += chips
+            self._stacks_t, self._bets_t, self._comm_t = by(h.stack), by(h.bets), by(committed)
+            self._pot = pot
+            self._chips_si = si
+        self._chips_at = length
+        if h.live != self._live:
+            self._folded_t = by(h.folded)
+            self._live = h.live
+        if len(h.board) != self._board_n:
+            self._board_t = tuple(h.board)
+            self._board_n = len(h.board)
         game = h.game
         return _new(SeatView, (
             game.variant_id, game.system_name, self.game_info, self.hand_no, self.match_no,
-            seat, h.button, h.n, tuple(h.hole[p]), up, tuple(h.board), stacks, bets, by_seat,
-            pot, to_call if to_call > 0 else 0, legal, tuple(hist), folded, h.si,
-            _PHASE_NAMES[phase]))
+            seat, h.button, h.n, tuple(h.hole[p]), up, self._board_t, self._stacks_t,
+            self._bets_t, self._comm_t, self._pot, to_call if to_call > 0 else 0, legal,
+            tuple(hist), self._folded_t, si, _PHASE_NAMES[phase]))
+
+    def _only_checks_since(self, log: list[tuple[int, Action]], length: int) -> bool:
+        """Whether every log entry since the chips were last read is a check."""
+        for k in range(self._chips_at, length):
+            act = log[k][1]
+            if act.kind != CALL_KIND or act.amount:
+                return False
+        return True
 
 
 def _may_turn_up(act: Action) -> bool:

@@ -243,6 +243,8 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hands", type=int, default=5000, metavar="N",
                    help="hands to time (default 5000)")
     p.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
+    p.add_argument("--repeats", type=int, default=3, metavar="R",
+                   help="timed runs of the same session; the best is reported (default 3)")
     p.add_argument("--no-peers", action="store_true", help="skip PokerKit")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=cmd_bench_engine)
@@ -259,6 +261,8 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
         raise UserError(f"--hands must be at least 1, got {args.hands}")
     if args.seed < 0:
         raise UserError(f"--seed must be a non-negative integer, got {args.seed}")
+    if args.repeats < 1:
+        raise UserError(f"--repeats must be at least 1, got {args.repeats}")
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in names if b not in BUILTIN_BOTS]
     if not names or unknown:
@@ -277,7 +281,8 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
             raise UserError(f"--players: {game.variant.id} is for {lo} to {hi} players, "
                             f"not {players}")
         out = engine_bench(args.variant, betting, players=players, bots=",".join(names),
-                           hands=args.hands, seed=args.seed, peers=not args.no_peers)
+                           hands=args.hands, seed=args.seed, peers=not args.no_peers,
+                           repeats=args.repeats)
     except (VariantError, EngineError) as exc:
         raise UserError(str(exc)) from None
     if args.json:

@@ -56,10 +56,7 @@ except ImportError:  # pragma: no cover - plain Python
 
     mypyc_attr = _no_attr  # type: ignore[assignment]
 
-try:  # the evaluator's single-hand table lookup (Scorer.high's fast path)
-    from pokerarena.evaluator.fast import high_with_board as _high_with_board
-except ImportError:  # pragma: no cover - no evaluator: Scorer falls back anyway
-    _high_with_board = None  # type: ignore[assignment]
+from pokerarena.evaluator.lookup import high_with_board as _high_with_board
 
 PH_NONE: Final = 0
 PH_BET: Final = 1

@@ -14,6 +14,12 @@ import numpy as np
 from numba import njit
 
 from pokerarena.evaluator import tables as tbl
+from pokerarena.evaluator.lookup import (  # noqa: F401 - single-hand lookups, re-exported
+    PyTables,
+    high_one,
+    high_with_board,
+    omaha_one,
+)
 from pokerarena.evaluator.rankings import Ranking
 
 
@@ -127,19 +133,6 @@ def high_batch(hands: np.ndarray, t: Tables, out: np.ndarray) -> None:
                  out)
 
 
-class PyTables(NamedTuple):
-    """The same tables as Python lists, for single hands without a numba call."""
-
-    card_keys: list
-    flush: list
-    hashes: dict  # k -> (shift, offsets, values)
-    omaha: np.ndarray  # kept as an array: as a list it would cost ~20 MB per process
-    omaha_values: list
-    omaha_board: list
-    pair_index: list
-    ranks_only: bool
-
-
 def py_tables(t: Tables) -> PyTables:
     """Python-list copies of ``t`` (cheaper than a numba dispatch for one hand)."""
     return PyTables(
@@ -159,87 +152,6 @@ def py_tables_for(ranking: Ranking) -> PyTables:
         found = py_tables(tables_for(ranking))
         ranking.__dict__["_py_tables"] = found  # a cache, not part of the frozen value
     return found
-
-
-def high_one(codes, t: PyTables) -> int:
-    """Value of one hand of 5..7 valid, distinct ordinary cards, in plain Python."""
-    ck = t.card_keys
-    key = 0
-    for c in codes:
-        key += ck[c]
-    flags = ((key >> 32) + 0x3333) & 0x8888
-    if flags and not t.ranks_only:
-        s = ((flags & -flags).bit_length() - 4) >> 2
-        m = 0
-        for c in codes:
-            if c & 3 == s:
-                m |= 1 << (c >> 2)
-        return t.flush[m]
-    shift, offsets, values = t.hashes[len(codes)]
-    rk = key & 0xFFFFFFFF
-    return values[offsets[rk >> shift] + (rk & ((1 << shift) - 1))]
-
-
-def high_with_board(hole, board_key: int, board, t: PyTables) -> int:
-    """``high_one(hole + board)`` with the board's key sum computed once
-    (``board_key = sum(t.card_keys[c] for c in board)``) for every player of a showdown."""
-    ck = t.card_keys
-    key = board_key
-    for c in hole:
-        key += ck[c]
-    flags = ((key >> 32) + 0x3333) & 0x8888
-    if flags and not t.ranks_only:
-        s = ((flags & -flags).bit_length() - 4) >> 2
-        m = 0
-        for c in hole:
-            if c & 3 == s:
-                m |= 1 << (c >> 2)
-        for c in board:
-            if c & 3 == s:
-                m |= 1 << (c >> 2)
-        return t.flush[m]
-    shift, offsets, values = t.hashes[len(hole) + len(board)]
-    rk = key & 0xFFFFFFFF
-    return values[offsets[rk >> shift] + (rk & ((1 << shift) - 1))]
-
-
-def omaha_one(hole: list[int], board: list[int], t: PyTables) -> int:
-    """Omaha value of one hand (2..6 hole cards, five board cards), in plain Python."""
-    ck = t.card_keys
-    key = ck[board[0]] + ck[board[1]] + ck[board[2]] + ck[board[3]] + ck[board[4]]
-    shift, offsets, _ = t.hashes[5]
-    rk = key & 0xFFFFFFFF
-    base = t.omaha_board[offsets[rk >> shift] + (rk & ((1 << shift) - 1))] * 91
-    item = t.omaha.item
-    pair_index = t.pair_index
-    h = len(hole)
-    cls = 0
-    for a in range(h):
-        ra = (hole[a] >> 2) * 13
-        for b in range(a + 1, h):
-            v = item(base + pair_index[ra + (hole[b] >> 2)])
-            if v > cls:
-                cls = v
-    best = t.omaha_values[cls]
-    flags = 0 if t.ranks_only else ((key >> 32) + 0x5555) & 0x8888
-    while flags:  # suits with three or more board cards
-        s = ((flags & -flags).bit_length() - 4) >> 2
-        flags &= flags - 1
-        suited = [c >> 2 for c in hole if c & 3 == s]
-        if len(suited) < 2:
-            continue
-        on_board = [c >> 2 for c in board if c & 3 == s]
-        for a in range(len(suited)):
-            for b in range(a + 1, len(suited)):
-                pm = (1 << suited[a]) | (1 << suited[b])
-                for x in range(len(on_board)):
-                    for y in range(x + 1, len(on_board)):
-                        for z in range(y + 1, len(on_board)):
-                            v = t.flush[pm | (1 << on_board[x]) | (1 << on_board[y])
-                                        | (1 << on_board[z])]
-                            if v > best:
-                                best = v
-    return best
 
 
 @njit(cache=True)
