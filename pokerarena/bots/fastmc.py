@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from pokerarena.evaluator import generic, ranking
 from pokerarena.evaluator.fast import tables_for
 
 _SUIT_BIAS = np.uint64(0x3333)
@@ -28,7 +29,7 @@ _SUIT_FLAGS = np.uint64(0x8888)
 _LOW_WORD = np.uint64(0xFFFFFFFF)
 _U32 = np.uint64(32)
 
-HI_NONE, HI_TABLE, HI_OMAHA = 0, 1, 2
+HI_NONE, HI_TABLE, HI_OMAHA, HI_BITS, HI_SMALL, HI_27, HI_BADUGI, HI_A5_WILD = range(8)
 LO_NONE, LO_EIGHT = 0, 1
 SCORE_NONE, SCORE_PREFLOP, SCORE_MADE = 0, 1, 2
 
@@ -195,6 +196,178 @@ def _preflop_score(a, b):  # pragma: no cover - jit
     return float(s)
 
 
+# ------------------------------------------------------------- table-free rankings
+@njit(cache=True, inline="always")
+def _keep_top(mask, k):  # pragma: no cover - jit
+    """The ``k`` highest set bits of ``mask``."""
+    n = 0
+    m = mask
+    while m:
+        m &= m - 1
+        n += 1
+    while n > k:
+        mask &= mask - 1
+        n -= 1
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _top_bit(mask):  # pragma: no cover - jit
+    """Index of the highest set bit of a non-zero ``mask``."""
+    r = 0
+    while mask >> (r + 1):
+        r += 1
+    return r
+
+
+@njit(cache=True, inline="always")
+def _straight_top(mask, wheel):  # pragma: no cover - jit
+    """Top rank (0 = deuce; 3 for the wheel) of the best five-rank straight in the rank
+    ``mask``, -1 when none; ``wheel``: the ace also plays low."""
+    ext = mask << 1
+    if wheel:
+        ext |= (mask >> 12) & 1
+    s = ext & (ext >> 1) & (ext >> 2) & (ext >> 3) & (ext >> 4)
+    return _top_bit(s) + 3 if s else -1
+
+
+@njit(cache=True)
+def _bits_high(hand, n, wheel):  # pragma: no cover - jit
+    """Standard high of the best five of ``hand[:n]`` (any number of cards) from rank
+    bit masks, as an int64 ordered like the evaluator's (category, then ranks);
+    ``wheel``: A-2-3-4-5 is a straight (not in deuce-to-seven)."""
+    s0 = s1 = s2 = s3 = 0
+    for j in range(n):
+        c = hand[j]
+        b = 1 << (c >> 2)
+        su = c & 3
+        if su == 0:
+            s0 |= b
+        elif su == 1:
+            s1 |= b
+        elif su == 2:
+            s2 |= b
+        else:
+            s3 |= b
+    ranks = s0 | s1 | s2 | s3
+    m2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    m3 = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+    m4 = s0 & s1 & s2 & s3
+    flush = -1
+    sf = -1
+    for sm in (s0, s1, s2, s3):
+        if sm and (sm & (sm - 1)) and n >= 5:
+            cnt = 0
+            m = sm
+            while m:
+                m &= m - 1
+                cnt += 1
+            if cnt >= 5:
+                sf = max(sf, _straight_top(sm, wheel))
+                flush = max(flush, _keep_top(sm, 5))
+    if sf >= 0:
+        return np.int64((8 << 40) | sf)
+    if m4:
+        q = _top_bit(m4)
+        return np.int64((7 << 40) | (q << 32) | _keep_top(ranks & ~(1 << q), 1))
+    if m3:
+        t = _top_bit(m3)
+        rest = m2 & ~(1 << t)
+        if rest:
+            return np.int64((6 << 40) | (t << 32) | (_top_bit(rest) << 24))
+    if flush >= 0:
+        return np.int64((5 << 40) | flush)
+    st = _straight_top(ranks, wheel) if n >= 5 else -1
+    if st >= 0:
+        return np.int64((4 << 40) | st)
+    if m3:
+        t = _top_bit(m3)
+        return np.int64((3 << 40) | (t << 32) | _keep_top(ranks & ~(1 << t), 2))
+    if m2:
+        p = _top_bit(m2)
+        rest = m2 & ~(1 << p)
+        if rest:
+            p2 = _top_bit(rest)
+            return np.int64((2 << 40) | (p << 32) | (p2 << 24)
+                            | _keep_top(ranks & ~(1 << p) & ~(1 << p2), 1))
+        return np.int64((1 << 40) | (p << 32) | _keep_top(ranks & ~(1 << p), 3))
+    return np.int64(_keep_top(ranks, 5))
+
+
+@njit(cache=True)
+def _badugi_bits(hand, n):  # pragma: no cover - jit
+    """Badugi of ``hand[:n]`` (no wild cards): the most cards of distinct ranks and
+    suits, then the lowest (ace low), as ``size * 8192 + 8191 - rank mask``."""
+    best = np.int64(-1)
+    for sel in range(1, 1 << n):
+        rm = 0
+        sm = 0
+        size = 0
+        ok = True
+        for i in range(n):
+            if (sel >> i) & 1:
+                c = hand[i]
+                r = 1 << (((c >> 2) + 1) % 13)
+                s = 1 << (c & 3)
+                if (rm & r) or (sm & s):
+                    ok = False
+                    break
+                rm |= r
+                sm |= s
+                size += 1
+        if ok and size <= 4:
+            v = np.int64(size * 8192 + 8191 - rm)
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True)
+def _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+           ranks_only, xtab, fewer):  # pragma: no cover - jit
+    """Value of ``hand[:n]`` (higher is better) in a ranking ``mode``: the fast tables
+    (5..7 cards), standard highs by bit masks (any size), a direct table of every
+    two- or three-card hand (``xtab``), deuce-to-seven lows, badugi, or ace-to-five
+    lows with jokers (a joker takes the lowest rank missing; with ``fewer`` a hand
+    with fewer jokers wins ties)."""
+    if mode == HI_TABLE:
+        return _table_value(hand, n, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+                            off7, val7, ranks_only)
+    if mode == HI_BITS:
+        return _bits_high(hand, n, True)
+    if mode == HI_SMALL:
+        if n == 2:
+            return np.int64(xtab[np.int64(hand[0]) * 52 + hand[1]])
+        return np.int64(xtab[2704 + (np.int64(hand[0]) * 52 + hand[1]) * 52 + hand[2]])
+    if mode == HI_27:
+        return -_bits_high(hand, n, False)
+    if mode == HI_BADUGI:
+        return _badugi_bits(hand, n)
+    # ace-to-five with jokers: naturals keep their ranks, jokers fill the lowest gaps
+    present = 0
+    jokers = 0
+    tmp = np.empty(n, dtype=np.uint8)
+    m = 0
+    for j in range(n):
+        c = hand[j]
+        if c >= 52:
+            jokers += 1
+        else:
+            present |= 1 << (((c >> 2) + 1) % 13)
+            tmp[m] = c
+            m += 1
+    r = 0
+    for _ in range(jokers):
+        while (present >> r) & 1:
+            r += 1
+        present |= 1 << r
+        tmp[m] = ((r + 12) % 13) * 4
+        m += 1
+    v = _table_value(tmp, n, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7,
+                     val7, True)
+    return v * 8 + (7 - jokers if fewer else 7)
+
+
 # --------------------------------------------------------------------------- kernel
 @njit(cache=True, inline="always")
 def _omaha_hole_value(hand, h, base, fsuit, tris, ntri, flush, om, om_values, pair_idx,
@@ -256,7 +429,8 @@ def _omaha_low8(hand, h, blm):  # pragma: no cover - jit
 def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
                z, nth, t0, t1, t2, t3, hi_mode, lo_mode, frac, score_mode, pilot, deck,
                ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
-               om, om_values, om_board, pair_idx, ranks_only):  # pragma: no cover - jit
+               om, om_values, om_board, pair_idx, ranks_only, xtab,
+               fewer):  # pragma: no cover - jit
     """(sum of the seat's pot shares, deals counted, deals dealt); see :func:`mc_equity`
     (``flat``: the card rows of :func:`pack`; up to four thresholds ``t0..t3``, the
     first ``nth`` of them in use).
@@ -336,7 +510,7 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
             if frac[p] < 0.999:
                 narrowed[p] = True
                 narrowing = True
-    build = lo_mode != LO_NONE or hi_mode == HI_OMAHA
+    build = lo_mode != LO_NONE or hi_mode == HI_OMAHA or hi_mode >= HI_BITS
     row = np.empty(max(k, 1), dtype=np.uint8)
     hand = np.empty(16, dtype=np.uint8)
     hv = np.zeros(players, dtype=np.int64)
@@ -370,7 +544,8 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                     hand[m] = buf[j]
                     m += 1
                 sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5,
-                               val5, sh6, off6, val6, sh7, off7, val7, ranks_only)
+                               val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
+                               fewer)
             cut[p] = np.quantile(sc, 1.0 - frac[p])
     # the seat's hand is fixed when nothing is still to come for it
     mine_fixed = need[0] == 0 and need_board == 0
@@ -445,7 +620,7 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                     h += 1
                 if narrowed[p] and _score(hand, h, board, score_mode, hi_mode, ck, flush,
                                           sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
-                                          ranks_only) < cut[p]:
+                                          ranks_only, xtab, fewer) < cut[p]:
                     rejected = True
                     break
             if hi_mode == HI_TABLE:
@@ -472,6 +647,16 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                         hv[p] = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
                     else:
                         hv[p] = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
+            elif hi_mode >= HI_BITS:
+                m = h
+                for j in range(nb):
+                    hand[m] = board[j]
+                    m += 1
+                for j in range(need_board):
+                    hand[m] = row[bstart + j]
+                    m += 1
+                hv[p] = _value(hand, m, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
+                               val6, sh7, off7, val7, ranks_only, xtab, fewer)
             elif hi_mode == HI_OMAHA:
                 hv[p] = _omaha_hole_value(hand, h, base, fsuit, tris, ntri, flush, om,
                                           om_values, pair_idx, ranks_only)
@@ -537,13 +722,16 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
 
 @njit(cache=True)
 def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
-           val6, sh7, off7, val7, ranks_only):  # pragma: no cover - jit
+           val6, sh7, off7, val7, ranks_only, xtab, fewer):  # pragma: no cover - jit
     """Current strength of a holding ``hand[:m]`` for range narrowing."""
     if score_mode == SCORE_PREFLOP:
         return _preflop_score(hand[0], hand[1])
     nb = board.size
     for j in range(nb):
         hand[m + j] = board[j]
+    if hi_mode >= HI_BITS:
+        return float(_value(hand, m + nb, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
+                            val6, sh7, off7, val7, ranks_only, xtab, fewer))
     if hi_mode == HI_OMAHA:
         return float(_five_best(hand, m, nb, ck, flush, sh5, off5, val5, sh6, off6, val6,
                                 sh7, off7, val7, ranks_only))
@@ -551,17 +739,74 @@ def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6,
                               sh7, off7, val7, ranks_only))
 
 
-class Plan:
-    """The per-game constants of :func:`mc_equity`: deck, modes and tables."""
+_XTABS: dict[Any, np.ndarray] = {}
 
-    __slots__ = ("deck", "hi_mode", "lo_mode", "tables", "memo")
+
+def _small_table(rk: Any) -> np.ndarray:
+    """Values of every ordered two-card hand (first 52**2 cells) and three-card hand
+    (the next 52**3) under ``rk``, from the general evaluator, built once."""
+    key = rk.params.tobytes()
+    found = _XTABS.get(key)
+    if found is None:
+        c = np.arange(52, dtype=np.uint8)
+        two = np.stack(np.meshgrid(c, c, indexing="ij"), -1).reshape(-1, 2)
+        three = np.stack(np.meshgrid(c, c, c, indexing="ij"), -1).reshape(-1, 3)
+        wild = np.uint64(rk.wild_mask)
+        v2 = np.empty(two.shape[0], dtype=np.int64)
+        v3 = np.empty(three.shape[0], dtype=np.int64)
+        generic.batch_values(np.ascontiguousarray(two), rk.params, wild, v2)
+        generic.batch_values(np.ascontiguousarray(three), rk.params, wild, v3)
+        found = _XTABS[key] = np.concatenate([v2, v3])
+    return found
+
+
+def mode_for(rk: Any, sizes: Any) -> int | None:
+    """The kernel ranking mode that values hands of every size in ``sizes`` under
+    ``rk`` (see :func:`_value`), None when no kernel does."""
+    sizes = set(sizes)
+    if rk is None or not sizes:
+        return None
+    if rk.table_friendly and sizes <= {5, 6, 7}:
+        return HI_TABLE
+    if rk == ranking("high"):
+        return HI_BITS
+    if rk.wild:
+        if (rk.name == "a5_low" and set(rk.wild) <= {52, 53} and rk.deck.startswith("standard")
+                and sizes <= {5, 6, 7}):
+            return HI_A5_WILD
+        return None
+    if rk.name in ("three_card", "three_card_casino", "two_card") and sizes <= {2, 3} \
+            and rk.deck == "standard":
+        return HI_SMALL
+    if rk == ranking("27_low") and sizes == {5}:
+        return HI_27
+    if rk == ranking("badugi") and max(sizes) <= 6:
+        return HI_BADUGI
+    return None
+
+
+class Plan:
+    """The per-game constants of :func:`mc_equity`: deck, modes and tables; ``mode``
+    (:func:`mode_for`) ranks the highs - or a low-only game's lows - without the fast
+    tables."""
+
+    __slots__ = ("deck", "hi_mode", "lo_mode", "tables", "memo", "extra")
 
     def __init__(self, deck: np.ndarray, high: Any, low8: bool, omaha: bool,
-                 low_ranking: Any = None) -> None:
+                 low_ranking: Any = None, mode: int | None = None) -> None:
         self.deck = np.ascontiguousarray(deck, dtype=np.uint8)
         self.hi_mode = HI_NONE if high is None else (HI_OMAHA if omaha else HI_TABLE)
+        if mode is not None:
+            self.hi_mode = mode
         self.lo_mode = LO_EIGHT if low8 else LO_NONE
-        t = tables_for(high if high is not None else low_ranking)
+        rk = high if high is not None else low_ranking
+        xtab = _small_table(rk) if mode == HI_SMALL else _EMPTY_I
+        self.extra = (xtab, bool(getattr(rk, "fewer_wilds_win", True)))
+        if mode == HI_A5_WILD:
+            rk = ranking("a5_low")
+        elif mode is not None and mode != HI_TABLE:
+            rk = ranking("high")
+        t = tables_for(rk)
         self.tables = (t.card_keys, t.flush, t.shift5, t.offsets5, t.values5, t.shift6,
                        t.offsets6, t.values6, t.shift7, t.offsets7, t.values7, t.omaha,
                        t.omaha_values, t.omaha_board, t.pair_index.reshape(-1),
@@ -570,6 +815,7 @@ class Plan:
 
 
 _EMPTY_F = np.empty(0, dtype=np.float64)
+_EMPTY_I = np.empty(0, dtype=np.int64)
 _EMPTY_U8 = np.empty(0, dtype=np.uint8)
 _NO_NARROW = np.ones(16, dtype=np.float64)
 
@@ -598,12 +844,13 @@ def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
             nth, t[0], t[1], t[2], t[3], plan.hi_mode, plan.lo_mode)
     if frac is None:
         total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
-                                    *plan.tables)
+                                    *plan.tables, *plan.extra)
         return total, used
-    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.tables)
+    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.tables,
+                                    *plan.extra)
     if used < 8 and dealt:
         total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
-                                    *plan.tables)
+                                    *plan.tables, *plan.extra)
     return total, used
 
 
@@ -634,7 +881,7 @@ def mc_equity(plan: Plan, fixed: np.ndarray, fixed_len: np.ndarray, hole_final: 
 
 def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
     """True when :func:`mc_equity` ranks final highs of ``hand_cards`` cards (Omaha:
-    the hole cards with a five-card board)."""
+    the hole cards with a five-card board) with the fast tables."""
     if rk is None or not rk.table_friendly:
         return False
     return omaha or 5 <= hand_cards <= 7
@@ -642,10 +889,10 @@ def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
 
 # --------------------------------------------------------------------------- draws
 @njit(cache=True)
-def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep, ck, flush,
-                    sh5, off5,
-                    val5, sh6, off6, val6, sh7, off7, val7, om, om_values, om_board,
-                    pair_idx, ranks_only, scores):  # pragma: no cover - jit
+def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep, mode, ck,
+                    flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
+                    om_board, pair_idx, ranks_only, xtab, fewer,
+                    scores):  # pragma: no cover - jit
     """Mean ``percentile ** expo`` of the hand after each candidate discard.
 
     ``cand[c]`` is a bit mask of hole positions to throw away. Every candidate is scored
@@ -697,8 +944,8 @@ def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep
                     hand[j] = hole[j]
             if d > kmax:
                 continue
-            v = _table_value(hand, n, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
-                             off7, val7, ranks_only)
+            v = _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+                       off7, val7, ranks_only, xtab, fewer)
             lo, hi = 0, ref.size
             while lo < hi:
                 mid = (lo + hi) >> 1
@@ -714,29 +961,48 @@ def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep
 
 def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np.ndarray,
                    samples: int, seed: int, ref: np.ndarray, expo: float, first: int = 6,
-                   keep: int = 6) -> np.ndarray:
+                   keep: int = 6, mode: int | None = None) -> np.ndarray:
     """Expected ``percentile ** expo`` after each discard of ``cand`` (bit masks of hole
     positions; -1 where the deck is too short); after ``first`` rows only the ``keep``
     best go on (see :func:`_discard_kernel`)."""
     out = np.empty(cand.size, dtype=np.float64)
     _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep,
-                    *plan.tables, out)
+                    plan.hi_mode if mode is None else mode, *plan.tables, *plan.extra, out)
     return out
 
 
 @njit(cache=True)
-def _hand_percentile(hand, ref, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7,
-                     val7, om, om_values, om_board, pair_idx, ranks_only):  # pragma: no cover
-    """Share of the sorted ``ref`` values below the value of ``hand`` (5..7 cards)."""
-    v = _table_value(hand, hand.size, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
-                     off7, val7, ranks_only)
+def _hand_percentile(hand, ref, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+                     off7, val7, om, om_values, om_board, pair_idx, ranks_only, xtab,
+                     fewer):  # pragma: no cover
+    """Share of the sorted ``ref`` values below the value of ``hand``."""
+    v = _value(hand, hand.size, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+               off7, val7, ranks_only, xtab, fewer)
     return np.searchsorted(ref, v) / ref.size
 
 
-def hand_percentile(plan: Plan, hand: Any, ref: np.ndarray) -> float:
-    """The percentile of one hand (5..7 cards) among the sorted reference values ``ref``
-    (as ``np.searchsorted(ref, value) / ref.size``)."""
-    return _hand_percentile(np.frombuffer(bytes(hand), dtype=np.uint8), ref, *plan.tables)
+def hand_percentile(plan: Plan, hand: Any, ref: np.ndarray, mode: int | None = None) -> float:
+    """The percentile of one hand among the sorted reference values ``ref`` (as
+    ``np.searchsorted(ref, value) / ref.size``), valued in ``mode`` (the plan's)."""
+    return _hand_percentile(np.frombuffer(bytes(hand), dtype=np.uint8), ref,
+                            plan.hi_mode if mode is None else mode, *plan.tables,
+                            *plan.extra)
+
+
+@njit(cache=True)
+def _values(hands, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om,
+            om_values, om_board, pair_idx, ranks_only, xtab, fewer, out):  # pragma: no cover
+    for i in range(hands.shape[0]):
+        out[i] = _value(hands[i], hands.shape[1], mode, ck, flush, sh5, off5, val5, sh6,
+                        off6, val6, sh7, off7, val7, ranks_only, xtab, fewer)
+
+
+def values(plan: Plan, hands: np.ndarray, mode: int | None = None) -> np.ndarray:
+    """:func:`_value` of every row of ``hands`` (uint8[N, k]) in ``mode`` (the plan's)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    _values(np.ascontiguousarray(hands, dtype=np.uint8),
+            plan.hi_mode if mode is None else mode, *plan.tables, *plan.extra, out)
+    return out
 
 
 @njit(cache=True)

@@ -234,8 +234,18 @@ class Profile:
                 and (board == 5 if self.omaha else True)
                 and fastmc.supported(self.high, hole + board, self.omaha)):
             self.plan = fastmc.Plan(self.deck, self.high, self.low is not None, self.omaha)
+        elif (not self.is_draw and int(self.deck.max()) < 52 and not self.omaha
+              and (self.high is None) != (self.low is None) and not self.qualifier):
+            # high-only or low-only games the tables do not rank (more than seven
+            # cards, two or three, razz lows): the kernel's table-free rankings
+            rk = self.high if self.high is not None else self.low
+            mode = fastmc.mode_for(rk, (hole + board,))
+            if mode is not None:
+                self.plan = fastmc.Plan(self.deck, self.high, False, False, rk, mode)
+        if self.plan is not None:
             self._kernel_tail = (self.plan.hi_mode, self.plan.lo_mode, fastmc._NO_NARROW,
-                                 fastmc.SCORE_NONE, 0, self.plan.deck, *self.plan.tables)
+                                 fastmc.SCORE_NONE, 0, self.plan.deck, *self.plan.tables,
+                                 *self.plan.extra)
         # hold'em-like games (two hole cards, a board, no low half, no wild cards):
         # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
@@ -243,12 +253,35 @@ class Profile:
                               and not self.approximate)
         self.fast_high = self.plan is not None  # kept for callers of the old name
         # draw games whose hands the fast tables rank: discards scored in one call
-        self.draw_plan: fastmc.Plan | None = None
-        rk = self.high if self.high is not None else self.low
-        if (self.is_draw and rk is not None and rk.table_friendly and 5 <= hole <= 7
-                and int(self.deck.max()) < 52):
-            self.draw_plan = fastmc.Plan(self.deck, rk, False, False)
+        self._draw_rk = self.high if self.high is not None else self.low
+        self._draw_plans: dict[int, fastmc.Plan | None] = {}
+        self.draw_plan = self.draw_plan_for(hole) if self.is_draw else None
         self._dead_idx = np.zeros(0, dtype=np.uint8)
+
+    def draw_plan_for(self, n: int) -> fastmc.Plan | None:
+        """The kernel plan valuing ``n``-card hands of this draw game (None: the batch
+        evaluator's path), built once per size."""
+        if n in self._draw_plans:
+            return self._draw_plans[n]
+        plan = None
+        rk = self._draw_rk
+        mode = fastmc.mode_for(rk, (n,)) if n >= 1 else None
+        if mode is not None and (int(self.deck.max()) < 52 or mode == fastmc.HI_A5_WILD):
+            plan = fastmc.Plan(self.deck, rk, False, False, rk, mode)
+        self._draw_plans[n] = plan
+        return plan
+
+    def kernel_reference(self, n: int) -> np.ndarray:
+        """The sorted values of :meth:`_reference`'s hands in the kernel's scale."""
+        key = f"k{n}"
+        ref = self._ref.get(key)
+        if ref is None:
+            plan = self.draw_plan_for(n)
+            assert plan is not None
+            rng = np.random.default_rng(12345)
+            ref = self._ref[key] = np.sort(fastmc.values(plan, _sample(rng, self.deck,
+                                                                       _REF_HANDS, n)))
+        return ref
 
     # ----------------------------------------------------------------- evaluation
     def _qualifier_threshold(self) -> int | None:
@@ -533,10 +566,9 @@ class Profile:
 
     def hand_percentile(self, hole: list[int]) -> float:
         """:meth:`percentile` of one hand (a kernel call where the fast tables rank it)."""
-        if self.draw_plan is not None and 5 <= len(hole) <= 7:
-            which = "h" if self.high is not None else "l"
-            return fastmc.hand_percentile(self.draw_plan, hole,
-                                          self._reference(which, len(hole)))
+        plan = self.draw_plan_for(len(hole)) if self.is_draw else None
+        if plan is not None:
+            return fastmc.hand_percentile(plan, hole, self.kernel_reference(len(hole)))
         return float(self.percentile(np.asarray([hole], dtype=np.uint8), len(hole))[0])
 
     def expose_choice(self, down: tuple[int, ...] | list[int], k: int) -> tuple[int, ...]:
@@ -599,17 +631,16 @@ class Profile:
                       samples: int, dead: set[int] | None) -> tuple[tuple[int, ...], float]:
         n = len(hole)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
-        if self.draw_plan is not None and n == self.hole_final:
+        plan = self.draw_plan_for(n)
+        if plan is not None:
             remaining = fastmc.remaining_cards(self.deck, (*hole, *(dead or ())))
             lo, hi = max(0, dmin), min(dmax, n, remaining.size)
             masks, penalty = _discard_masks(n, lo, hi)
             if not masks.size:
                 return tuple(hole[:dmin]), 0.0
-            which = "h" if self.high is not None else "l"
             scores = fastmc.discard_scores(
-                self.draw_plan, np.frombuffer(bytes(hole), dtype=np.uint8), remaining, masks,
-                samples,
-                _seed(rng), self._reference(which, n), expo) - penalty
+                plan, np.frombuffer(bytes(hole), dtype=np.uint8), remaining, masks,
+                samples, _seed(rng), self.kernel_reference(n), expo) - penalty
             i = int(np.argmax(scores))
             m = int(masks[i])
             return tuple(hole[j] for j in range(n) if (m >> j) & 1), float(scores[i])
