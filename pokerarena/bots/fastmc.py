@@ -197,27 +197,21 @@ def _preflop_score(a, b):  # pragma: no cover - jit
 
 
 # ------------------------------------------------------------- table-free rankings
+_TOP = np.zeros(1 << 14, dtype=np.int8)  # highest set bit of a rank mask
+_POP = np.zeros(1 << 14, dtype=np.int8)  # set bits of a rank mask
+for _m in range(1, 1 << 14):
+    _TOP[_m] = _m.bit_length() - 1
+    _POP[_m] = bin(_m).count("1")
+
+
 @njit(cache=True, inline="always")
 def _keep_top(mask, k):  # pragma: no cover - jit
-    """The ``k`` highest set bits of ``mask``."""
-    n = 0
-    m = mask
-    while m:
-        m &= m - 1
-        n += 1
+    """The ``k`` highest set bits of the rank ``mask``."""
+    n = _POP[mask]
     while n > k:
         mask &= mask - 1
         n -= 1
     return mask
-
-
-@njit(cache=True, inline="always")
-def _top_bit(mask):  # pragma: no cover - jit
-    """Index of the highest set bit of a non-zero ``mask``."""
-    r = 0
-    while mask >> (r + 1):
-        r += 1
-    return r
 
 
 @njit(cache=True, inline="always")
@@ -228,7 +222,16 @@ def _straight_top(mask, wheel):  # pragma: no cover - jit
     if wheel:
         ext |= (mask >> 12) & 1
     s = ext & (ext >> 1) & (ext >> 2) & (ext >> 3) & (ext >> 4)
-    return _top_bit(s) + 3 if s else -1
+    return np.int64(_TOP[s]) + 3 if s else -1
+
+
+@njit(cache=True, inline="always")
+def _suit_flush(sm, wheel, sf, flush):  # pragma: no cover - jit
+    """(straight flush top, flush ranks) updated with one suit's rank mask ``sm``."""
+    if _POP[sm] >= 5:
+        sf = max(sf, _straight_top(sm, wheel))
+        flush = max(flush, _keep_top(sm, 5))
+    return sf, flush
 
 
 @njit(cache=True)
@@ -236,58 +239,50 @@ def _bits_high(hand, n, wheel):  # pragma: no cover - jit
     """Standard high of the best five of ``hand[:n]`` (any number of cards) from rank
     bit masks, as an int64 ordered like the evaluator's (category, then ranks);
     ``wheel``: A-2-3-4-5 is a straight (not in deuce-to-seven)."""
-    s0 = s1 = s2 = s3 = 0
+    w = np.int64(0)  # the four suits' rank masks, 16 bits apart
     for j in range(n):
-        c = hand[j]
-        b = 1 << (c >> 2)
-        su = c & 3
-        if su == 0:
-            s0 |= b
-        elif su == 1:
-            s1 |= b
-        elif su == 2:
-            s2 |= b
-        else:
-            s3 |= b
+        c = np.int64(hand[j])
+        w |= np.int64(1) << (((c & 3) << 4) + (c >> 2))
+    s0 = w & 0x1FFF
+    s1 = (w >> 16) & 0x1FFF
+    s2 = (w >> 32) & 0x1FFF
+    s3 = (w >> 48) & 0x1FFF
     ranks = s0 | s1 | s2 | s3
     m2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
-    m3 = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
-    m4 = s0 & s1 & s2 & s3
     flush = -1
     sf = -1
-    for sm in (s0, s1, s2, s3):
-        if sm and (sm & (sm - 1)) and n >= 5:
-            cnt = 0
-            m = sm
-            while m:
-                m &= m - 1
-                cnt += 1
-            if cnt >= 5:
-                sf = max(sf, _straight_top(sm, wheel))
-                flush = max(flush, _keep_top(sm, 5))
-    if sf >= 0:
-        return np.int64((8 << 40) | sf)
-    if m4:
-        q = _top_bit(m4)
-        return np.int64((7 << 40) | (q << 32) | _keep_top(ranks & ~(1 << q), 1))
-    if m3:
-        t = _top_bit(m3)
-        rest = m2 & ~(1 << t)
-        if rest:
-            return np.int64((6 << 40) | (t << 32) | (_top_bit(rest) << 24))
+    if n >= 5:
+        sf, flush = _suit_flush(s0, wheel, sf, flush)
+        sf, flush = _suit_flush(s1, wheel, sf, flush)
+        sf, flush = _suit_flush(s2, wheel, sf, flush)
+        sf, flush = _suit_flush(s3, wheel, sf, flush)
+        if sf >= 0:
+            return np.int64((8 << 40) | sf)
+    m3 = 0
+    if m2:
+        m3 = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+        m4 = s0 & s1 & s2 & s3
+        if m4:
+            q = np.int64(_TOP[m4])
+            return np.int64((7 << 40) | (q << 32) | _keep_top(ranks & ~(1 << q), 1))
+        if m3:
+            t = np.int64(_TOP[m3])
+            rest = m2 & ~(1 << t)
+            if rest:
+                return np.int64((6 << 40) | (t << 32) | (np.int64(_TOP[rest]) << 24))
     if flush >= 0:
         return np.int64((5 << 40) | flush)
     st = _straight_top(ranks, wheel) if n >= 5 else -1
     if st >= 0:
         return np.int64((4 << 40) | st)
     if m3:
-        t = _top_bit(m3)
+        t = np.int64(_TOP[m3])
         return np.int64((3 << 40) | (t << 32) | _keep_top(ranks & ~(1 << t), 2))
     if m2:
-        p = _top_bit(m2)
+        p = np.int64(_TOP[m2])
         rest = m2 & ~(1 << p)
         if rest:
-            p2 = _top_bit(rest)
+            p2 = np.int64(_TOP[rest])
             return np.int64((2 << 40) | (p << 32) | (p2 << 24)
                             | _keep_top(ranks & ~(1 << p) & ~(1 << p2), 1))
         return np.int64((1 << 40) | (p << 32) | _keep_top(ranks & ~(1 << p), 3))

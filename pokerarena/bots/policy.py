@@ -27,7 +27,7 @@ from pokerarena.bots.base import (
     legalize,
     passive_action,
 )
-from pokerarena.bots.strength import Profile, profile
+from pokerarena.bots.strength import CLEAR_Z, Profile, profile
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
@@ -82,7 +82,7 @@ def acts_last(view: SeatView) -> bool:
     return False
 
 
-def _clear_of(e: float, n: int, thresholds: tuple[float, ...], z: float = 2.5) -> bool:
+def _clear_of(e: float, n: int, thresholds: tuple[float, ...], z: float = CLEAR_Z) -> bool:
     """True when an estimate from ``n`` deals lies ``z`` standard errors from each
     threshold (its side of every threshold is settled)."""
     var = max(e * (1.0 - e), 0.01) / max(n, 1)

@@ -36,6 +36,7 @@ from pokerarena.evaluator import (
 from pokerarena.rules.model import POSITIONAL_WILDS
 
 _REF_HANDS = 6000
+CLEAR_Z = 2.0  # standard errors that make an estimate clear of a decision threshold
 _NO_THRESHOLDS = np.empty(0, dtype=np.float64)
 
 
@@ -445,14 +446,14 @@ class Profile:
             t = (*thresholds, 0.0, 0.0, 0.0, 0.0)
             got, used, _ = fastmc._mc_kernel(
                 fastmc.pack(rows, board, dead), players, self.hole_final, self.board_final,
-                seed, samples, lo, 16, 2.5, len(thresholds), t[0], t[1], t[2], t[3],
+                seed, samples, lo, 16, CLEAR_Z, len(thresholds), t[0], t[1], t[2], t[3],
                 *self._kernel_tail)
             if used:
                 return got / used, used
         while True:
             got, used = fastmc.run_packed(plan, fastmc.pack(rows, board, dead), players,
                                           self.hole_final, self.board_final, seed, samples,
-                                          lo, thresholds, frac, score_mode)
+                                          lo, thresholds, frac, score_mode, z=CLEAR_Z)
             if used or players <= 2:
                 break
             # not enough cards for everyone: the last opponent leaves
