@@ -189,10 +189,10 @@ def test_unit_over_its_time_limit_is_abandoned_and_retried_then_fails(
         ray_cluster: str, tmp_path: Path) -> None:
     from pokerarena.platform.driver import RunFailed
 
-    # 300 hands of tag take far longer than 20 ms: every attempt runs out of time.
-    spec = parse_spec(dict(SPEC, bots=["tag", "call"], hands=300, unit_hands=300,
+    # 3000 hands of tag take far longer than 10 ms: every attempt runs out of time.
+    spec = parse_spec(dict(SPEC, bots=["tag", "call"], hands=3000, unit_hands=3000,
                            games=[SPEC["games"][0]],
-                           limits={"unit_seconds": 0.02, "max_attempts": 2}))
+                           limits={"unit_seconds": 0.01, "max_attempts": 2}))
     executor = RayExecutor(1)
     driver = RunDriver.create(spec, tmp_path, executor, run_id="slow")
     with pytest.raises(RunFailed, match="m00000s00000 failed 2 times"):

@@ -309,9 +309,7 @@ class GuardedBot:
         try:
             answer = self.bot.act(view)
         except Exception as exc:  # noqa: BLE001 - any bot error is a fault
-            self._hand_spent += perf_counter() - t0
-            self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
-            return self._fallback(view, "exception")
+            return self._bot_error(view, exc, t0)
         dt = perf_counter() - t0
         self._hand_spent += dt
         if limit is not None and dt > limit:
@@ -344,12 +342,16 @@ class GuardedBot:
                          f"no answer within {pol.decision_time}s")
             return self._fallback(view, "timeout")
         except Exception as exc:  # noqa: BLE001 - any bot error is a fault
-            self._hand_spent += perf_counter() - t0
-            self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
-            return self._fallback(view, "exception")
+            return self._bot_error(view, exc, t0)
         dt = perf_counter() - t0
         self._hand_spent += dt
         return self._accept(view, answer, dt)
+
+    def _bot_error(self, view: SeatView, exc: Exception, t0: float) -> Action:
+        """The bot raised ``exc`` (it started at ``t0``): a fault, and the policy's action."""
+        self._hand_spent += perf_counter() - t0
+        self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
+        return self._fallback(view, "exception")
 
     def _accept(self, view: SeatView, answer: Any, dt: float) -> Action:
         """Count a decision that came in time; the answer if it is a legal action."""
