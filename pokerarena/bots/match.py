@@ -23,6 +23,7 @@ from pokerarena.bots.base import MatchInfo, ViewMaker, build_summary, down_cards
 from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
+from pokerarena.bots.warmup import warm_up
 from pokerarena.engine.actions import DEALER, IllegalAction
 from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
@@ -242,6 +243,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     chips = stack if stack is not None else game.variant.stakes.stack
     stacks = [chips] * n
     info_game = game.describe()
+    warm_up(game, [g.bot for g in guards], n)  # kernels and tables, before any clock runs
     for j, g in enumerate(guards):
         g.start_match(MatchInfo(match_no, game.variant.id, game.system_name, info_game, n,
                                 hands, tuple(names), j), j)

@@ -18,6 +18,7 @@ from pokerarena.bots.faults import FaultPolicy, GuardedBot
 from pokerarena.bots.match import play_hand as _play
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
+from pokerarena.bots.warmup import warm_up
 from pokerarena.engine.game import Game
 from pokerarena.engine.table import Table
 
@@ -94,6 +95,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
             guards.append(GuardedBot(bot, policy, label=label))
         chips = stack if stack is not None else game.variant.stakes.stack
         info = game.describe()
+        warm_up(game, [g.bot for g in guards], n)  # kernels and tables, before any clock
         for j, g in enumerate(guards):
             g.start_match(MatchInfo(0, game.variant.id, game.system_name, info, n, hands,
                                     tuple(bot_names), j), j)

@@ -39,6 +39,7 @@ from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
 from pokerarena.bots.match import EntrantResult, MatchResult, big_blind
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
+from pokerarena.bots.warmup import warm_up
 from pokerarena.cards import card_str, parse_cards
 from pokerarena.engine.actions import (
     CALL_KIND,
@@ -404,6 +405,7 @@ class Dealer:
             seats.append(_Seat(label, guard=GuardedBot(bot, self.policy, label=label,
                                                         faults=self.faults)))
         names = [s.name for s in seats]
+        warm_up(self.game, [s.guard.bot for s in seats if s.guard is not None], self.n)
         info = self.game.describe()
         for j, s in enumerate(seats):
             if s.guard is not None:
@@ -671,6 +673,7 @@ class Client:
         self.faults: list[Fault] = []
         self.guard = GuardedBot(b, FaultPolicy(decision_time=decision_time, hand_time=None),
                                 label=label, faults=self.faults)
+        warm_up(gamedef.game(), [b], gamedef.num_players)  # before the dealer's clock runs
         self.read_timeout = read_timeout
         self.rng = random.Random(seed)
 

@@ -1,0 +1,66 @@
+"""Warming the strength bots up before a match, outside every time limit.
+
+A strength bot's first decision in a process compiles its numba kernels and builds the
+pre-flop table for its number of opponents: seconds on a fresh machine, which must not
+count against the bot's time per decision. Tables therefore call :func:`warm_up` before
+the first hand: fresh ``tag`` and ``equity`` bots decide at every street of one
+throwaway hand (everyone then checks or calls, so that the hand reaches the showdown),
+once per process and game and number of seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from pokerarena.bots.base import passive_action
+from pokerarena.bots.policy import StrengthBot
+from pokerarena.bots.views import ViewMaker
+from pokerarena.engine.actions import CALL_KIND, CHECK_CALL, FOLD_KIND, RAISE_KIND
+from pokerarena.engine.game import Game
+
+__all__ = ["warm_up"]
+
+_DONE: set[tuple[str, str, int]] = set()
+
+
+def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
+    """Play the throwaway hand when one of ``bots`` is a strength bot and ``game`` has
+    not been warmed up for ``players`` seats in this process; True when it was played.
+    Never raises: a warm-up that goes wrong only leaves the work to the first decision."""
+    if not any(isinstance(b, StrengthBot) for b in bots):
+        return False
+    lo, hi = game.variant.players
+    key = (game.variant.id, game.system_name, players)
+    if key in _DONE or not lo <= players <= hi:
+        return False
+    _DONE.add(key)
+    from pokerarena.bots.equity_bot import EquityBot
+    from pokerarena.bots.tag import TagBot
+
+    try:
+        hand = game.new_hand(np.random.default_rng(0), players,
+                             [game.variant.stakes.stack] * players, 0)
+        seated = [(TagBot if s % 2 == 0 else EquityBot)(seed=s) for s in range(players)]
+        maker = ViewMaker(hand, hand_no=-1)
+        for _ in range(1000):
+            if hand.is_over:
+                break
+            seat = hand.to_act
+            if seat is None or seat < 0:
+                break  # a hand dealt by hand: nothing to warm up
+            view = maker.view(seat)
+            action = seated[seat].act(view)
+            legal = view.legal
+            if (legal is not None and action.kind in (FOLD_KIND, RAISE_KIND)
+                    and CALL_KIND in legal.kinds):
+                action = CHECK_CALL  # on to the next street
+            try:
+                hand.apply(action)
+            except Exception:  # noqa: BLE001 - an answer the engine refuses
+                hand.apply(passive_action(legal, view.hole))
+    except Exception:  # noqa: BLE001 - the warm-up is an optimisation only
+        return False
+    return True

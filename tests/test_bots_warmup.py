@@ -1,0 +1,35 @@
+"""Strength bots are warmed up (kernels compiled, pre-flop tables built) before a match's
+first timed decision, once per process, game and number of seats."""
+
+from __future__ import annotations
+
+from pokerarena.bots import match, session
+from pokerarena.bots.registry import make_bot
+from pokerarena.bots.warmup import warm_up
+from pokerarena.engine import Game
+
+
+def test_warm_up_plays_once_and_only_for_strength_bots():
+    game = Game("holdem", {"betting": "fixed_limit"})
+    assert warm_up(game, [make_bot("call", 1), make_bot("random", 2)], 7) is False
+    assert warm_up(game, [make_bot("call", 1), make_bot("tag", 2)], 7) is True
+    assert warm_up(game, [make_bot("lag", 3)], 7) is False  # done for 7 seats already
+    assert warm_up(game, [make_bot("rock", 3)], 99) is False  # no such table
+
+
+def test_tables_warm_up_before_the_first_decision(monkeypatch):
+    seen = []
+
+    def record(game, bots, players):
+        seen.append((game.variant.id, sorted(type(b).__name__ for b in bots), players))
+        return False
+
+    monkeypatch.setattr(match, "warm_up", record)
+    monkeypatch.setattr(session, "warm_up", record)
+    game = Game("stud7")
+    res = match.play_match(game, ["tag", "call", "random"], 3, seed=1)
+    assert res.hands == 3
+    summary = session.play_session(game, ["equity", "call"], 2, seed=1)
+    assert summary.hands == 2
+    assert seen == [("stud7", ["CallBot", "RandomBot", "TagBot"], 3),
+                    ("stud7", ["CallBot", "EquityBot"], 2)]
