@@ -234,6 +234,13 @@ def _suit_flush(sm, wheel, sf, flush):  # pragma: no cover - jit
     return sf, flush
 
 
+@njit(cache=True, inline="always")
+def _card_bit(c):  # pragma: no cover - jit
+    """A card's bit in a :func:`_bits_word` word (suits 16 bits apart)."""
+    c = np.int64(c)
+    return np.int64(1) << (((c & 3) << 4) + (c >> 2))
+
+
 @njit(cache=True)
 def _bits_high(hand, n, wheel):  # pragma: no cover - jit
     """Standard high of the best five of ``hand[:n]`` (any number of cards) from rank
@@ -241,8 +248,14 @@ def _bits_high(hand, n, wheel):  # pragma: no cover - jit
     ``wheel``: A-2-3-4-5 is a straight (not in deuce-to-seven)."""
     w = np.int64(0)  # the four suits' rank masks, 16 bits apart
     for j in range(n):
-        c = np.int64(hand[j])
-        w |= np.int64(1) << (((c & 3) << 4) + (c >> 2))
+        w |= _card_bit(hand[j])
+    return _bits_word(w, n, wheel)
+
+
+@njit(cache=True)
+def _bits_word(w, n, wheel):  # pragma: no cover - jit
+    """:func:`_bits_high` of the ``n`` distinct cards whose :func:`_card_bit` bits are
+    set in ``w`` (so a kernel can OR known cards in once and dealt ones per deal)."""
     s0 = w & 0x1FFF
     s1 = (w >> 16) & 0x1FFF
     s2 = (w >> 32) & 0x1FFF
@@ -498,6 +511,17 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
         bsm0[c & 3] |= 1 << (c >> 2)
     bsm = bsm0.copy()
     bkey = bkey0
+    # HI_BITS: each player's known cards and the board as one word, ORed once
+    words = hi_mode == HI_BITS
+    pw = np.zeros(players, dtype=np.int64)
+    bw0 = np.int64(0)
+    if words:
+        for p in range(players):
+            for j in range(np.int64(cards[p, 0])):
+                pw[p] |= _card_bit(cards[p, 1 + j])
+        for j in range(nb):
+            bw0 |= _card_bit(board[j])
+    bw = bw0
     narrowed = np.zeros(players, dtype=np.bool_)
     narrowing = False
     if score_mode != SCORE_NONE:
@@ -505,7 +529,7 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
             if frac[p] < 0.999:
                 narrowed[p] = True
                 narrowing = True
-    build = lo_mode != LO_NONE or hi_mode == HI_OMAHA or hi_mode >= HI_BITS
+    build = lo_mode != LO_NONE or hi_mode == HI_OMAHA or (hi_mode >= HI_BITS and not words)
     row = np.empty(max(k, 1), dtype=np.uint8)
     hand = np.empty(16, dtype=np.uint8)
     hv = np.zeros(players, dtype=np.int64)
@@ -571,6 +595,10 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                 c = row[bstart + j]
                 bkey += ck[c]
                 bsm[c & 3] |= 1 << (c >> 2)
+            if words:
+                bw = bw0
+                for j in range(need_board):
+                    bw |= _card_bit(row[bstart + j])
             if hi_mode == HI_OMAHA:
                 rk = np.int64(bkey & _LOW_WORD)
                 base = np.int64(om_board[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))]) * 91
@@ -642,6 +670,11 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                         hv[p] = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
                     else:
                         hv[p] = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
+            elif words:
+                w = pw[p] | bw
+                for j in range(need[p]):
+                    w |= _card_bit(row[sp + j])
+                hv[p] = _bits_word(w, size[p], True)
             elif hi_mode >= HI_BITS:
                 m = h
                 for j in range(nb):
