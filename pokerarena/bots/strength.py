@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from typing import Any
 
 import numba
@@ -429,6 +430,25 @@ class Profile:
                 u = tuple(c for c in u if c != UNKNOWN)
             rows.append(u)
         players = len(rows)
+        seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
+        if fractions is None and len(thresholds) <= 4:
+            # the common case: the packed rows (as fastmc.pack) straight into the kernel
+            if players == 2 and not dead:
+                r = rows[1]
+                flat = np.frombuffer(bytes((len(hole), *hole, len(r), *r, len(board),
+                                            *board, 0)), dtype=np.uint8)
+            else:
+                flat = fastmc.pack(rows, board, dead)
+            n = len(thresholds)
+            t = (*thresholds, 0.0, 0.0, 0.0, 0.0) if n < 4 else thresholds
+            got, used, _ = fastmc._mc_kernel(
+                flat, players, self.hole_final, self.board_final, seed, samples,
+                min_samples if min_samples < samples else samples, 16, CLEAR_Z, n,
+                t[0], t[1], t[2], t[3], *self._kernel_tail)
+            if used:
+                return got / used, used
+            return self._fast_loop(rows, board, dead, players, samples, seed, None,
+                                   fastmc.SCORE_NONE, thresholds, min_samples)
         frac = None
         score_mode = fastmc.SCORE_NONE
         if fractions is not None:
@@ -439,17 +459,17 @@ class Profile:
             if score_mode != fastmc.SCORE_NONE:
                 frac = np.ones(players, dtype=np.float64)
                 frac[1:] = fractions
-        seed = _seed(rng)
+        return self._fast_loop(rows, board, dead, players, samples, seed, frac, score_mode,
+                               thresholds, min_samples)
+
+    def _fast_loop(self, rows: list[Any], board: Any, dead: list[int], players: int,
+                   samples: int, seed: int, frac: np.ndarray | None, score_mode: int,
+                   thresholds: tuple[float, ...], min_samples: int) -> tuple[float, int]:
+        """The kernel through :func:`fastmc.run_packed`, dropping the last opponent while
+        the deck is too short for everyone."""
+        plan = self.plan
+        assert plan is not None
         lo = min(min_samples, samples)
-        if frac is None and len(thresholds) <= 4:
-            # the common case: straight into the kernel
-            t = (*thresholds, 0.0, 0.0, 0.0, 0.0)
-            got, used, _ = fastmc._mc_kernel(
-                fastmc.pack(rows, board, dead), players, self.hole_final, self.board_final,
-                seed, samples, lo, 16, CLEAR_Z, len(thresholds), t[0], t[1], t[2], t[3],
-                *self._kernel_tail)
-            if used:
-                return got / used, used
         while True:
             got, used = fastmc.run_packed(plan, fastmc.pack(rows, board, dead), players,
                                           self.hole_final, self.board_final, seed, samples,
