@@ -438,43 +438,79 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
                z, nth, t0, t1, t2, t3, hi_mode, lo_mode, frac, score_mode, pilot, deck,
                ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
                om, om_values, om_board, pair_idx, ranks_only, xtab,
-               fewer):  # pragma: no cover - jit
+               fewer, ws):  # pragma: no cover - jit
     """(sum of the seat's pot shares, deals counted, deals dealt); see :func:`mc_equity`
     (``flat``: the card rows of :func:`pack`; up to four thresholds ``t0..t3``, the
     first ``nth`` of them in use).
 
     High hands are ranked from summed card keys: each player's known cards and the
     board are summed once (the board once per deal), so a deal only adds the cards it
-    dealt; an Omaha board is classified once per deal for every player."""
+    dealt; an Omaha board is classified once per deal for every player. The small
+    arrays are carved from the byte workspace ``ws`` (:data:`_WS`; a fresh one when it
+    is too small), so a call allocates nothing but the narrowing pilot's scores."""
     # the rows: players (the seat first), the board, the dead cards
     width = 1
     pos = 0
     for _ in range(players + 2):
         width = max(width, np.int64(flat[pos]) + 1)
         pos += np.int64(flat[pos]) + 1
-    cards = np.zeros((players + 2, width), dtype=np.uint8)
+    # the workspace: the int64 and float64 parts (8-byte aligned), then the bytes
+    ni = 12 * players + 35
+    nbytes = 8 * ni + (players + 2) * width + 64 + 2 * deck.size + 16 + players + 64 + 1
+    if ws.size < nbytes:
+        ws = np.empty(nbytes, dtype=np.uint8)
+    wi = ws[:8 * ni].view(np.int64)
+    need = wi[0:players]
+    start = wi[players:2 * players]
+    pkey = wi[2 * players:3 * players].view(np.uint64)
+    size = wi[3 * players:4 * players]
+    pw = wi[4 * players:5 * players]
+    hv = wi[5 * players:6 * players]
+    lv = wi[6 * players:7 * players]
+    cut = wi[7 * players:8 * players].view(np.float64)
+    psm = wi[8 * players:12 * players].reshape((players, 4))
+    o = 12 * players
+    bsm0 = wi[o:o + 4]
+    bsm = wi[o + 4:o + 8]
+    tris = wi[o + 8:o + 18]
+    ranks = wi[o + 18:o + 31]
+    thresholds = wi[o + 31:o + 35].view(np.float64)
+    pos = 8 * ni
+    cards = ws[pos:pos + (players + 2) * width].reshape((players + 2, width))
+    pos += (players + 2) * width
+    seen = ws[pos:pos + 64]
+    pos += 64
+    buf = ws[pos:pos + deck.size]
+    pos += deck.size
+    row = ws[pos:pos + deck.size + 1]
+    pos += deck.size + 1
+    hand = ws[pos:pos + 16]
+    pos += 16
+    narrowed = ws[pos:pos + players]
+    pos += players
+    board_ws = ws[pos:pos + 64]
+    cards[:] = 0
     pos = 0
     for p in range(players + 2):
         c = np.int64(flat[pos])
         cards[p, :c + 1] = flat[pos:pos + c + 1]
         pos += c + 1
-    thresholds = np.empty(4, dtype=np.float64)
     thresholds[0] = t0
     thresholds[1] = t1
     thresholds[2] = t2
     thresholds[3] = t3
     nb = np.int64(cards[players, 0])
-    board = cards[players, 1:1 + nb].copy()
+    board = board_ws[:nb]
+    for j in range(nb):
+        board[j] = cards[players, 1 + j]
     need_board = max(0, board_final - nb)
-    need = np.empty(players, dtype=np.int64)
     for p in range(players):
         need[p] = max(0, hole_final - np.int64(cards[p, 0]))
     # the cards nobody is known to hold (every row: players, board, dead cards)
-    seen = np.zeros(64, dtype=np.bool_)
+    seen[:] = 0
     for p in range(players + 2):
         for j in range(np.int64(cards[p, 0])):
-            seen[cards[p, 1 + j]] = True
-    buf = np.empty(deck.size, dtype=np.uint8)
+            seen[cards[p, 1 + j]] = 1
     n = 0
     for j in range(deck.size):
         if not seen[deck[j]]:
@@ -486,7 +522,6 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
         k += need[p]
     if k > n:
         return 0.0, 0, 0
-    start = np.empty(players, dtype=np.int64)
     start[0] = 0
     pos = need[0] + need_board
     for p in range(1, players):
@@ -494,9 +529,8 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
         pos += need[p]
     bstart = need[0]
     # summed keys and per-suit rank masks of each player's known cards and the board
-    pkey = np.zeros(players, dtype=np.uint64)
-    psm = np.zeros((players, 4), dtype=np.int64)
-    size = np.empty(players, dtype=np.int64)
+    pkey[:] = 0
+    psm[:] = 0
     for p in range(players):
         for j in range(np.int64(cards[p, 0])):
             c = cards[p, 1 + j]
@@ -504,16 +538,16 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
             psm[p, c & 3] |= 1 << (c >> 2)
         size[p] = np.int64(cards[p, 0]) + need[p] + nb + need_board
     bkey0 = np.uint64(0)
-    bsm0 = np.zeros(4, dtype=np.int64)
+    bsm0[:] = 0
     for j in range(nb):
         c = board[j]
         bkey0 += ck[c]
         bsm0[c & 3] |= 1 << (c >> 2)
-    bsm = bsm0.copy()
+    bsm[:] = bsm0
     bkey = bkey0
     # HI_BITS: each player's known cards and the board as one word, ORed once
     words = hi_mode == HI_BITS
-    pw = np.zeros(players, dtype=np.int64)
+    pw[:] = 0
     bw0 = np.int64(0)
     if words:
         for p in range(players):
@@ -522,21 +556,19 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
         for j in range(nb):
             bw0 |= _card_bit(board[j])
     bw = bw0
-    narrowed = np.zeros(players, dtype=np.bool_)
+    narrowed[:] = 0
     narrowing = False
     if score_mode != SCORE_NONE:
         for p in range(1, players):
             if frac[p] < 0.999:
-                narrowed[p] = True
+                narrowed[p] = 1
                 narrowing = True
     build = lo_mode != LO_NONE or hi_mode == HI_OMAHA or (hi_mode >= HI_BITS and not words)
-    row = np.empty(max(k, 1), dtype=np.uint8)
-    hand = np.empty(16, dtype=np.uint8)
-    hv = np.zeros(players, dtype=np.int64)
-    lv = np.zeros(players, dtype=np.int64)
+    hv[:] = 0
+    lv[:] = 0
     state = _seed_state(seed)
     # narrowing: the score each narrowed opponent must reach, from a pilot sample
-    cut = np.full(players, -np.inf)
+    cut[:] = -np.inf
     attempts = max_total
     if narrowing:
         keep = 1.0
@@ -572,8 +604,8 @@ def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_tota
     base = np.int64(0)
     fsuit = -1
     ntri = 0
-    tris = np.zeros(10, dtype=np.int64)
-    ranks = np.zeros(13, dtype=np.int64)
+    tris[:] = 0
+    ranks[:] = 0
     blm = 0
     total = 0.0
     used = 0
@@ -846,6 +878,8 @@ _EMPTY_F = np.empty(0, dtype=np.float64)
 _EMPTY_I = np.empty(0, dtype=np.int64)
 _EMPTY_U8 = np.empty(0, dtype=np.uint8)
 _NO_NARROW = np.ones(16, dtype=np.float64)
+# the kernels' scratch bytes, reused by every call (a call holds the GIL throughout)
+_WS = np.zeros(8192, dtype=np.uint8)
 
 
 def pack(rows: list[Any], board: Any = (), dead: Any = ()) -> np.ndarray:
@@ -872,13 +906,13 @@ def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
             nth, t[0], t[1], t[2], t[3], plan.hi_mode, plan.lo_mode)
     if frac is None:
         total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
-                                    *plan.tables, *plan.extra)
+                                    *plan.tables, *plan.extra, _WS)
         return total, used
     total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.tables,
-                                    *plan.extra)
+                                    *plan.extra, _WS)
     if used < 8 and dealt:
         total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
-                                    *plan.tables, *plan.extra)
+                                    *plan.tables, *plan.extra, _WS)
     return total, used
 
 
@@ -917,7 +951,7 @@ def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
 
 # --------------------------------------------------------------------------- draws
 @njit(cache=True)
-def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep, mode, ck,
+def _discard_kernel(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
                     flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
                     om_board, pair_idx, ranks_only, xtab, fewer,
                     scores):  # pragma: no cover - jit
@@ -928,7 +962,8 @@ def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep
     comparison between candidates is much less noisy than with separate draws); the
     percentile is the share of the sorted ``ref`` values below the hand's value. After
     ``first`` rows only the ``keep`` best candidates (and their ties) go on; the others
-    keep their early means."""
+    keep their early means. The replacements come from the cards of ``deck`` whose bit
+    is not set in ``dead`` (in deck order)."""
     n = hole.size
     kmax = 0
     for c in range(cand.size):
@@ -937,8 +972,12 @@ def _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep
             if (cand[c] >> j) & 1:
                 d += 1
         kmax = max(kmax, d)
-    buf = remaining.copy()
-    nr = buf.size
+    buf = np.empty(deck.size, dtype=np.uint8)
+    nr = 0
+    for c in deck:
+        if not (dead >> np.int64(c)) & 1:
+            buf[nr] = c
+            nr += 1
     kmax = min(kmax, nr)
     state = _seed_state(seed)
     hand = np.empty(n, dtype=np.uint8)
@@ -994,8 +1033,19 @@ def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np
     positions; -1 where the deck is too short); after ``first`` rows only the ``keep``
     best go on (see :func:`_discard_kernel`)."""
     out = np.empty(cand.size, dtype=np.float64)
-    _discard_kernel(hole, remaining, cand, samples, seed, ref, expo, first, keep,
-                    plan.hi_mode if mode is None else mode, *plan.tables, *plan.extra, out)
+    _discard_kernel(hole, np.ascontiguousarray(remaining, dtype=np.uint8), 0, cand, samples,
+                    seed, ref, expo, first, keep, plan.hi_mode if mode is None else mode,
+                    *plan.tables, *plan.extra, out)
+    return out
+
+
+def discard_scores_dead(plan: Plan, hole: np.ndarray, dead: int, cand: np.ndarray,
+                        samples: int, seed: int, ref: np.ndarray, expo: float) -> np.ndarray:
+    """:func:`discard_scores` drawing from the plan's deck less the cards whose bit is
+    set in ``dead`` (the same scores as ``remaining_cards(plan.deck, dead cards)``)."""
+    out = np.empty(cand.size, dtype=np.float64)
+    _discard_kernel(hole, plan.deck, dead, cand, samples, seed, ref, expo, 6, 6,
+                    plan.hi_mode, *plan.tables, *plan.extra, out)
     return out
 
 

@@ -247,7 +247,7 @@ class Profile:
         if self.plan is not None:
             self._kernel_tail = (self.plan.hi_mode, self.plan.lo_mode, fastmc._NO_NARROW,
                                  fastmc.SCORE_NONE, 0, self.plan.deck, *self.plan.tables,
-                                 *self.plan.extra)
+                                 *self.plan.extra, fastmc._WS)
         # hold'em-like games (two hole cards, a board, no low half, no wild cards):
         # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
@@ -259,6 +259,9 @@ class Profile:
         self._draw_plans: dict[int, fastmc.Plan | None] = {}
         self.draw_plan = self.draw_plan_for(hole) if self.is_draw else None
         self._dead_idx = np.zeros(0, dtype=np.uint8)
+        self._deck_mask = 0
+        for c in self.deck_list:
+            self._deck_mask |= 1 << c
 
     def draw_plan_for(self, n: int) -> fastmc.Plan | None:
         """The kernel plan valuing ``n``-card hands of this draw game (None: the batch
@@ -635,38 +638,52 @@ class Profile:
                      memo: dict | None = None) -> tuple[tuple[int, ...], float]:
         """(cards to discard, expected strength) maximising the strength after the draw;
         ``memo`` (a dict the caller keeps for the hand) remembers the answers."""
-        hole = [c for c in hole if c != UNKNOWN]
+        dead_mask = 0
+        for c in dead or ():
+            dead_mask |= 1 << c
+        return self._best_discard_memo(tuple(hole), dmin, dmax, rng, draws_left, samples,
+                                       dead_mask, memo)
+
+    def _best_discard_memo(self, hole: tuple[int, ...], dmin: int, dmax: int, rng: Any,
+                           draws_left: int, samples: int, dead_mask: int,
+                           memo: dict | None) -> tuple[tuple[int, ...], float]:
+        """:meth:`best_discard` with the dead cards as a bit mask."""
+        if UNKNOWN in hole:
+            hole = tuple(c for c in hole if c != UNKNOWN)
         key = None
         if memo is not None:
-            key = ("discard", tuple(hole), dmin, dmax, draws_left, samples,
-                   frozenset(dead or ()))
+            key = ("discard", hole, dmin, dmax, draws_left, samples, dead_mask)
             found = memo.get(key)
             if found is not None:
                 return found
-        got = self._best_discard(hole, dmin, dmax, rng, draws_left, samples, dead)
+        got = self._best_discard(list(hole), dmin, dmax, rng, draws_left, samples, dead_mask)
         if memo is not None:
             memo[key] = got
         return got
 
     def _best_discard(self, hole: list[int], dmin: int, dmax: int, rng: Any, draws_left: int,
-                      samples: int, dead: set[int] | None) -> tuple[tuple[int, ...], float]:
+                      samples: int, dead_mask: int) -> tuple[tuple[int, ...], float]:
         n = len(hole)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
         plan = self.draw_plan_for(n)
         if plan is not None:
-            remaining = fastmc.remaining_cards(self.deck, (*hole, *(dead or ())))
-            lo, hi = max(0, dmin), min(dmax, n, remaining.size)
+            gone = dead_mask
+            for c in hole:
+                gone |= 1 << c
+            left = self.deck.size - (gone & self._deck_mask).bit_count()
+            lo, hi = max(0, dmin), min(dmax, n, left)
             masks, penalty = _discard_masks(n, lo, hi)
             if not masks.size:
                 return tuple(hole[:dmin]), 0.0
-            scores = fastmc.discard_scores(
-                plan, np.frombuffer(bytes(hole), dtype=np.uint8), remaining, masks,
+            scores = fastmc.discard_scores_dead(
+                plan, np.frombuffer(bytes(hole), dtype=np.uint8), gone, masks,
                 samples, _seed(rng), self.kernel_reference(n), expo) - penalty
             i = int(np.argmax(scores))
             m = int(masks[i])
             return tuple(hole[j] for j in range(n) if (m >> j) & 1), float(scores[i])
-        dead = set(dead or ()) | set(hole)
-        remaining = np.asarray([c for c in self.deck_list if c not in dead], dtype=np.uint8)
+        remaining = np.asarray([c for c in self.deck_list
+                                if not (dead_mask >> c) & 1 and c not in hole],
+                               dtype=np.uint8)
         plan = _discard_plan(n, max(0, dmin), min(dmax, n, remaining.size), samples)
         if plan is None:
             return tuple(hole[:dmin]), 0.0
@@ -690,27 +707,36 @@ class Profile:
         opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
         if not opps:
             return 1.0
-        hole = [c for c in view.hole if c != UNKNOWN]
+        hole = view.hole
+        if UNKNOWN in hole:
+            hole = tuple(c for c in hole if c != UNKNOWN)
         left = self.draws_left(view.street + 1) if view.phase != "draw" else \
             self.draws_left(view.street)
+        # one pass over the history: my discarded cards, each seat's last discard size
+        mine = 0
+        last: dict[int, int] = {}
+        for a, act in view.history:
+            if act.kind == DISCARD_KIND:
+                cards = act.cards
+                if a == seat:
+                    for c in cards:
+                        mine |= 1 << c
+                last[a] = len(cards)
         if left > 0:
-            mine = [c for a, act in view.history if a == seat and act.kind == DISCARD_KIND
-                    for c in act.cards]
-            _, strength = self.best_discard(hole, 0, len(hole), rng, left, samples,
-                                            dead=set(mine), memo=memo)
+            _, strength = self._best_discard_memo(hole, 0, len(hole), rng, left, samples,
+                                                  mine, memo)
             strength = max(strength, 0.0) ** (1.0 / (1.0 + 0.5 * max(0, left - 1)))
         else:
-            strength = self.hand_percentile(hole)
+            strength = self.hand_percentile(list(hole))
         # Opponents who drew are better than random hands; those who stood pat more so.
         total_draws = len(self.draw_streets)
         p = 1.0
         for s in opps:
-            drew = [len(act.cards) for a, act in view.history
-                    if a == s and act.kind == DISCARD_KIND]
+            drew = last.get(s)
             expo = 1.0 + 0.6 * total_draws
-            if drew and drew[-1] == 0:
+            if drew == 0:
                 expo *= 1.6
-            elif drew and drew[-1] >= 3:
+            elif drew is not None and drew >= 3:
                 expo *= 0.7
             p *= strength ** expo
         return float(p)

@@ -1,0 +1,76 @@
+"""The kernels' reused workspace and dead-card masks give the reference results on
+dealt hands: the Monte-Carlo kernel with the shared workspace equals it with a fresh
+one each call, and the discard kernel drawing from the deck less a dead-card mask
+equals it drawing from :func:`fastmc.remaining_cards`."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from pokerarena.bots import fastmc
+from pokerarena.bots.strength import _discard_masks, profile
+from pokerarena.engine.game import Game
+
+
+def _run(plan, cards, players, hole_final, board_final, seed, ws):
+    t = (0.4, 0.6, 0.0, 0.0)
+    return fastmc._mc_kernel(cards, players, hole_final, board_final, seed, 150, 32, 16,
+                             2.0, 2, *t, plan.hi_mode, plan.lo_mode, fastmc._NO_NARROW,
+                             fastmc.SCORE_NONE, 0, plan.deck, *plan.tables, *plan.extra, ws)
+
+
+@pytest.mark.parametrize("variant", ["holdem", "omaha", "omaha_hilo", "cincinnati",
+                                     "stud7", "razz"])
+def test_shared_workspace_matches_a_fresh_one(variant):
+    prof = profile(Game(variant))
+    plan = prof.plan
+    assert plan is not None
+    rng = random.Random(3)
+    deck = prof.deck_list
+    for i in range(30):
+        cards = rng.sample(deck, 40)
+        players = 2 + i % 3
+        per = prof.hole_final if i % 2 else max(0, prof.hole_final - 2)
+        rows = [cards[:per]] + [cards[8 * p:8 * p + i % 3] for p in range(1, players)]
+        nb = min(prof.board_final, (0, 3, 4)[i % 3])
+        board = cards[32:32 + nb]
+        dead = cards[38:39] if i % 4 == 0 else []
+        packed = fastmc.pack(rows, board, dead)
+        seed = rng.getrandbits(31)
+        want = _run(plan, packed, players, prof.hole_final, prof.board_final, seed,
+                    np.zeros(4096, dtype=np.uint8))
+        small = _run(plan, packed, players, prof.hole_final, prof.board_final, seed,
+                     np.zeros(1, dtype=np.uint8))  # too small: the kernel allocates
+        got = _run(plan, packed, players, prof.hole_final, prof.board_final, seed,
+                   fastmc._WS)
+        assert got == want == small
+
+
+@pytest.mark.parametrize("variant", ["draw5", "draw27_triple", "badugi", "lowball"])
+def test_discard_dead_mask_matches_remaining_cards(variant):
+    prof = profile(Game(variant))
+    n = prof.hole_final
+    plan = prof.draw_plan_for(n)
+    assert plan is not None
+    ref = prof.kernel_reference(n)
+    masks, _ = _discard_masks(n, 0, n)
+    rng = random.Random(5)
+    for i in range(25):
+        cards = rng.sample(prof.deck_list, n + i % 6)
+        hole, dead = cards[:n], cards[n:]
+        gone = 0
+        for c in cards:
+            gone |= 1 << c
+        seed = rng.getrandbits(31)
+        hole_arr = np.asarray(hole, dtype=np.uint8)
+        want = fastmc.discard_scores(plan, hole_arr,
+                                     fastmc.remaining_cards(prof.deck, cards), masks, 20,
+                                     seed, ref, 1.5)
+        got = fastmc.discard_scores_dead(plan, hole_arr, gone, masks, 20, seed, ref, 1.5)
+        assert np.array_equal(got, want)
+        mine = set(dead)
+        assert (prof.best_discard(hole, 0, n, random.Random(i), 2, 20, dead=mine)
+                == prof._best_discard(hole, 0, n, random.Random(i), 2, 20, gone))
