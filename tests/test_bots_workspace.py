@@ -18,8 +18,8 @@ from pokerarena.engine.game import Game
 def _run(plan, cards, players, hole_final, board_final, seed, ws):
     t = (0.4, 0.6, 0.0, 0.0)
     return fastmc._mc_kernel(cards, players, hole_final, board_final, seed, 150, 32, 16,
-                             2.0, 2, *t, plan.hi_mode, plan.lo_mode, fastmc._NO_NARROW,
-                             fastmc.SCORE_NONE, 0, plan.deck, *plan.tables, *plan.extra, ws)
+                             2.0, 2, *t, fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
+                             plan.deck, *plan.packed, ws)
 
 
 @pytest.mark.parametrize("variant", ["holdem", "omaha", "omaha_hilo", "cincinnati",
@@ -74,3 +74,37 @@ def test_discard_dead_mask_matches_remaining_cards(variant):
         mine = set(dead)
         assert (prof.best_discard(hole, 0, n, random.Random(i), 2, 20, dead=mine)
                 == prof._best_discard(hole, 0, n, random.Random(i), 2, 20, gone))
+
+
+@pytest.mark.parametrize("variant", ["holdem", "omaha_hilo", "cincinnati", "two_card",
+                                     "lowball"])
+def test_packed_tables_match_the_plain_arguments(variant):
+    prof = profile(Game(variant))
+    plan = prof.plan if prof.plan is not None else prof.draw_plan
+    assert plan is not None
+    rng = random.Random(9)
+    if prof.plan is not None:
+        for _ in range(20):
+            cards = rng.sample(prof.deck_list, 30)
+            packed = fastmc.pack([cards[:prof.hole_final - 1], []], cards[20:23])
+            seed = rng.getrandbits(31)
+            args = (packed, 2, prof.hole_final, prof.board_final, seed, 150, 32, 16, 2.0, 1,
+                    0.5, 0.0, 0.0, 0.0)
+            want = fastmc._mc_core(*args, plan.hi_mode, plan.lo_mode, fastmc._NO_NARROW,
+                                   fastmc.SCORE_NONE, 0, plan.deck, *plan.tables,
+                                   *plan.extra, np.zeros(4096, dtype=np.uint8))
+            got = fastmc._mc_kernel(*args, fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
+                                    plan.deck, *plan.packed, fastmc._WS)
+            assert got == want
+    else:
+        n = prof.hole_final
+        masks, _ = _discard_masks(n, 0, n)
+        ref = prof.kernel_reference(n)
+        for _ in range(20):
+            hole = np.asarray(rng.sample(prof.deck_list, n), dtype=np.uint8)
+            seed = rng.getrandbits(31)
+            want = np.empty(masks.size)
+            fastmc._discard_core(hole, plan.deck, 0, masks, 20, seed, ref, 1.0, 6, 6,
+                                 plan.hi_mode, *plan.tables, *plan.extra, want)
+            got = fastmc.discard_scores(plan, hole, plan.deck, masks, 20, seed, ref, 1.0)
+            assert np.array_equal(got, want)

@@ -434,7 +434,7 @@ def _omaha_low8(hand, h, blm):  # pragma: no cover - jit
 
 
 @njit(cache=True)
-def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
+def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
                z, nth, t0, t1, t2, t3, hi_mode, lo_mode, frac, score_mode, pilot, deck,
                ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
                om, om_values, om_board, pair_idx, ranks_only, xtab,
@@ -845,12 +845,68 @@ def mode_for(rk: Any, sizes: Any) -> int | None:
     return None
 
 
+_HEAD = 20  # header cells of a plan's int32 table pack (see _pack_tables)
+
+
+def _pack_tables(tables: tuple, extra: tuple, hi_mode: int,
+                 lo_mode: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A plan's tables as three arrays (fewer kernel arguments): int32 ``T`` (a header
+    of shifts, flags, modes and offsets, then the int32 tables), int64 ``A`` (card keys,
+    pair index, two/three-card values) and the uint16 Omaha classes."""
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
+     om_board, pair_idx, ranks_only) = tables
+    xtab, fewer = extra
+    parts = [flush, off5, val5, off6, val6, off7, val7, om_values, om_board]
+    head = [sh5, sh6, sh7, int(ranks_only), int(fewer), hi_mode, lo_mode]
+    pos = _HEAD
+    for a in parts:
+        head.append(pos)
+        pos += a.size
+    head.append(pos)  # head[16]: the end
+    head += [ck.size, ck.size + pair_idx.size, 0]
+    if any(np.asarray(a).dtype.itemsize > 4 and a.size
+           and (a.max() > 2**31 - 1 or a.min() < -2**31) for a in parts):
+        raise ValueError("table values beyond int32")
+    t = np.concatenate([np.asarray(head, dtype=np.int32)]
+                       + [np.asarray(a, dtype=np.int32) for a in parts])
+    a64 = np.concatenate([ck.view(np.int64), np.asarray(pair_idx, dtype=np.int64),
+                          np.asarray(xtab, dtype=np.int64)])
+    return t, a64, np.ascontiguousarray(om)
+
+
+@njit(cache=True, inline="always")
+def _unpack(T, A):  # pragma: no cover - jit
+    """The tables of :func:`_pack_tables` as views, in the kernels' argument order
+    (``ck`` to ``val7``, then ``om_values, om_board, pair_idx, ranks_only, xtab,
+    fewer``)."""
+    ck = A[0:T[17]].view(np.uint64)
+    return (ck, T[T[7]:T[8]], np.int64(T[0]), T[T[8]:T[9]], T[T[9]:T[10]], np.int64(T[1]),
+            T[T[10]:T[11]], T[T[11]:T[12]], np.int64(T[2]), T[T[12]:T[13]],
+            T[T[13]:T[14]], T[T[14]:T[15]], T[T[15]:T[16]], A[T[17]:T[18]], T[3] != 0,
+            A[T[18]:], T[4] != 0)
+
+
+@njit(cache=True)
+def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
+               z, nth, t0, t1, t2, t3, frac, score_mode, pilot, deck, T, A, om,
+               ws):  # pragma: no cover - jit
+    """:func:`_mc_core` with the plan's tables packed (:attr:`Plan.packed`) and its
+    modes in their header: 22 arguments instead of 39."""
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om_values, om_board,
+     pair_idx, ranks_only, xtab, fewer) = _unpack(T, A)
+    return _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
+                    batch, z, nth, t0, t1, t2, t3, np.int64(T[5]), np.int64(T[6]), frac,
+                    score_mode, pilot, deck, ck, flush, sh5, off5, val5, sh6, off6, val6,
+                    sh7, off7, val7, om, om_values, om_board, pair_idx, ranks_only, xtab,
+                    fewer, ws)
+
+
 class Plan:
     """The per-game constants of :func:`mc_equity`: deck, modes and tables; ``mode``
     (:func:`mode_for`) ranks the highs - or a low-only game's lows - without the fast
     tables."""
 
-    __slots__ = ("deck", "hi_mode", "lo_mode", "tables", "memo", "extra")
+    __slots__ = ("deck", "hi_mode", "lo_mode", "tables", "memo", "extra", "packed")
 
     def __init__(self, deck: np.ndarray, high: Any, low8: bool, omaha: bool,
                  low_ranking: Any = None, mode: int | None = None) -> None:
@@ -872,6 +928,7 @@ class Plan:
                        t.omaha_values, t.omaha_board, t.pair_index.reshape(-1),
                        t.ranks_only)
         self.memo: dict = {}  # per-game derived data (pre-flop tables)
+        self.packed = _pack_tables(self.tables, self.extra, self.hi_mode, self.lo_mode)
 
 
 _EMPTY_F = np.empty(0, dtype=np.float64)
@@ -903,16 +960,16 @@ def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
         raise ValueError("at most four thresholds")
     t = (*thresholds, 0.0, 0.0, 0.0, 0.0)
     args = (cards, players, hole_final, board_final, seed, max_total, min_total, batch, z,
-            nth, t[0], t[1], t[2], t[3], plan.hi_mode, plan.lo_mode)
+            nth, t[0], t[1], t[2], t[3])
     if frac is None:
         total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
-                                    *plan.tables, *plan.extra, _WS)
+                                    *plan.packed, _WS)
         return total, used
-    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.tables,
-                                    *plan.extra, _WS)
+    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.packed,
+                                    _WS)
     if used < 8 and dealt:
         total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
-                                    *plan.tables, *plan.extra, _WS)
+                                    *plan.packed, _WS)
     return total, used
 
 
@@ -951,7 +1008,7 @@ def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
 
 # --------------------------------------------------------------------------- draws
 @njit(cache=True)
-def _discard_kernel(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
+def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
                     flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
                     om_board, pair_idx, ranks_only, xtab, fewer,
                     scores):  # pragma: no cover - jit
@@ -1026,6 +1083,17 @@ def _discard_kernel(hole, deck, dead, cand, samples, seed, ref, expo, first, kee
         scores[c] = scores[c] / rows[c] if rows[c] else -1.0
 
 
+@njit(cache=True)
+def _discard_kernel(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, T,
+                    A, om, scores):  # pragma: no cover - jit
+    """:func:`_discard_core` with the plan's tables packed (:attr:`Plan.packed`)."""
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om_values, om_board,
+     pair_idx, ranks_only, xtab, fewer) = _unpack(T, A)
+    _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
+                  flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
+                  om_board, pair_idx, ranks_only, xtab, fewer, scores)
+
+
 def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np.ndarray,
                    samples: int, seed: int, ref: np.ndarray, expo: float, first: int = 6,
                    keep: int = 6, mode: int | None = None) -> np.ndarray:
@@ -1035,7 +1103,7 @@ def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np
     out = np.empty(cand.size, dtype=np.float64)
     _discard_kernel(hole, np.ascontiguousarray(remaining, dtype=np.uint8), 0, cand, samples,
                     seed, ref, expo, first, keep, plan.hi_mode if mode is None else mode,
-                    *plan.tables, *plan.extra, out)
+                    *plan.packed, out)
     return out
 
 
@@ -1045,7 +1113,7 @@ def discard_scores_dead(plan: Plan, hole: np.ndarray, dead: int, cand: np.ndarra
     set in ``dead`` (the same scores as ``remaining_cards(plan.deck, dead cards)``)."""
     out = np.empty(cand.size, dtype=np.float64)
     _discard_kernel(hole, plan.deck, dead, cand, samples, seed, ref, expo, 6, 6,
-                    plan.hi_mode, *plan.tables, *plan.extra, out)
+                    plan.hi_mode, *plan.packed, out)
     return out
 
 

@@ -245,9 +245,8 @@ class Profile:
             if mode is not None:
                 self.plan = fastmc.Plan(self.deck, self.high, False, False, rk, mode)
         if self.plan is not None:
-            self._kernel_tail = (self.plan.hi_mode, self.plan.lo_mode, fastmc._NO_NARROW,
-                                 fastmc.SCORE_NONE, 0, self.plan.deck, *self.plan.tables,
-                                 *self.plan.extra, fastmc._WS)
+            self._kernel_tail = (fastmc._NO_NARROW, fastmc.SCORE_NONE, 0, self.plan.deck,
+                                 *self.plan.packed, fastmc._WS)
         # hold'em-like games (two hole cards, a board, no low half, no wild cards):
         # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
