@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from numba import njit
 
 from pokerarena.bots import fastmc
 from pokerarena.bots.strength import _discard_masks, profile
@@ -108,3 +109,34 @@ def test_packed_tables_match_the_plain_arguments(variant):
                                  plan.hi_mode, *plan.tables, *plan.extra, want)
             got = fastmc.discard_scores(plan, hole, plan.deck, masks, 20, seed, ref, 1.0)
             assert np.array_equal(got, want)
+
+
+def test_best_discard_kernel_matches_argmax_and_searchsorted():
+    prof = profile(Game("draw27_triple"))
+    plan = prof.draw_plan_for(5)
+    ref = prof.kernel_reference(5)
+    masks, penalty = _discard_masks(5, 0, 5)
+    rng = random.Random(2)
+    for i in range(40):
+        cards = rng.sample(prof.deck_list, 5 + i % 4)
+        gone = 0
+        for c in cards:
+            gone |= 1 << c
+        hole = np.asarray(cards[:5], dtype=np.uint8)
+        expo = (1.0, 1.5, 2.0)[i % 3]
+        seed = rng.getrandbits(31)
+        scores = fastmc.discard_scores_dead(plan, hole, gone, masks, 20, seed, ref,
+                                            expo) - penalty
+        j = int(np.argmax(scores))
+        assert fastmc.best_discard_dead(plan, hole, gone, masks, penalty, 20, seed, ref,
+                                        expo) == (j, float(scores[j]))
+    values = fastmc.values(plan, np.asarray([rng.sample(prof.deck_list, 5)
+                                             for _ in range(300)], dtype=np.uint8))
+    for v in [*values, int(ref[0]), int(ref[-1]), int(ref[0]) - 1, int(ref[-1]) + 1]:
+        want = int(np.searchsorted(ref, v))
+        assert _lower_bound_of(ref, v) == want
+
+
+@njit
+def _lower_bound_of(ref, v):
+    return fastmc._lower_bound(ref, v)

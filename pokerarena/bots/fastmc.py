@@ -1007,6 +1007,19 @@ def supported(rk: Any, hand_cards: int, omaha: bool) -> bool:
 
 
 # --------------------------------------------------------------------------- draws
+@njit(cache=True, inline="always")
+def _lower_bound(ref, v):  # pragma: no cover - jit
+    """How many of the sorted, non-empty ``ref`` lie below ``v`` (branch-free halving,
+    as ``np.searchsorted(ref, v)``)."""
+    base = 0
+    size = ref.size
+    while size > 1:
+        half = size >> 1
+        base = base + half if ref[base + half] < v else base
+        size -= half
+    return base + 1 if ref[base] < v else base
+
+
 @njit(cache=True)
 def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
                     flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
@@ -1070,14 +1083,8 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
                 continue
             v = _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
                        off7, val7, ranks_only, xtab, fewer)
-            lo, hi = 0, ref.size
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if ref[mid] < v:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            scores[c] += (lo / ref.size) ** expo
+            pct = _lower_bound(ref, v) / ref.size
+            scores[c] += pct if expo == 1.0 else pct ** expo
             rows[c] += 1
     for c in range(cand.size):
         scores[c] = scores[c] / rows[c] if rows[c] else -1.0
@@ -1105,6 +1112,33 @@ def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np
                     seed, ref, expo, first, keep, plan.hi_mode if mode is None else mode,
                     *plan.packed, out)
     return out
+
+
+@njit(cache=True)
+def _best_discard_kernel(hole, deck, dead, cand, penalty, samples, seed, ref, expo, mode, T,
+                         A, om):  # pragma: no cover - jit
+    """(index, score) of the best of ``cand`` by :func:`_discard_kernel`'s scores less
+    ``penalty`` (the first of equals, as ``np.argmax``)."""
+    scores = np.empty(cand.size, dtype=np.float64)
+    _discard_kernel(hole, deck, dead, cand, samples, seed, ref, expo, 6, 6, mode, T, A, om,
+                    scores)
+    best = 0
+    top = scores[0] - penalty[0]
+    for c in range(1, cand.size):
+        v = scores[c] - penalty[c]
+        if v > top:
+            top = v
+            best = c
+    return best, top
+
+
+def best_discard_dead(plan: Plan, hole: np.ndarray, dead: int, cand: np.ndarray,
+                      penalty: np.ndarray, samples: int, seed: int, ref: np.ndarray,
+                      expo: float) -> tuple[int, float]:
+    """``(i, score)``: the best candidate by :func:`discard_scores_dead` less
+    ``penalty`` (as ``np.argmax``), in one kernel call."""
+    return _best_discard_kernel(hole, plan.deck, dead, cand, penalty, samples, seed, ref,
+                                expo, plan.hi_mode, *plan.packed)
 
 
 def discard_scores_dead(plan: Plan, hole: np.ndarray, dead: int, cand: np.ndarray,

@@ -225,6 +225,7 @@ class Profile:
         if self.low is not None and self.qualifier:
             self.low_threshold = self._qualifier_threshold()
         self._ref: dict[str, np.ndarray] = {}
+        self._kref: dict[int, np.ndarray] = {}  # kernel_reference by hand size
         self.fast_a5 = sd.low == "a5_low" and wild == "none" and v.deck == "standard"
         self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
@@ -277,14 +278,15 @@ class Profile:
 
     def kernel_reference(self, n: int) -> np.ndarray:
         """The sorted values of :meth:`_reference`'s hands in the kernel's scale."""
-        key = f"k{n}"
-        ref = self._ref.get(key)
+        ref = self._kref.get(n)
         if ref is None:
+            key = f"k{n}"
             plan = self.draw_plan_for(n)
             assert plan is not None
             rng = np.random.default_rng(12345)
             ref = self._ref[key] = np.sort(fastmc.values(plan, _sample(rng, self.deck,
                                                                        _REF_HANDS, n)))
+            self._kref[n] = ref
         return ref
 
     # ----------------------------------------------------------------- evaluation
@@ -674,12 +676,11 @@ class Profile:
             masks, penalty = _discard_masks(n, lo, hi)
             if not masks.size:
                 return tuple(hole[:dmin]), 0.0
-            scores = fastmc.discard_scores_dead(
-                plan, np.frombuffer(bytes(hole), dtype=np.uint8), gone, masks,
-                samples, _seed(rng), self.kernel_reference(n), expo) - penalty
-            i = int(np.argmax(scores))
+            i, score = fastmc.best_discard_dead(
+                plan, np.frombuffer(bytes(hole), dtype=np.uint8), gone, masks, penalty,
+                samples, _seed(rng), self.kernel_reference(n), expo)
             m = int(masks[i])
-            return tuple(hole[j] for j in range(n) if (m >> j) & 1), float(scores[i])
+            return tuple(hole[j] for j in range(n) if (m >> j) & 1), score
         remaining = np.asarray([c for c in self.deck_list
                                 if not (dead_mask >> c) & 1 and c not in hole],
                                dtype=np.uint8)
