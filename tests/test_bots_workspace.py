@@ -140,3 +140,33 @@ def test_best_discard_kernel_matches_argmax_and_searchsorted():
 @njit
 def _lower_bound_of(ref, v):
     return fastmc._lower_bound(ref, v)
+
+
+@pytest.mark.parametrize("variant", ["draw27_triple", "spit"])
+def test_bit_word_discards_match_the_evaluated_hands(variant):
+    prof = profile(Game(variant))
+    n = prof.hole_final
+    plan = prof.draw_plan_for(n)
+    assert plan.hi_mode in (fastmc.HI_27, fastmc.HI_BITS)
+    ref = prof.kernel_reference(n)
+    masks, _ = _discard_masks(n, 0, n)
+    rng = random.Random(4)
+    for _ in range(10):
+        cards = rng.sample(prof.deck_list, n + 2)
+        hole = np.asarray(cards[:n], dtype=np.uint8)
+        remaining = fastmc.remaining_cards(prof.deck, cards)
+        seed = rng.getrandbits(31)
+        got = fastmc.discard_scores(plan, hole, remaining, masks, 12, seed, ref, 1.0,
+                                    first=12, keep=masks.size)
+        rows = fastmc.sample_rows(remaining, 12, n, seed)
+        for c, m in enumerate(masks.tolist()):
+            hands = []
+            for s in range(1 if m == 0 else 12):
+                drawn = iter(rows[s].tolist())
+                hands.append([next(drawn) if (m >> j) & 1 else int(hole[j])
+                              for j in range(n)])
+            pct = np.searchsorted(ref, fastmc.values(plan, np.asarray(hands, np.uint8)))
+            total = 0.0
+            for p in pct.tolist():
+                total += p / ref.size
+            assert got[c] == total / len(hands)

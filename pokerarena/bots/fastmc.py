@@ -1033,7 +1033,8 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
     percentile is the share of the sorted ``ref`` values below the hand's value. After
     ``first`` rows only the ``keep`` best candidates (and their ties) go on; the others
     keep their early means. The replacements come from the cards of ``deck`` whose bit
-    is not set in ``dead`` (in deck order)."""
+    is not set in ``dead`` (in deck order). Bit-mask highs (``HI_BITS``, ``HI_27``) OR
+    each candidate's kept cards, built once, with the row's first drawn cards."""
     n = hole.size
     kmax = 0
     for c in range(cand.size):
@@ -1054,6 +1055,17 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
     scores[:] = 0.0
     rows = np.zeros(cand.size, dtype=np.int64)
     active = np.ones(cand.size, dtype=np.bool_)
+    words = mode in (HI_BITS, HI_27)
+    keep_w = np.zeros(cand.size, dtype=np.int64)
+    ndisc = np.zeros(cand.size, dtype=np.int64)
+    pre = np.zeros(kmax + 1, dtype=np.int64)
+    if words:
+        for c in range(cand.size):
+            for j in range(n):
+                if (cand[c] >> j) & 1:
+                    ndisc[c] += 1
+                else:
+                    keep_w[c] |= _card_bit(hole[j])
     for s in range(samples):
         if s == first and keep < cand.size:
             means = np.empty(cand.size)
@@ -1068,9 +1080,21 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
             tmp = buf[j]
             buf[j] = buf[r]
             buf[r] = tmp
+            if words:
+                pre[j + 1] = pre[j] | _card_bit(buf[j])
         for c in range(cand.size):
             mask = cand[c]
             if (mask == 0 and s > 0) or not active[c]:
+                continue
+            if words:
+                if ndisc[c] > kmax:
+                    continue
+                v = _bits_word(keep_w[c] | pre[ndisc[c]], n, mode == HI_BITS)
+                if mode == HI_27:
+                    v = -v
+                pct = _lower_bound(ref, v) / ref.size
+                scores[c] += pct if expo == 1.0 else pct ** expo
+                rows[c] += 1
                 continue
             d = 0
             for j in range(n):
