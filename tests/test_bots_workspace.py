@@ -142,12 +142,12 @@ def _lower_bound_of(ref, v):
     return fastmc._lower_bound(ref, v)
 
 
-@pytest.mark.parametrize("variant", ["draw27_triple", "spit"])
-def test_bit_word_discards_match_the_evaluated_hands(variant):
+@pytest.mark.parametrize("variant", ["draw27_triple", "spit", "draw5"])
+def test_word_and_key_discards_match_the_evaluated_hands(variant):
     prof = profile(Game(variant))
     n = prof.hole_final
     plan = prof.draw_plan_for(n)
-    assert plan.hi_mode in (fastmc.HI_27, fastmc.HI_BITS)
+    assert plan.hi_mode in (fastmc.HI_27, fastmc.HI_BITS, fastmc.HI_TABLE)
     ref = prof.kernel_reference(n)
     masks, _ = _discard_masks(n, 0, n)
     rng = random.Random(4)

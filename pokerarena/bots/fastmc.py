@@ -1034,7 +1034,9 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
     ``first`` rows only the ``keep`` best candidates (and their ties) go on; the others
     keep their early means. The replacements come from the cards of ``deck`` whose bit
     is not set in ``dead`` (in deck order). Bit-mask highs (``HI_BITS``, ``HI_27``) OR
-    each candidate's kept cards, built once, with the row's first drawn cards."""
+    each candidate's kept cards, built once, with the row's first drawn cards; the
+    fast tables (``HI_TABLE``) likewise add their summed keys and OR their suits'
+    rank masks."""
     n = hole.size
     kmax = 0
     for c in range(cand.size):
@@ -1059,13 +1061,21 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
     keep_w = np.zeros(cand.size, dtype=np.int64)
     ndisc = np.zeros(cand.size, dtype=np.int64)
     pre = np.zeros(kmax + 1, dtype=np.int64)
-    if words:
+    keyed = mode == HI_TABLE and 5 <= n <= 7
+    keep_k = np.zeros(cand.size, dtype=np.uint64)
+    keep_sm = np.zeros((cand.size, 4), dtype=np.int64)
+    pre_k = np.zeros(kmax + 1, dtype=np.uint64)
+    pre_sm = np.zeros((kmax + 1, 4), dtype=np.int64)
+    if words or keyed:
         for c in range(cand.size):
             for j in range(n):
                 if (cand[c] >> j) & 1:
                     ndisc[c] += 1
                 else:
-                    keep_w[c] |= _card_bit(hole[j])
+                    h = hole[j]
+                    keep_w[c] |= _card_bit(h)
+                    keep_k[c] += ck[h]
+                    keep_sm[c, h & 3] |= 1 << (h >> 2)
     for s in range(samples):
         if s == first and keep < cand.size:
             means = np.empty(cand.size)
@@ -1082,6 +1092,12 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
             buf[r] = tmp
             if words:
                 pre[j + 1] = pre[j] | _card_bit(buf[j])
+            elif keyed:
+                b = buf[j]
+                pre_k[j + 1] = pre_k[j] + ck[b]
+                for su in range(4):
+                    pre_sm[j + 1, su] = pre_sm[j, su]
+                pre_sm[j + 1, b & 3] |= 1 << (b >> 2)
         for c in range(cand.size):
             mask = cand[c]
             if (mask == 0 and s > 0) or not active[c]:
@@ -1092,6 +1108,29 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
                 v = _bits_word(keep_w[c] | pre[ndisc[c]], n, mode == HI_BITS)
                 if mode == HI_27:
                     v = -v
+                pct = _lower_bound(ref, v) / ref.size
+                scores[c] += pct if expo == 1.0 else pct ** expo
+                rows[c] += 1
+                continue
+            if keyed:
+                d = ndisc[c]
+                if d > kmax:
+                    continue
+                key = keep_k[c] + pre_k[d]
+                flags = ((key >> _U32) + _SUIT_BIAS) & _SUIT_FLAGS
+                if flags and not ranks_only:
+                    su = 0
+                    while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
+                        su += 1
+                    v = np.int64(flush[keep_sm[c, su] | pre_sm[d, su]])
+                else:
+                    rk = np.int64(key & _LOW_WORD)
+                    if n == 7:
+                        v = np.int64(val7[off7[rk >> sh7] + (rk & ((1 << sh7) - 1))])
+                    elif n == 6:
+                        v = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
+                    else:
+                        v = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
                 pct = _lower_bound(ref, v) / ref.size
                 scores[c] += pct if expo == 1.0 else pct ** expo
                 rows[c] += 1
