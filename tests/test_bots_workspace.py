@@ -170,3 +170,11 @@ def test_word_and_key_discards_match_the_evaluated_hands(variant):
             for p in pct.tolist():
                 total += p / ref.size
             assert got[c] == total / len(hands)
+
+
+def test_fast_badugi_matches_the_subset_search():
+    rng = random.Random(6)
+    for n in range(1, 7):
+        for _ in range(400):
+            hand = np.asarray(rng.sample(range(52), n), dtype=np.uint8)
+            assert fastmc._badugi_fast(hand, n) == fastmc._badugi_bits(hand, n)

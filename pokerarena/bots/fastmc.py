@@ -302,6 +302,42 @@ def _bits_word(w, n, wheel):  # pragma: no cover - jit
     return np.int64(_keep_top(ranks, 5))
 
 
+_SUB_PAIRS = np.zeros(64, dtype=np.int64)  # the pairs (bit i * 6 + j) in a subset of 6
+for _m in range(64):
+    for _i in range(6):
+        for _j in range(_i + 1, 6):
+            if (_m >> _i) & 1 and (_m >> _j) & 1:
+                _SUB_PAIRS[_m] |= 1 << (_i * 6 + _j)
+
+
+@njit(cache=True)
+def _badugi_fast(hand, n):  # pragma: no cover - jit
+    """:func:`_badugi_bits` of at most six cards: the clashing pairs (same rank or suit)
+    found once, then only the subsets free of them are ranked."""
+    clash = 0
+    for i in range(n):
+        ci = hand[i]
+        for j in range(i + 1, n):
+            cj = hand[j]
+            if (ci >> 2) == (cj >> 2) or (ci & 3) == (cj & 3):
+                clash |= 1 << (i * 6 + j)
+    best = np.int64(-1)
+    for sel in range(1, 1 << n):
+        size = np.int64(_POP[sel])
+        if _SUB_PAIRS[sel] & clash or size > 4:
+            continue
+        rm = 0
+        t = sel
+        while t:
+            low = t & -t
+            rm |= 1 << (((hand[np.int64(_TOP[low])] >> 2) + 1) % 13)
+            t ^= low
+        v = np.int64(size * 8192 + 8191 - rm)
+        if v > best:
+            best = v
+    return best
+
+
 @njit(cache=True)
 def _badugi_bits(hand, n):  # pragma: no cover - jit
     """Badugi of ``hand[:n]`` (no wild cards): the most cards of distinct ranks and
@@ -350,7 +386,7 @@ def _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7
     if mode == HI_27:
         return -_bits_high(hand, n, False)
     if mode == HI_BADUGI:
-        return _badugi_bits(hand, n)
+        return _badugi_fast(hand, n) if n <= 6 else _badugi_bits(hand, n)
     # ace-to-five with jokers: naturals keep their ranks, jokers fill the lowest gaps
     present = 0
     jokers = 0
