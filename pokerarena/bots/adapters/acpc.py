@@ -339,6 +339,18 @@ class Dealer:
         self.ports: list[int] = []
         self._listeners: list[socket.socket] = []
         self.faults: list[Fault] = []
+        # Our bots are made (and warmed up) before anyone connects: a fresh machine's
+        # first strength-bot decision compiles kernels for seconds, which external bots
+        # waiting for their first state must not sit through.
+        register_game(self.game)
+        ss = np.random.SeedSequence(self.seed)
+        self._deal_seq, *bot_seqs = ss.spawn(len(self.bot_specs) + 1)
+        self._ours: list[tuple[str, Any]] = []
+        for spec, bs in zip(self.bot_specs, bot_seqs, strict=True):
+            bot = make_bot(spec, int(bs.generate_state(1)[0])) if isinstance(spec, str) else spec
+            label = spec if isinstance(spec, str) else str(getattr(spec, "name", "bot"))
+            self._ours.append((label, bot))
+        warm_up(self.game, [bot for _, bot in self._ours], self.n)
 
     def listen(self) -> list[int]:
         """Open the listeners; the actual port numbers (0 asks for a free one)."""
@@ -396,16 +408,11 @@ class Dealer:
             seats = self._accept()
         finally:
             self.close()
-        register_game(self.game)
-        ss = np.random.SeedSequence(self.seed)
-        deal_seq, *bot_seqs = ss.spawn(len(self.bot_specs) + 1)
-        for spec, bs in zip(self.bot_specs, bot_seqs, strict=True):
-            bot = make_bot(spec, int(bs.generate_state(1)[0])) if isinstance(spec, str) else spec
-            label = spec if isinstance(spec, str) else str(getattr(spec, "name", "bot"))
+        deal_seq = self._deal_seq
+        for label, bot in self._ours:
             seats.append(_Seat(label, guard=GuardedBot(bot, self.policy, label=label,
                                                         faults=self.faults)))
         names = [s.name for s in seats]
-        warm_up(self.game, [s.guard.bot for s in seats if s.guard is not None], self.n)
         info = self.game.describe()
         for j, s in enumerate(seats):
             if s.guard is not None:
