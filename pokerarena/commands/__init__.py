@@ -8,3 +8,14 @@ Each module exposes ``register(subparsers)``, which adds its subcommands and set
 
 class UserError(Exception):
     """An error the user caused: printed as one line, exit status 2."""
+
+
+def check_bench_counts(args) -> None:
+    """The checks every benchmark makes: ``--hands`` and ``--repeats`` at least 1,
+    ``--seed`` not negative."""
+    if args.hands < 1:
+        raise UserError(f"--hands must be at least 1, got {args.hands}")
+    if args.repeats < 1:
+        raise UserError(f"--repeats must be at least 1, got {args.repeats}")
+    if args.seed < 0:
+        raise UserError(f"--seed must be a non-negative integer, got {args.seed}")

@@ -14,7 +14,7 @@ import importlib
 import json
 from collections.abc import Callable
 
-from pokerarena.commands import UserError
+from pokerarena.commands import check_bench_counts
 from pokerarena.evaluator.benchmark import bench_evaluator
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
@@ -67,12 +67,7 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 
 def run_evaluator(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench evaluator``."""
-    if args.hands < 1:
-        raise UserError(f"--hands must be at least 1, got {args.hands}")
-    if args.repeats < 1:
-        raise UserError(f"--repeats must be at least 1, got {args.repeats}")
-    if args.seed < 0:
-        raise UserError(f"--seed must be a non-negative integer, got {args.seed}")
+    check_bench_counts(args)
     result = bench_evaluator(cards=args.cards, game=args.game, hands=args.hands,
                              repeats=args.repeats, seed=args.seed, peers=not args.no_peers)
     if args.json:

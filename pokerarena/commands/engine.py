@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from pokerarena.commands import UserError
+from pokerarena.commands import UserError, check_bench_counts
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -257,12 +257,7 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
     from pokerarena.engine import EngineError
     from pokerarena.rules import VariantError
 
-    if args.hands < 1:
-        raise UserError(f"--hands must be at least 1, got {args.hands}")
-    if args.seed < 0:
-        raise UserError(f"--seed must be a non-negative integer, got {args.seed}")
-    if args.repeats < 1:
-        raise UserError(f"--repeats must be at least 1, got {args.repeats}")
+    check_bench_counts(args)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in names if b not in BUILTIN_BOTS]
     if not names or unknown:
