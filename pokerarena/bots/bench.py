@@ -37,16 +37,26 @@ def engine_bench(variant: str = "holdem", betting: str | None = "no_limit", play
         "showdown_hands": summary.showdown_hands,
         "chips_conserved": summary.chips_conserved, "native": native.compiled(),
         "peers": {}}
-    if set(names) == {"call"}:
-        out["engine_hands_per_sec"] = max(engine_call_rate(game, len(names), hands, seed)
-                                          for _ in range(max(1, repeats)))
-    if peers and set(names) == {"call"}:
-        rate = pokerkit_rate(game, len(names), max(50, hands // 20))
-        if rate is not None:  # best of the same number of runs, as ours
-            for _ in range(max(1, repeats) - 1):
-                rate = max(rate, pokerkit_rate(game, len(names), max(50, hands // 20)) or 0)
-            out["peers"]["pokerkit"] = rate
+    if set(names) == {"call"}:  # the engine alone, and PokerKit: best of as many runs
+        out["engine_hands_per_sec"] = _best_of(
+            repeats, lambda: engine_call_rate(game, len(names), hands, seed))
+        if peers:
+            rate = _best_of(repeats,
+                            lambda: pokerkit_rate(game, len(names), max(50, hands // 20)))
+            if rate is not None:
+                out["peers"]["pokerkit"] = rate
     return out
+
+
+def _best_of(repeats: int, measure: Any) -> float | None:
+    """The highest of ``repeats`` rates from ``measure()`` (None: not measurable)."""
+    best = None
+    for _ in range(max(1, repeats)):
+        rate = measure()
+        if rate is None:
+            return None
+        best = rate if best is None else max(best, rate)
+    return best
 
 
 def engine_call_rate(game: Game, players: int, hands: int, seed: int) -> float:
