@@ -529,7 +529,8 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     pos = 0
     for p in range(players + 2):
         c = np.int64(flat[pos])
-        cards[p, :c + 1] = flat[pos:pos + c + 1]
+        for j in range(c + 1):
+            cards[p, j] = flat[pos + j]
         pos += c + 1
     thresholds[0] = t0
     thresholds[1] = t1
@@ -975,17 +976,18 @@ _NO_NARROW = np.ones(16, dtype=np.float64)
 _WS = np.zeros(8192, dtype=np.uint8)
 
 
-def pack(rows: list[Any], board: Any = (), dead: Any = ()) -> np.ndarray:
-    """The kernel's card rows, flat (uint8): ``count, cards...`` for each player (the
-    seat first), then for the board, then for dead cards."""
+def pack(rows: list[Any], board: Any = (), dead: Any = ()) -> bytes:
+    """The kernel's card rows, flat bytes: ``count, cards...`` for each player (the
+    seat first), then for the board, then for dead cards (the kernel reads ``bytes``
+    as they are: no array to build per call)."""
     cells: list[int] = []
     for r in (*rows, board, dead):
         cells.append(len(r))
         cells += r
-    return np.frombuffer(bytes(cells), dtype=np.uint8)
+    return bytes(cells)
 
 
-def run_packed(plan: Plan, cards: np.ndarray, players: int, hole_final: int,
+def run_packed(plan: Plan, cards: bytes, players: int, hole_final: int,
                board_final: int, seed: int, max_total: int, min_total: int,
                thresholds: tuple[float, ...] = (), frac: np.ndarray | None = None,
                score_mode: int = SCORE_NONE, batch: int = 16, z: float = 2.5,

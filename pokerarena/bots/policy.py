@@ -100,7 +100,7 @@ class StrengthBot(BaseBot):
 
     name = "strength"
     style = Style()
-    min_samples = 32  # deals before sampling may stop early
+    min_samples = 16  # deals before sampling may stop early
 
     def __init__(self, seed: int | None = None, samples: int | None = None,
                  **options: Any) -> None:
@@ -110,7 +110,8 @@ class StrengthBot(BaseBot):
         self.samples = samples or self.style.samples
         self._memo: dict[Any, Any] = {}
         self._memo_hand: tuple[int, int] = (-1, -1)
-        self._prof_key: tuple[Any, Any] = (None, None)
+        self._prof_variant: Any = None
+        self._prof_betting: Any = None
         self._prof: Profile | None = None
 
     # ------------------------------------------------------------------ decisions
@@ -119,20 +120,32 @@ class StrengthBot(BaseBot):
         legal = view.legal
         if legal is None:
             return Action(CALL_KIND)
-        kinds = legal.kinds
-        if view.variant is self._prof_key[0] and view.betting is self._prof_key[1]:
-            prof = self._prof
-        else:
-            prof = self._prof = profile(view)
-            self._prof_key = (view.variant, view.betting)
-        if not _BETTING.issuperset(kinds):
+        prof = self._prof
+        if view.variant is not self._prof_variant or view.betting is not self._prof_betting:
+            prof = self._load_profile(view)
+        if not _BETTING.issuperset(legal.kinds):
             return self.other(view, prof)
+        return self.decide_bet(view, prof)
+
+    def _load_profile(self, view: SeatView) -> Profile:
+        """The game's profile, remembered until the view's game changes."""
+        prof = self._prof = profile(view)
+        self._prof_variant = view.variant
+        self._prof_betting = view.betting
+        return prof
+
+    def decide_bet(self, view: SeatView, prof: Profile) -> Action:
+        """Fold, check/call, bring in or bet/raise: equity (sampled only as precisely as
+        the decision needs) against the style's thresholds."""
+        legal = view.legal
+        assert legal is not None
         spot = self.spot(view)
         bluff = self.rng.random() < self.style.bluff
         ths = self.thresholds(view, spot, bluff)
         e = 0.0 if ths is None else self.cached_equity(view, prof, ths)
         action = self.bet(view, prof, e, spot, bluff)
-        if action.kind in kinds and action.kind != RAISE_KIND:
+        kind = action.kind
+        if kind != RAISE_KIND and kind in legal.kinds:
             return action
         return legalize(action, legal, view.hole, down_cards(view))
 
@@ -152,12 +165,7 @@ class StrengthBot(BaseBot):
             choices = getattr(legal, "choices", ()) or (1, 2, 3)
             d = prof.declaration(view)
             return Action(DECLARE_KIND, d if d in choices else choices[0])
-        spot = self.spot(view)
-        bluff = self.rng.random() < self.style.bluff
-        ths = self.thresholds(view, spot, bluff)
-        e = 0.0 if ths is None else self.cached_equity(view, prof, ths)
-        return legalize(self.bet(view, prof, e, spot, bluff), legal, view.hole,
-                        down_cards(view))
+        return self.decide_bet(view, prof)
 
     def spot(self, view: SeatView) -> tuple[int, float, bool, float]:
         """(live seats, position bonus, may raise, raise threshold per opponent)."""
@@ -166,25 +174,26 @@ class StrengthBot(BaseBot):
         st = self.style
         folded = view.folded
         n = len(folded)
-        live = n - sum(folded)
-        # position: every other live seat acts before this one (see acts_last)
-        bonus = 0.0
         button = view.button
-        for k in range(n):
-            s = (button - k) % n
-            if not folded[s]:
-                if s == view.seat:
-                    bonus = st.position_bonus
-                break
-        can_raise = legal.max_to > 0 and RAISE_KIND in legal.kinds
+        # position: every other live seat acts before this one (see acts_last)
+        if True in folded:
+            live = n - sum(folded)
+            s = button
+            while folded[s]:
+                s = (s - 1) % n
+            bonus = st.position_bonus if s == view.seat else 0.0
+        else:
+            live = n
+            bonus = st.position_bonus if button == view.seat else 0.0
         raises = 0
         for actor, act in reversed(view.history):
             if actor == DEALER:
                 break
             if act.kind == RAISE_KIND:
                 raises += 1
-        th = st.raise_th + st.reraise_step * raises - bonus
-        return (live if live > 2 else 2), bonus, can_raise, th
+        return ((live if live > 2 else 2), bonus,
+                legal.max_to > 0 and RAISE_KIND in legal.kinds,
+                st.raise_th + st.reraise_step * raises - bonus)
 
     def thresholds(self, view: SeatView, spot: tuple[int, float, bool, float],
                    bluff: bool = True) -> tuple[float, ...] | None:
@@ -200,11 +209,11 @@ class StrengthBot(BaseBot):
             # check or bet (bring in or complete): a bluff bets whatever the equity
             if not can_raise or (bluff and not st.size_by_equity):
                 return None
-            return (max(th, 0.0) ** p,)
-        out = []
-        if can_raise:
-            out.append(max(th, 0.0) ** p)
-        out.append(call / (view.pot + call) + st.call_margin - bonus)
+            return ((th if th > 0.0 else 0.0) ** p,)
+        odds = call / (view.pot + call) + st.call_margin - bonus
+        if not can_raise and st.open_th <= 0:
+            return (odds,)
+        out = [(th if th > 0.0 else 0.0) ** p, odds] if can_raise else [odds]
         if st.open_th > 0:
             out.append(st.open_th ** p)
         if can_raise and bluff and st.bluff > 0:
@@ -214,7 +223,10 @@ class StrengthBot(BaseBot):
     def cached_equity(self, view: SeatView, prof: Profile,
                       thresholds: tuple[float, ...] = ()) -> float:
         """:meth:`equity`, remembered for the hand by what the seat has seen."""
-        self._hand_memo(view)
+        memo = self._memo
+        if view.hand_no != self._memo_hand[1] or view.match_no != self._memo_hand[0]:
+            self._memo_hand = (view.match_no, view.hand_no)
+            memo.clear()
         key: Any = (view.hole, view.board, view.up, view.folded)
         if prof.is_draw:
             key = (key, view.street, view.phase, self._discards(view))
@@ -224,12 +236,11 @@ class StrengthBot(BaseBot):
                 if act.kind == RAISE_KIND and a >= 0:
                     raises[a] += 1
             key = (key, tuple(raises))
-        found = self._memo.get(key)
+        found = memo.get(key)
         if found is not None and (found[1] >= self.samples or not thresholds
                                   or _clear_of(found[0], found[1], thresholds)):
             return found[0]
-        got = self.equity_stats(view, prof, thresholds)
-        self._memo[key] = got
+        got = memo[key] = self.equity_stats(view, prof, thresholds)
         return got[0]
 
     def _hand_memo(self, view: SeatView) -> dict[Any, Any]:

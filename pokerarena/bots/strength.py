@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from pokerarena.bots import fastmc
+from pokerarena.bots.preflop import preflop_equity
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
 from pokerarena.evaluator import (
@@ -391,7 +392,10 @@ class Profile:
         or a ``random.Random``."""
         seat = view.seat
         folded = view.folded
-        opps = [s for s in range(view.players) if s != seat and not folded[s]]
+        if len(folded) == 2:  # heads-up: the other seat
+            opps = [] if folded[1 - seat] else [1 - seat]
+        else:
+            opps = [s for s in range(len(folded)) if s != seat and not folded[s]]
         if not opps:
             return 1.0, 1 << 31
         hole = view.hole
@@ -405,8 +409,6 @@ class Profile:
                 fractions = None
         if (self.preflop_table and not board and len(hole) == 2 and fractions is None
                 and not any(view.up)):
-            from pokerarena.bots.preflop import preflop_equity
-
             return preflop_equity(self.plan, hole, len(opps)), 1 << 31
         if self.plan is not None:
             return self._fast_equity(view, hole, opps, samples, rng, fractions, thresholds,
@@ -417,10 +419,25 @@ class Profile:
                      rng: Any, fractions: list[float] | None,
                      thresholds: tuple[float, ...], min_samples: int) -> tuple[float, int]:
         """:meth:`equity_stats` through the :func:`fastmc.mc_equity` kernel."""
-        plan = self.plan
-        assert plan is not None
         up = view.up
         board = view.board
+        seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
+        n = len(thresholds)
+        if (fractions is None and n <= 4 and len(opps) == 1
+                and (not self.is_stud or len(up) == 2)):
+            # the common case: one opponent and no dead cards, the rows as fastmc.pack
+            # makes them straight into the kernel
+            r = up[opps[0]]
+            if r and UNKNOWN in r:
+                r = tuple(c for c in r if c != UNKNOWN)
+            t = (*thresholds, 0.0, 0.0, 0.0, 0.0) if n < 4 else thresholds
+            got, used, _ = fastmc._mc_kernel(
+                bytes((len(hole), *hole, len(r), *r, len(board), *board, 0)), 2,
+                self.hole_final, self.board_final, seed, samples,
+                min_samples if min_samples < samples else samples, 8, CLEAR_Z, n,
+                t[0], t[1], t[2], t[3], *self._kernel_tail)
+            if used:
+                return got / used, used
         # one row per live player (the seat first), then the board and the dead cards
         rows: list[Any] = [hole]
         dead: list[int] = []
@@ -434,20 +451,12 @@ class Profile:
                 u = tuple(c for c in u if c != UNKNOWN)
             rows.append(u)
         players = len(rows)
-        seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
-        if fractions is None and len(thresholds) <= 4:
-            # the common case: the packed rows (as fastmc.pack) straight into the kernel
-            if players == 2 and not dead:
-                r = rows[1]
-                flat = np.frombuffer(bytes((len(hole), *hole, len(r), *r, len(board),
-                                            *board, 0)), dtype=np.uint8)
-            else:
-                flat = fastmc.pack(rows, board, dead)
-            n = len(thresholds)
+        if fractions is None and n <= 4:
             t = (*thresholds, 0.0, 0.0, 0.0, 0.0) if n < 4 else thresholds
             got, used, _ = fastmc._mc_kernel(
-                flat, players, self.hole_final, self.board_final, seed, samples,
-                min_samples if min_samples < samples else samples, 16, CLEAR_Z, n,
+                fastmc.pack(rows, board, dead), players, self.hole_final,
+                self.board_final, seed, samples,
+                min_samples if min_samples < samples else samples, 8, CLEAR_Z, n,
                 t[0], t[1], t[2], t[3], *self._kernel_tail)
             if used:
                 return got / used, used
