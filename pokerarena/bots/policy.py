@@ -27,6 +27,7 @@ from pokerarena.bots.base import (
     legalize,
     passive_action,
 )
+from pokerarena.bots.drawlog import discard_log
 from pokerarena.bots.strength import CLEAR_Z, Profile, profile
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -251,10 +252,9 @@ class StrengthBot(BaseBot):
             self._memo.clear()
         return self._memo
 
-    @staticmethod
-    def _discards(view: SeatView) -> tuple[int, ...]:
+    def _discards(self, view: SeatView) -> tuple[int, ...]:
         """How many cards each discard in the history changed."""
-        return tuple(len(act.cards) for a, act in view.history if act.kind == DISCARD_KIND)
+        return discard_log(view, self._hand_memo(view)).sizes
 
     def equity(self, view: SeatView, prof: Profile) -> float:
         """Pot share estimate for the view."""
@@ -275,12 +275,11 @@ class StrengthBot(BaseBot):
         """The discard that maximises the expected hand after the draw."""
         legal = view.legal
         assert legal is not None
-        mine = {c for a, act in view.history if a == view.seat and act.kind == DISCARD_KIND
-                for c in act.cards}
-        cards, _ = prof.best_discard(view.hole, legal.discard_min, legal.discard_max,
-                                     self.mc_rng, prof.draws_left(view.street),
-                                     self.style.draw_samples, dead=mine,
-                                     memo=self._hand_memo(view))
+        memo = self._hand_memo(view)
+        cards, _ = prof._best_discard_memo(view.hole, legal.discard_min, legal.discard_max,
+                                           self.mc_rng, prof.draws_left(view.street),
+                                           self.style.draw_samples,
+                                           discard_log(view, memo).mine, memo)
         return Action(DISCARD_KIND, 0, cards)
 
     def raise_to(self, view: SeatView, prof: Profile, e_n: float) -> int:

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import random
 from typing import Any
 
 import numba
 import numpy as np
 
-from pokerarena.bots import fastmc
+from pokerarena.bots import fastmc, preflop_omaha
+from pokerarena.bots.drawlog import discard_log
 from pokerarena.bots.preflop import preflop_equity
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
@@ -39,6 +41,7 @@ from pokerarena.rules.model import POSITIONAL_WILDS
 
 _REF_HANDS = 6000
 CLEAR_Z = 2.0  # standard errors that make an estimate clear of a decision threshold
+CHECK_EVERY = 8  # deals between two checks of whether the estimate is clear
 _NO_THRESHOLDS = np.empty(0, dtype=np.float64)
 
 
@@ -176,6 +179,29 @@ def _discard_masks(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     return found
 
 
+_SHAPES: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray, list[Any]]] = {}
+
+
+def _discard_shape(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """:func:`_discard_masks` and, for each mask, a function taking the discarded cards
+    out of a hole of ``n`` cards."""
+    key = (n, lo, hi)
+    found = _SHAPES.get(key)
+    if found is None:
+        masks, penalty = _discard_masks(n, lo, hi)
+        picks: list[Any] = []
+        for m in masks.tolist():
+            pos = [j for j in range(n) if (m >> j) & 1]
+            if len(pos) > 1:
+                picks.append(operator.itemgetter(*pos))
+            elif pos:
+                picks.append(lambda h, j=pos[0]: (h[j],))
+            else:
+                picks.append(lambda h: ())
+        found = _SHAPES[key] = (masks, penalty, picks)
+    return found
+
+
 def _ranking(name: str, deck: str, wild: str) -> Any:
     """The evaluator ranking, with the variant's fixed wild cards when it has any."""
     if wild not in ("none", "") and wild not in POSITIONAL_WILDS:
@@ -254,6 +280,11 @@ class Profile:
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
                               and self.low is None and not self.omaha and wild == "none"
                               and not self.approximate)
+        # Omaha (high or eight-or-better): pre-flop equities of every four-card hand
+        # come from a table once it is built (pokerarena.bots.preflop_omaha)
+        self.preflop_omaha = (self.plan is not None and self.omaha and hole == 4
+                              and self.board_final == 5 and wild == "none"
+                              and preflop_omaha.supported(self.plan))
         self.fast_high = self.plan is not None  # kept for callers of the old name
         # draw games whose hands the fast tables rank: discards scored in one call
         self._draw_rk = self.high if self.high is not None else self.low
@@ -263,6 +294,14 @@ class Profile:
         self._deck_mask = 0
         for c in self.deck_list:
             self._deck_mask |= 1 << c
+
+    def prepare_preflop(self, players: int) -> None:
+        """Build (or load) the pre-flop tables for 1 to ``players - 1`` opponents where
+        this game reads them from tables that take seconds to build (Omaha)."""
+        if self.preflop_omaha:
+            assert self.plan is not None
+            for k in range(1, players):
+                preflop_omaha.prepare(self.plan, k)
 
     def draw_plan_for(self, n: int) -> fastmc.Plan | None:
         """The kernel plan valuing ``n``-card hands of this draw game (None: the batch
@@ -276,6 +315,20 @@ class Profile:
             plan = fastmc.Plan(self.deck, rk, False, False, rk, mode)
         self._draw_plans[n] = plan
         return plan
+
+    def _draw_tables(self, n: int) -> fastmc.DrawTables | None:
+        """The :class:`fastmc.DrawTables` of ``n``-card hands (None where the batch
+        evaluator ranks them), built once per size."""
+        cache = self.__dict__.get("_draw_tables_by_size")
+        if cache is None:
+            cache = self._draw_tables_by_size = {}
+        elif n in cache:
+            return cache[n]
+        plan = self.draw_plan_for(n)
+        tables = None if plan is None else fastmc.DrawTables(plan, n,
+                                                             self.kernel_reference(n))
+        cache[n] = tables
+        return tables
 
     def kernel_reference(self, n: int) -> np.ndarray:
         """The sorted values of :meth:`_reference`'s hands in the kernel's scale."""
@@ -410,6 +463,10 @@ class Profile:
         if (self.preflop_table and not board and len(hole) == 2 and fractions is None
                 and not any(view.up)):
             return preflop_equity(self.plan, hole, len(opps)), 1 << 31
+        if self.preflop_omaha and not board and len(hole) == 4 and fractions is None:
+            tab = preflop_omaha.lookup(self.plan, len(opps))
+            if tab is not None:
+                return float(tab[preflop_omaha.hand_index(hole)]), 1 << 31
         if self.plan is not None:
             return self._fast_equity(view, hole, opps, samples, rng, fractions, thresholds,
                                      min_samples)
@@ -434,7 +491,7 @@ class Profile:
             got, used, _ = fastmc._mc_kernel(
                 bytes((len(hole), *hole, len(r), *r, len(board), *board, 0)), 2,
                 self.hole_final, self.board_final, seed, samples,
-                min_samples if min_samples < samples else samples, 8, CLEAR_Z, n,
+                min_samples if min_samples < samples else samples, CHECK_EVERY, CLEAR_Z, n,
                 t[0], t[1], t[2], t[3], *self._kernel_tail)
             if used:
                 return got / used, used
@@ -456,7 +513,7 @@ class Profile:
             got, used, _ = fastmc._mc_kernel(
                 fastmc.pack(rows, board, dead), players, self.hole_final,
                 self.board_final, seed, samples,
-                min_samples if min_samples < samples else samples, 8, CLEAR_Z, n,
+                min_samples if min_samples < samples else samples, CHECK_EVERY, CLEAR_Z, n,
                 t[0], t[1], t[2], t[3], *self._kernel_tail)
             if used:
                 return got / used, used
@@ -486,7 +543,8 @@ class Profile:
         while True:
             got, used = fastmc.run_packed(plan, fastmc.pack(rows, board, dead), players,
                                           self.hole_final, self.board_final, seed, samples,
-                                          lo, thresholds, frac, score_mode, z=CLEAR_Z)
+                                          lo, thresholds, frac, score_mode, CHECK_EVERY,
+                                          CLEAR_Z)
             if used or players <= 2:
                 break
             # not enough cards for everyone: the last opponent leaves
@@ -640,7 +698,13 @@ class Profile:
 
     def draws_left(self, street: int) -> int:
         """Draws still to come after street index ``street`` (a draw in progress counts)."""
-        return sum(1 for s in self.draw_streets if s >= street)
+        left = self.__dict__.get("_draws_left")
+        if left is None:
+            last = self.draw_streets[-1] if self.draw_streets else -1
+            left = self._draws_left = [sum(1 for s in self.draw_streets if s >= i)
+                                       for i in range(last + 2)]
+        return left[street] if 0 <= street < len(left) else (
+            0 if street >= 0 else len(self.draw_streets))
 
     def best_discard(self, hole: tuple[int, ...] | list[int], dmin: int, dmax: int,
                      rng: Any, draws_left: int = 1,
@@ -660,36 +724,49 @@ class Profile:
         """:meth:`best_discard` with the dead cards as a bit mask."""
         if UNKNOWN in hole:
             hole = tuple(c for c in hole if c != UNKNOWN)
-        key = None
-        if memo is not None:
-            key = ("discard", hole, dmin, dmax, draws_left, samples, dead_mask)
-            found = memo.get(key)
-            if found is not None:
-                return found
-        got = self._best_discard(list(hole), dmin, dmax, rng, draws_left, samples, dead_mask)
-        if memo is not None:
-            memo[key] = got
+        if memo is None:
+            return self._best_discard(hole, dmin, dmax, rng, draws_left, samples, dead_mask)
+        key = ("discard", hole, dmin, dmax, draws_left, samples, dead_mask)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._best_discard(hole, dmin, dmax, rng, draws_left, samples,
+                                                 dead_mask)
         return got
 
-    def _best_discard(self, hole: list[int], dmin: int, dmax: int, rng: Any, draws_left: int,
-                      samples: int, dead_mask: int) -> tuple[tuple[int, ...], float]:
+    def _discard_call(self, n: int, lo: int, hi: int, expo: float) -> tuple[Any, ...]:
+        """The fixed arguments of :meth:`_best_discard`'s kernel call for a shape:
+        ``(deck, masks, penalty, picks, the score table and the tables' tail)``."""
+        tables = self._draw_tables(n)
+        assert tables is not None
+        masks, penalty, picks = _discard_shape(n, lo, hi)
+        return (tables.plan.deck, masks, penalty, picks,
+                (tables.scores(expo), *tables.tail))
+
+    def _best_discard(self, hole: tuple[int, ...] | list[int], dmin: int, dmax: int,
+                      rng: Any, draws_left: int, samples: int,
+                      dead_mask: int) -> tuple[tuple[int, ...], float]:
         n = len(hole)
         expo = 1.0 + 0.5 * max(0, draws_left - 1)
-        plan = self.draw_plan_for(n)
-        if plan is not None:
+        if self._draw_tables(n) is not None:
             gone = dead_mask
             for c in hole:
                 gone |= 1 << c
             left = self.deck.size - (gone & self._deck_mask).bit_count()
-            lo, hi = max(0, dmin), min(dmax, n, left)
-            masks, penalty = _discard_masks(n, lo, hi)
-            if not masks.size:
+            key = (n, max(0, dmin), min(dmax, n, left), expo)
+            calls = self.__dict__.get("_discard_calls")
+            if calls is None:
+                calls = self._discard_calls = {}
+            call = calls.get(key)
+            if call is None:
+                call = calls[key] = self._discard_call(*key)
+            deck, masks, penalty, picks, tail = call
+            if not picks:
                 return tuple(hole[:dmin]), 0.0
-            i, score = fastmc.best_discard_dead(
-                plan, np.frombuffer(bytes(hole), dtype=np.uint8), gone, masks, penalty,
-                samples, _seed(rng), self.kernel_reference(n), expo)
-            m = int(masks[i])
-            return tuple(hole[j] for j in range(n) if (m >> j) & 1), score
+            seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
+            i, score = fastmc._best_discard_fast(bytes(hole), deck, gone, masks, penalty,
+                                                 samples, seed, *tail)
+            return picks[i](hole), score
+        hole = list(hole)
         remaining = np.asarray([c for c in self.deck_list
                                 if not (dead_mask >> c) & 1 and c not in hole],
                                dtype=np.uint8)
@@ -713,36 +790,36 @@ class Profile:
                     memo: dict | None = None) -> float:
         """Chance to win at the showdown of a draw game (heuristic, see module doc)."""
         seat = view.seat
-        opps = [s for s in range(view.players) if s != seat and not view.folded[s]]
+        folded = view.folded
+        if len(folded) == 2:
+            opps = () if folded[1 - seat] else (1 - seat,)
+        else:
+            opps = tuple(s for s in range(len(folded)) if s != seat and not folded[s])
         if not opps:
             return 1.0
         hole = view.hole
         if UNKNOWN in hole:
             hole = tuple(c for c in hole if c != UNKNOWN)
-        left = self.draws_left(view.street + 1) if view.phase != "draw" else \
-            self.draws_left(view.street)
-        # one pass over the history: my discarded cards, each seat's last discard size
-        mine = 0
-        last: dict[int, int] = {}
-        for a, act in view.history:
-            if act.kind == DISCARD_KIND:
-                cards = act.cards
-                if a == seat:
-                    for c in cards:
-                        mine |= 1 << c
-                last[a] = len(cards)
+        left = self.draws_left(view.street + 1 if view.phase != "draw" else view.street)
+        log = discard_log(view, memo)  # my discarded cards, each seat's last discard size
         if left > 0:
             _, strength = self._best_discard_memo(hole, 0, len(hole), rng, left, samples,
-                                                  mine, memo)
+                                                  log.mine, memo)
             strength = max(strength, 0.0) ** (1.0 / (1.0 + 0.5 * max(0, left - 1)))
-        else:
+        elif memo is None:
             strength = self.hand_percentile(list(hole))
+        else:
+            key = ("percentile", hole)
+            strength = memo.get(key)
+            if strength is None:
+                strength = memo[key] = self.hand_percentile(list(hole))
         # Opponents who drew are better than random hands; those who stood pat more so.
-        total_draws = len(self.draw_streets)
+        base = 1.0 + 0.6 * len(self.draw_streets)
+        last = log.last
         p = 1.0
         for s in opps:
             drew = last.get(s)
-            expo = 1.0 + 0.6 * total_draws
+            expo = base
             if drew == 0:
                 expo *= 1.6
             elif drew is not None and drew >= 3:

@@ -3,9 +3,11 @@
 A strength bot's first decision in a process compiles its numba kernels and builds the
 pre-flop table for its number of opponents: seconds on a fresh machine, which must not
 count against the bot's time per decision. Tables therefore call :func:`warm_up` before
-the first hand: fresh ``tag`` and ``equity`` bots decide at every street of one
-throwaway hand (everyone then checks or calls, so that the hand reaches the showdown),
-once per process and game and number of seats.
+the first hand: Omaha's pre-flop tables are built or loaded for every number of
+opponents up to the table's (a decision never builds one), then fresh ``tag`` and
+``equity`` bots decide at every street of one throwaway hand (everyone then checks or
+calls, so that the hand reaches the showdown), once per process and game and number of
+seats.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from pokerarena.bots.base import passive_action
 from pokerarena.bots.policy import StrengthBot
+from pokerarena.bots.strength import register_game
 from pokerarena.bots.views import ViewMaker
 from pokerarena.engine.actions import CALL_KIND, CHECK_CALL, FOLD_KIND, RAISE_KIND
 from pokerarena.engine.game import Game
@@ -41,6 +44,9 @@ def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
     from pokerarena.bots.tag import TagBot
 
     try:
+        # tables that take seconds to build (Omaha's pre-flop ones), for every number
+        # of opponents the table may come down to: decisions only read them
+        register_game(game).prepare_preflop(players)
         hand = game.new_hand(np.random.default_rng(0), players,
                              [game.variant.stakes.stack] * players, 0)
         seated = [(TagBot if s % 2 == 0 else EquityBot)(seed=s) for s in range(players)]
