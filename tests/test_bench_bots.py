@@ -33,3 +33,35 @@ def test_bench_bots_rejects_a_bad_bot():
          "--hands", "5"], capture_output=True, text=True, timeout=600)
     assert out.returncode != 0
     assert "nosuchbot" in out.stderr
+
+
+def test_bench_bots_round_robin_json():
+    out = subprocess.run(
+        [sys.executable, "-m", "pokerarena.cli", "bench", "bots", "--round-robin",
+         "--bots", "call,tag,equity", "--hands", "20", "--json"],
+        capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["matches"] == 3  # every pair of three bots
+    rows = {r["bot"]: r for r in data["bots"]}
+    assert set(rows) == {"call", "tag", "equity"}
+    assert all(r["decisions"] >= 20 for r in rows.values())
+    total = sum(r["think_seconds"] for r in rows.values())
+    assert abs(total - data["think_seconds"]) < 1e-3
+    assert 0 < data["think_share"] < 1
+    assert abs(sum(r["tournament_share"] for r in rows.values()) - data["think_share"]) < 2e-3
+
+
+def test_bench_bots_against_another_opponent_and_bad_round_robin():
+    out = subprocess.run(
+        [sys.executable, "-m", "pokerarena.cli", "bench", "bots", "--bots", "rock",
+         "--opponent", "maniac", "--hands", "20", "--json"],
+        capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["opponent"] == "maniac" and data["bots"][0]["opponent"] == "maniac"
+    bad = subprocess.run(
+        [sys.executable, "-m", "pokerarena.cli", "bench", "bots", "--round-robin",
+         "--bots", "tag"], capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "at least two" in bad.stderr
+    assert "Traceback" not in bad.stderr

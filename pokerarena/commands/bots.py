@@ -79,16 +79,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def register_bench(sub: argparse._SubParsersAction) -> None:
     """Add ``bench bots`` (joined to the ``bench`` group through BENCH_MODULES)."""
     p = sub.add_parser(
-        "bots", help="decision speed of the strength bots, heads-up against call",
-        description="Each bot plays a heads-up match against call after a short warm-up; "
-        "prints per bot its decisions, decisions per second, think time, the match's wall "
-        "time and the think share (think time / match time).")
+        "bots", help="decision speed of the bots and their share of a tournament's time",
+        description="Each bot plays a heads-up match against an opponent (call by default) "
+        "after a short warm-up; prints per bot its decisions, decisions per second, think "
+        "time, the match's wall time and the think share (think time / match time). With "
+        "--round-robin every pair of the bots plays a match instead, and the think share "
+        "is all the bots' thinking over the tournament's match time.")
     p.add_argument("--variant", default="holdem", help="variant id (default holdem)")
     p.add_argument("--betting", help="betting system (default: the variant's first)")
-    p.add_argument("--bots", default="tag,lag,rock,equity",
-                   help="comma-separated bots (default tag,lag,rock,equity)")
-    p.add_argument("--hands", type=int, default=1000, metavar="N",
-                   help="hands per match (default 1000)")
+    p.add_argument("--bots", help="comma-separated bots (default tag,lag,rock,equity; "
+                   "with --round-robin random,call,rock,tag,lag,equity,maniac)")
+    p.add_argument("--opponent", default="call",
+                   help="the bot each one plays against (default call)")
+    p.add_argument("--round-robin", action="store_true",
+                   help="a heads-up round robin of the bots instead")
+    p.add_argument("--hands", type=int, default=None, metavar="N",
+                   help="hands per match (default 1000; 500 in a round robin)")
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=cmd_bench_bots)
@@ -96,25 +102,50 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 
 def cmd_bench_bots(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench bots``."""
-    from pokerarena.bots.decision_bench import bench_bots
+    from pokerarena.bots.decision_bench import (
+        DEFAULT_BOTS,
+        TOURNAMENT_BOTS,
+        bench_bots,
+        bench_round_robin,
+    )
     from pokerarena.bots.registry import BotSpecError
     from pokerarena.engine import EngineError
     from pokerarena.rules import VariantError
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.bots is None:
+        bots = list(TOURNAMENT_BOTS if args.round_robin else DEFAULT_BOTS)
+    else:
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise UserError("--bots: name at least one bot")
-    if args.hands < 1:
+    if args.round_robin and len(bots) < 2:
+        raise UserError("--round-robin: name at least two bots")
+    hands = args.hands if args.hands is not None else (500 if args.round_robin else 1000)
+    if hands < 1:
         raise UserError("--hands must be at least 1")
     try:
-        res = bench_bots(args.variant, args.betting, bots, args.hands, args.seed)
+        if args.round_robin:
+            res = bench_round_robin(args.variant, args.betting, bots, hands, args.seed)
+        else:
+            res = bench_bots(args.variant, args.betting, bots, hands, args.seed,
+                             args.opponent)
     except (BotSpecError, EngineError, VariantError, ValueError) as exc:
         raise UserError(str(exc)) from None
     if args.json:
         print(json.dumps(res))
         return 0
-    print(f"{res['variant']} {res['betting']}: {res['hands']} hands against call, "
-          f"seed {res['seed']}")
+    if args.round_robin:
+        print(f"{res['variant']} {res['betting']}: round robin of {len(bots)} bots, "
+              f"{res['matches']} matches of {res['hands']} hands, seed {res['seed']}: "
+              f"the bots think {res['think_seconds']:.3f}s of {res['match_seconds']:.3f}s "
+              f"({100 * res['think_share']:.0f}%)")
+        for r in res["bots"]:
+            print(f"  {r['bot']:<8} {r['decisions']:>7} decisions  "
+                  f"{r['decisions_per_sec']:>10} decisions/s  think {r['think_seconds']:.3f}s "
+                  f"({100 * r['tournament_share']:.1f}% of the tournament)")
+        return 0
+    print(f"{res['variant']} {res['betting']}: {res['hands']} hands against "
+          f"{res['opponent']}, seed {res['seed']}")
     for r in res["bots"]:
         print(f"  {r['bot']:<8} {r['decisions']:>7} decisions  {r['decisions_per_sec']:>10} "
               f"decisions/s  think {r['think_seconds']:.3f}s of {r['match_seconds']:.3f}s "
