@@ -89,3 +89,29 @@ def test_cached_equity_equals_recomputed(bot_name):
     nxt = view._replace(hand_no=4)
     a.cached_equity(nxt, prof)
     assert a.mc_rng.getstate() != state
+
+
+def test_narrowed_table_agrees_with_the_kernel_and_narrows():
+    """Heads-up against a narrowed range: the table (read between grid points too)
+    against the kernel's own narrowing with many deals; a tighter range beats small
+    pairs and weak hands more often."""
+    from pokerarena.bots import fastmc
+
+    prof = Profile(Game("holdem"))
+    plan = prof.plan
+    assert preflop.narrowed_equity(plan, parse_cards("AsAh"), 0.5) is None  # not built
+    preflop.prepare_narrowed(plan)
+    fixed = np.zeros((3, 2), dtype=np.uint8)
+    fixed_len = np.array([2, 0, 0], dtype=np.int64)
+    for hole, f in (("KsQs", 0.4), ("7c2d", 0.62), ("5h5d", 0.3)):
+        cards = parse_cards(hole)
+        fixed[0] = cards
+        total, used = fastmc.mc_equity(plan, fixed, fixed_len, 2, 5, 9, 20000,
+                                       frac=np.array([1.0, f]),
+                                       score_mode=fastmc.SCORE_PREFLOP, pilot=2048)
+        got = preflop.narrowed_equity(plan, cards, f)
+        assert abs(got - total / used) < 0.03, (hole, got, total / used)
+    weak = parse_cards("7c2d")
+    assert (preflop.narrowed_equity(plan, weak, 0.25)
+            < preflop.preflop_equity(plan, weak, 1) - 0.02)
+    assert preflop.narrowed_equity(plan, weak, 0.1) is None  # below the grid

@@ -675,6 +675,9 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
             cut[p] = np.quantile(sc, 1.0 - frac[p])
     # the seat's hand is fixed when nothing is still to come for it
     mine_fixed = need[0] == 0 and need_board == 0
+    # with the board complete, a made-hand score of a high-only game is the final value
+    score_final = (need_board == 0 and score_mode == SCORE_MADE and lo_mode == LO_NONE
+                   and (hi_mode == HI_TABLE or (hi_mode == HI_OMAHA and nb == 5)))
     evaluated = False
     blm = 0
     total = 0.0
@@ -723,12 +726,16 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
                 for j in range(need[p]):
                     hand[h] = row[sp + j]
                     h += 1
-                if narrowed[p] and _score(hand, h, board, score_mode, hi_mode, ck, flush,
-                                          sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
-                                          ranks_only, xtab, fewer, base, fsuit, tris, ntri,
-                                          om, om_values, pair_idx) < cut[p]:
-                    rejected = True
-                    break
+                if narrowed[p]:
+                    sc_p = _score(hand, h, board, score_mode, hi_mode, ck, flush, sh5, off5,
+                                  val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
+                                  fewer, base, fsuit, tris, ntri, om, om_values, pair_idx)
+                    if sc_p < cut[p]:
+                        rejected = True
+                        break
+                    if score_final:  # the score was the final hand's value
+                        hv[p] = np.int64(sc_p)
+                        continue
             if hi_mode == HI_TABLE:
                 key = pkey[p] + bkey
                 for j in range(need[p]):
@@ -1010,7 +1017,7 @@ def run_packed(plan: Plan, cards: bytes, players: int, hole_final: int,
                board_final: int, seed: int, max_total: int, min_total: int,
                thresholds: tuple[float, ...] = (), frac: np.ndarray | None = None,
                score_mode: int = SCORE_NONE, batch: int = 16, z: float = 2.5,
-               pilot: int = 96) -> tuple[float, int]:
+               pilot: int = 48) -> tuple[float, int]:
     """:func:`mc_equity` on the rows of :func:`pack` (at most four thresholds)."""
     nth = len(thresholds)
     if nth > 4:
@@ -1034,7 +1041,7 @@ def mc_equity(plan: Plan, fixed: np.ndarray, fixed_len: np.ndarray, hole_final: 
               board_final: int, seed: int, max_total: int, dead: np.ndarray = _EMPTY_U8,
               min_total: int | None = None, thresholds: np.ndarray = _EMPTY_F,
               frac: np.ndarray | None = None, score_mode: int = SCORE_NONE,
-              batch: int = 16, z: float = 2.5, pilot: int = 96) -> tuple[float, int]:
+              batch: int = 16, z: float = 2.5, pilot: int = 48) -> tuple[float, int]:
     """``(sum of shares, deals counted)`` for player 0; ``(0.0, 0)`` when the deck is
     too short. Row ``p`` of ``fixed`` (uint8[players + 1, w]) holds player ``p``'s
     ``fixed_len[p]`` known cards, the last row the board's; each player's hand is dealt

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 
 import numpy as np
 
-from pokerarena.bots.fastmc import Plan, mc_equity
+from pokerarena.bots.fastmc import SCORE_PREFLOP, Plan, mc_equity
 from pokerarena.evaluator.tables import cache_dir
 
 VERSION = 1
@@ -78,27 +79,98 @@ def table(plan: Plan, opponents: int) -> np.ndarray:
     found = plan.memo.get(("preflop", opponents))
     if found is not None:
         return found
-    key = _key(plan, opponents)
-    path = cache_dir() / f"preflop-{key.hex()[:16]}.npy"
-    tab = None
-    if path.exists():
-        try:
-            tab = np.load(path)
-            if tab.shape != (169,):
-                tab = None
-        except (OSError, ValueError):
-            tab = None  # a damaged file is rebuilt
+    path = cache_dir() / f"preflop-{_key(plan, opponents).hex()[:16]}.npy"
+    tab = load_cached(path, (169,))
     if tab is None:
         tab = build(plan, opponents, deals_for(opponents))
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-            np.save(tmp, tab)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # an unwritable cache only costs a rebuild next time
+        save_cached(path, tab)
     plan.memo[("preflop", opponents)] = tab
     return tab
+
+
+def load_cached(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
+    """A table from the disk cache; None when it is missing, damaged or of another
+    shape (it is then built again)."""
+    try:
+        tab = np.load(path)
+    except (OSError, ValueError):
+        return None
+    return tab if tab.shape == shape else None
+
+
+def save_cached(path: Path, tab: np.ndarray) -> None:
+    """Write ``tab`` to the disk cache atomically (an unwritable cache only costs a
+    rebuild in the next process)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, tab)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------------ narrowed ranges
+# Heads-up against a range narrowed to the top ``f`` of the holdings by the kernel's
+# pre-flop score (fastmc.SCORE_PREFLOP, as the equity bot narrows a raiser's range):
+# one column per fraction of the grid, read with linear interpolation.
+NARROW_GRID = tuple(round(0.25 + 0.05 * i, 2) for i in range(16))  # 0.25 .. 1.0
+NARROW_DEALS = 2500
+
+
+def build_narrowed(plan: Plan, deals: int = NARROW_DEALS) -> np.ndarray:
+    """(169, len(NARROW_GRID)) pot shares against one opponent's narrowed range."""
+    in_deck = set(plan.deck.tolist())
+    out = np.full((169, len(NARROW_GRID)), np.nan)
+    fixed = np.zeros((3, 2), dtype=np.uint8)
+    fixed_len = np.array([2, 0, 0], dtype=np.int64)
+    for i in range(169):
+        a, b = class_cards(i)
+        if a not in in_deck or b not in in_deck:
+            continue
+        fixed[0] = a, b
+        for j, f in enumerate(NARROW_GRID):
+            total, used = mc_equity(plan, fixed, fixed_len, 2, 5, 2_000_003 * j + i, deals,
+                                    frac=np.array([1.0, f]), score_mode=SCORE_PREFLOP,
+                                    pilot=1024)
+            if used:
+                out[i, j] = total / used
+    return out
+
+
+def _narrowed_path(plan: Plan) -> Path:
+    h = hashlib.sha1(_key(plan, 1))
+    h.update(f"narrowed/{NARROW_GRID}/{NARROW_DEALS}".encode())
+    return cache_dir() / f"preflop-narrowed-{h.hexdigest()[:16]}.npy"
+
+
+def prepare_narrowed(plan: Plan) -> np.ndarray:
+    """The narrowed-range table: memory, disk, or built (about a second)."""
+    found = plan.memo.get(("preflop-narrowed",))
+    if found is not None:
+        return found
+    path = _narrowed_path(plan)
+    tab = load_cached(path, (169, len(NARROW_GRID)))
+    if tab is None:
+        tab = build_narrowed(plan)
+        save_cached(path, tab)
+    plan.memo[("preflop-narrowed",)] = tab
+    return tab
+
+
+def narrowed_equity(plan: Plan, hole: tuple[int, ...] | list[int],
+                    fraction: float) -> float | None:
+    """Pot share of a two-card ``hole`` against one opponent holding the top
+    ``fraction`` of the holdings; None until :func:`prepare_narrowed` ran (a decision
+    never builds the table) or for a fraction below the grid."""
+    tab = plan.memo.get(("preflop-narrowed",))
+    if tab is None or fraction < NARROW_GRID[0]:
+        return None
+    x = (min(fraction, 1.0) - NARROW_GRID[0]) / 0.05
+    j = min(int(x), len(NARROW_GRID) - 2)
+    w = x - j
+    row = tab[class_index(hole[0], hole[1])]
+    return float((1.0 - w) * row[j] + w * row[j + 1])
 
 
 def preflop_equity(plan: Plan, hole: tuple[int, ...] | list[int], opponents: int) -> float:

@@ -13,15 +13,15 @@ builds, so a decision is never held up by a build.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import itertools
-import os
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from pokerarena.bots.fastmc import Plan, mc_equity
+from pokerarena.bots.preflop import load_cached, save_cached
 from pokerarena.evaluator.tables import cache_dir
 
 VERSION = 1
@@ -118,7 +118,7 @@ def _key(plan: Plan, opponents: int) -> bytes:
     return h.digest()
 
 
-def _path(plan: Plan, opponents: int) -> os.PathLike:
+def _path(plan: Plan, opponents: int) -> Path:
     return cache_dir() / f"preflop-omaha-{_key(plan, opponents).hex()[:16]}.npy"
 
 
@@ -129,11 +129,7 @@ def lookup(plan: Plan, opponents: int) -> np.ndarray | None:
     found = plan.memo.get(key)
     if found is not None or key in plan.memo:
         return found
-    tab = None
-    with contextlib.suppress(OSError, ValueError):  # missing or damaged: built again
-        tab = np.load(_path(plan, opponents))
-    if tab is not None and (tab.shape != (HANDS,) or tab.dtype != np.float32):
-        tab = None
+    tab = load_cached(_path(plan, opponents), (HANDS,))
     plan.memo[key] = tab
     return tab
 
@@ -141,16 +137,8 @@ def lookup(plan: Plan, opponents: int) -> np.ndarray | None:
 def prepare(plan: Plan, opponents: int) -> np.ndarray:
     """The table for ``opponents``, built (and written to the disk cache) if needed."""
     tab = lookup(plan, opponents)
-    if tab is not None:
-        return tab
-    tab = build(plan, opponents, deals_for(opponents))
-    path = _path(plan, opponents)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(tmp, tab)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # an unwritable cache only costs a rebuild in the next process
-    plan.memo[("preflop-omaha", opponents)] = tab
+    if tab is None:
+        tab = build(plan, opponents, deals_for(opponents))
+        save_cached(_path(plan, opponents), tab)
+        plan.memo[("preflop-omaha", opponents)] = tab
     return tab

@@ -27,7 +27,7 @@ import numpy as np
 
 from pokerarena.bots import fastmc, preflop_omaha
 from pokerarena.bots.drawlog import discard_log
-from pokerarena.bots.preflop import preflop_equity
+from pokerarena.bots.preflop import narrowed_equity, preflop_equity, prepare_narrowed
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
 from pokerarena.evaluator import (
@@ -296,12 +296,16 @@ class Profile:
             self._deck_mask |= 1 << c
 
     def prepare_preflop(self, players: int) -> None:
-        """Build (or load) the pre-flop tables for 1 to ``players - 1`` opponents where
-        this game reads them from tables that take seconds to build (Omaha)."""
+        """Build (or load) the pre-flop tables that take seconds to build, which decisions
+        only read: Omaha's for 1 to ``players - 1`` opponents, hold'em's against one
+        narrowed range."""
         if self.preflop_omaha:
             assert self.plan is not None
             for k in range(1, players):
                 preflop_omaha.prepare(self.plan, k)
+        if self.preflop_table and players >= 2:
+            assert self.plan is not None
+            prepare_narrowed(self.plan)
 
     def draw_plan_for(self, n: int) -> fastmc.Plan | None:
         """The kernel plan valuing ``n``-card hands of this draw game (None: the batch
@@ -460,9 +464,13 @@ class Profile:
             fractions = [self._range_fraction(view, s, keep_per_raise) for s in opps]
             if min(fractions) >= 0.999:
                 fractions = None
-        if (self.preflop_table and not board and len(hole) == 2 and fractions is None
-                and not any(view.up)):
-            return preflop_equity(self.plan, hole, len(opps)), 1 << 31
+        if self.preflop_table and not board and len(hole) == 2 and not any(view.up):
+            if fractions is None:
+                return preflop_equity(self.plan, hole, len(opps)), 1 << 31
+            if len(opps) == 1:  # heads-up against a narrowed range: a table too
+                got = narrowed_equity(self.plan, hole, fractions[0])
+                if got is not None:
+                    return got, 1 << 31
         if self.preflop_omaha and not board and len(hole) == 4 and fractions is None:
             tab = preflop_omaha.lookup(self.plan, len(opps))
             if tab is not None:
