@@ -30,10 +30,12 @@ TOURNAMENT_BOTS = ("random", "call", "rock", "tag", "lag", "equity", "maniac")
 
 def bench_bot(game: Game, bot: str, hands: int, seed: int = 1,
               opponent: str = "call", warmup: int = 20) -> dict[str, Any]:
-    """One bot against ``opponent``: its decision rate and share of the match's time."""
+    """One bot against ``opponent`` (as many of them as the game's fewest seats need):
+    its decision rate and share of the match's time."""
+    seats = [bot] + [opponent] * (max(2, game.variant.players[0]) - 1)
     if warmup:
-        play_match(game, [bot, opponent], warmup, seed + 1)
-    res = play_match(game, [bot, opponent], hands, seed)
+        play_match(game, seats, warmup, seed + 1)
+    res = play_match(game, seats, hands, seed)
     e = res.entrants[0]
     think = e.think_time
     return {"bot": bot, "opponent": opponent, "hands": res.hands, "decisions": e.decisions,
@@ -56,8 +58,9 @@ def bench_bots(variant: str = "holdem", betting: str | None = None,
 def bench_round_robin(variant: str = "holdem", betting: str | None = None,
                       bots: Sequence[str] = TOURNAMENT_BOTS, hands: int = 500,
                       seed: int = 1, warmup: int = 10) -> dict[str, Any]:
-    """A heads-up round robin of ``bots`` (``hands`` per match): the bots' share of the
-    tournament's time and each bot's decision rate."""
+    """A heads-up round robin of ``bots`` (``hands`` per match; ``call`` bots fill the
+    seats of games that need more than two): the bots' share of the tournament's time
+    and each bot's decision rate."""
     if len(bots) < 2:
         raise ValueError("a round robin needs at least two bots")
     game = Game(variant, {"betting": betting} if betting else {})
@@ -65,22 +68,23 @@ def bench_round_robin(variant: str = "holdem", betting: str | None = None,
     decisions: dict[str, int] = dict.fromkeys(bots, 0)
     match_seconds = 0.0
     matches = 0
+    fill = ["call"] * (max(2, game.variant.players[0]) - 2)  # games of three or more
     for i, a in enumerate(bots):
         for b in bots[i + 1:]:
             if warmup:
-                play_match(game, [a, b], warmup, seed + 1)
-            res = play_match(game, [a, b], hands, seed + matches)
+                play_match(game, [a, b, *fill], warmup, seed + 1)
+            res = play_match(game, [a, b, *fill], hands, seed + matches)
             matches += 1
             match_seconds += res.seconds
-            for name, e in zip((a, b), res.entrants, strict=True):
-                think[name] += e.think_time
-                decisions[name] += e.decisions
+            for name, e in zip((a, b, *fill), res.entrants, strict=True):
+                think[name] = think.get(name, 0.0) + e.think_time
+                decisions[name] = decisions.get(name, 0) + e.decisions
     total = sum(think.values())
     rows = [{"bot": b, "decisions": decisions[b],
              "decisions_per_sec": round(decisions[b] / think[b], 1) if think[b] > 0 else None,
              "think_seconds": round(think[b], 4),
              "tournament_share": round(think[b] / match_seconds, 4) if match_seconds else None}
-            for b in bots]
+            for b in think]
     return {"variant": game.variant.id, "betting": game.system_name, "hands": hands,
             "seed": seed, "matches": matches, "match_seconds": round(match_seconds, 4),
             "think_seconds": round(total, 4),
