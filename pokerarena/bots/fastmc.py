@@ -32,6 +32,7 @@ _U32 = np.uint64(32)
 HI_NONE, HI_TABLE, HI_OMAHA, HI_BITS, HI_SMALL, HI_27, HI_BADUGI, HI_A5_WILD = range(8)
 LO_NONE, LO_EIGHT = 0, 1
 SCORE_NONE, SCORE_PREFLOP, SCORE_MADE = 0, 1, 2
+PILOT = 48  # random holdings scored to find a narrowed range's cut
 
 
 # --------------------------------------------------------------------------- random
@@ -1017,7 +1018,7 @@ def run_packed(plan: Plan, cards: bytes, players: int, hole_final: int,
                board_final: int, seed: int, max_total: int, min_total: int,
                thresholds: tuple[float, ...] = (), frac: np.ndarray | None = None,
                score_mode: int = SCORE_NONE, batch: int = 16, z: float = 2.5,
-               pilot: int = 48) -> tuple[float, int]:
+               pilot: int = PILOT) -> tuple[float, int]:
     """:func:`mc_equity` on the rows of :func:`pack` (at most four thresholds)."""
     nth = len(thresholds)
     if nth > 4:
@@ -1041,7 +1042,7 @@ def mc_equity(plan: Plan, fixed: np.ndarray, fixed_len: np.ndarray, hole_final: 
               board_final: int, seed: int, max_total: int, dead: np.ndarray = _EMPTY_U8,
               min_total: int | None = None, thresholds: np.ndarray = _EMPTY_F,
               frac: np.ndarray | None = None, score_mode: int = SCORE_NONE,
-              batch: int = 16, z: float = 2.5, pilot: int = 48) -> tuple[float, int]:
+              batch: int = 16, z: float = 2.5, pilot: int = PILOT) -> tuple[float, int]:
     """``(sum of shares, deals counted)`` for player 0; ``(0.0, 0)`` when the deck is
     too short. Row ``p`` of ``fixed`` (uint8[players + 1, w]) holds player ``p``'s
     ``fixed_len[p]`` known cards, the last row the board's; each player's hand is dealt

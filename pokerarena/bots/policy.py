@@ -28,7 +28,7 @@ from pokerarena.bots.base import (
     passive_action,
 )
 from pokerarena.bots.drawlog import discard_log
-from pokerarena.bots.strength import CLEAR_Z, Profile, profile
+from pokerarena.bots.strength import CLEAR_Z, Profile, profile, raise_counts
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
@@ -232,11 +232,7 @@ class StrengthBot(BaseBot):
         if prof.is_draw:
             key = (key, view.street, view.phase, self._discards(view))
         elif self.style.narrow:
-            raises = [0] * view.players
-            for a, act in view.history:
-                if act.kind == RAISE_KIND and a >= 0:
-                    raises[a] += 1
-            key = (key, tuple(raises))
+            key = (key, raise_counts(view))
         found = memo.get(key)
         if found is not None and (found[1] >= self.samples or not thresholds
                                   or _clear_of(found[0], found[1], thresholds)):

@@ -45,6 +45,25 @@ CHECK_EVERY = 8  # deals between two checks of whether the estimate is clear
 _NO_THRESHOLDS = np.empty(0, dtype=np.float64)
 
 
+_LAST_RAISES: list[Any] = [None, ()]  # (a history, its raise counts): one decision's
+
+
+def raise_counts(view: Any) -> tuple[int, ...]:
+    """Bets and raises of each seat in the view's hand so far (counted once per
+    history: a decision asks for them more than once)."""
+    history = view.history
+    if _LAST_RAISES[0] is history:
+        return _LAST_RAISES[1]
+    counts = [0] * view.players
+    for a, act in history:
+        if a >= 0 and act.kind == RAISE_KIND:
+            counts[a] += 1
+    found = tuple(counts)
+    _LAST_RAISES[0] = history
+    _LAST_RAISES[1] = found
+    return found
+
+
 def _seed(rng: Any) -> int:
     """A kernel seed from a ``random.Random`` (cheap) or a numpy ``Generator``."""
     bits = getattr(rng, "getrandbits", None)
@@ -273,8 +292,10 @@ class Profile:
             if mode is not None:
                 self.plan = fastmc.Plan(self.deck, self.high, False, False, rk, mode)
         if self.plan is not None:
-            self._kernel_tail = (fastmc._NO_NARROW, fastmc.SCORE_NONE, 0, self.plan.deck,
-                                 *self.plan.packed, fastmc._WS)
+            self._kernel_consts = (self.plan.deck, *self.plan.packed, fastmc._WS)
+            self._kernel_tail = (fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
+                                 *self._kernel_consts)
+            self._frac2 = np.ones(2, dtype=np.float64)  # heads-up narrowing fractions
         # hold'em-like games (two hole cards, a board, no low half, no wild cards):
         # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
@@ -294,6 +315,12 @@ class Profile:
         self._deck_mask = 0
         for c in self.deck_list:
             self._deck_mask |= 1 << c
+
+    def compile_kernels(self) -> None:
+        """Compile the kernels a throwaway hand may miss (a draw game's hand percentile
+        after the last draw)."""
+        if self.is_draw and self.hole_final <= len(self.deck_list):
+            self.hand_percentile(self.deck_list[:self.hole_final])
 
     def prepare_preflop(self, players: int) -> None:
         """Build (or load) the pre-flop tables that take seconds to build, which decisions
@@ -488,21 +515,37 @@ class Profile:
         board = view.board
         seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
         n = len(thresholds)
-        if (fractions is None and n <= 4 and len(opps) == 1
-                and (not self.is_stud or len(up) == 2)):
+        score_mode = fastmc.SCORE_NONE  # how narrowed ranges are judged (if at all)
+        if fractions is not None:
+            if self.board_final and len(board) >= 3:
+                score_mode = fastmc.SCORE_MADE
+            elif self.board_final and not self.omaha and self.hole_final == 2:
+                score_mode = fastmc.SCORE_PREFLOP
+        lo = min_samples if min_samples < samples else samples
+        if n <= 4 and len(opps) == 1 and (not self.is_stud or len(up) == 2):
             # the common case: one opponent and no dead cards, the rows as fastmc.pack
-            # makes them straight into the kernel
+            # makes them straight into the kernel (as run_packed would)
             r = up[opps[0]]
             if r and UNKNOWN in r:
                 r = tuple(c for c in r if c != UNKNOWN)
             t = (*thresholds, 0.0, 0.0, 0.0, 0.0) if n < 4 else thresholds
+            flat = bytes((len(hole), *hole, len(r), *r, len(board), *board, 0))
+            if score_mode != fastmc.SCORE_NONE and fractions is not None:
+                frac = self._frac2
+                frac[1] = fractions[0]
+                got, used, dealt = fastmc._mc_kernel(
+                    flat, 2, self.hole_final, self.board_final, seed, samples, lo,
+                    CHECK_EVERY, CLEAR_Z, n, t[0], t[1], t[2], t[3], frac, score_mode,
+                    fastmc.PILOT, *self._kernel_consts)
+                if used >= 8:
+                    return got / used, used
+                if not dealt:  # the deck is too short to deal
+                    return 1.0, 1 << 31
+                # the range kept too few deals: not narrowed after all (as run_packed)
             got, used, _ = fastmc._mc_kernel(
-                bytes((len(hole), *hole, len(r), *r, len(board), *board, 0)), 2,
-                self.hole_final, self.board_final, seed, samples,
-                min_samples if min_samples < samples else samples, CHECK_EVERY, CLEAR_Z, n,
-                t[0], t[1], t[2], t[3], *self._kernel_tail)
-            if used:
-                return got / used, used
+                flat, 2, self.hole_final, self.board_final, seed, samples, lo,
+                CHECK_EVERY, CLEAR_Z, n, t[0], t[1], t[2], t[3], *self._kernel_tail)
+            return (got / used, used) if used else (1.0, 1 << 31)
         # one row per live player (the seat first), then the board and the dead cards
         rows: list[Any] = [hole]
         dead: list[int] = []
@@ -516,27 +559,10 @@ class Profile:
                 u = tuple(c for c in u if c != UNKNOWN)
             rows.append(u)
         players = len(rows)
-        if fractions is None and n <= 4:
-            t = (*thresholds, 0.0, 0.0, 0.0, 0.0) if n < 4 else thresholds
-            got, used, _ = fastmc._mc_kernel(
-                fastmc.pack(rows, board, dead), players, self.hole_final,
-                self.board_final, seed, samples,
-                min_samples if min_samples < samples else samples, CHECK_EVERY, CLEAR_Z, n,
-                t[0], t[1], t[2], t[3], *self._kernel_tail)
-            if used:
-                return got / used, used
-            return self._fast_loop(rows, board, dead, players, samples, seed, None,
-                                   fastmc.SCORE_NONE, thresholds, min_samples)
         frac = None
-        score_mode = fastmc.SCORE_NONE
-        if fractions is not None:
-            if self.board_final and len(board) >= 3:
-                score_mode = fastmc.SCORE_MADE
-            elif self.board_final and not self.omaha and self.hole_final == 2:
-                score_mode = fastmc.SCORE_PREFLOP
-            if score_mode != fastmc.SCORE_NONE:
-                frac = np.ones(players, dtype=np.float64)
-                frac[1:] = fractions
+        if score_mode != fastmc.SCORE_NONE and fractions is not None:
+            frac = np.ones(players, dtype=np.float64)
+            frac[1:] = fractions
         return self._fast_loop(rows, board, dead, players, samples, seed, frac, score_mode,
                                thresholds, min_samples)
 
@@ -625,8 +651,7 @@ class Profile:
 
     def _range_fraction(self, view: Any, seat: int, keep: float) -> float:
         """The share of hands an opponent keeps in range after its bets and raises."""
-        aggr = sum(1 for a, act in view.history if a == seat and act.kind == RAISE_KIND)
-        return max(0.25, min(1.0, keep) ** aggr)
+        return max(0.25, min(1.0, keep) ** raise_counts(view)[seat])
 
     def _range_score(self, opp: np.ndarray, view: Any) -> np.ndarray | None:
         """Current strength of sampled opponent holdings (higher: more likely to bet)."""

@@ -3,11 +3,12 @@
 A strength bot's first decision in a process compiles its numba kernels and builds the
 pre-flop table for its number of opponents: seconds on a fresh machine, which must not
 count against the bot's time per decision. Tables therefore call :func:`warm_up` before
-the first hand: Omaha's pre-flop tables are built or loaded for every number of
-opponents up to the table's (a decision never builds one), then fresh ``tag`` and
-``equity`` bots decide at every street of one throwaway hand (everyone then checks or
-calls, so that the hand reaches the showdown), once per process and game and number of
-seats.
+the first hand: the pre-flop tables that take seconds (Omaha's for every number of
+opponents up to the table's, hold'em's against a narrowed range) are built or loaded
+(a decision never builds one), then fresh ``tag`` and ``equity`` bots decide at every
+street of a throwaway hand (everyone then checks or calls, so that the hand reaches the
+showdown; a hand nobody may open is dealt again), once per process and game and number
+of seats.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ _DONE: set[tuple[str, str, int]] = set()
 
 
 def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
-    """Play the throwaway hand when one of ``bots`` is a strength bot and ``game`` has
+    """Play the throwaway hands when one of ``bots`` is a strength bot and ``game`` has
     not been warmed up for ``players`` seats in this process; True when it was played.
     Never raises: a warm-up that goes wrong only leaves the work to the first decision."""
     if not any(isinstance(b, StrengthBot) for b in bots):
@@ -46,27 +47,42 @@ def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
     try:
         # tables that take seconds to build (Omaha's pre-flop ones), for every number
         # of opponents the table may come down to: decisions only read them
-        register_game(game).prepare_preflop(players)
-        hand = game.new_hand(np.random.default_rng(0), players,
-                             [game.variant.stakes.stack] * players, 0)
-        seated = [(TagBot if s % 2 == 0 else EquityBot)(seed=s) for s in range(players)]
-        maker = ViewMaker(hand, hand_no=-1)
-        for _ in range(1000):
-            if hand.is_over:
+        prof = register_game(game)
+        prof.prepare_preflop(players)
+        prof.compile_kernels()
+        # a hand nobody opens (jackpots) never reaches the draw: deal again
+        for seed in range(_HANDS):
+            if _throwaway_hand(game, players, seed, TagBot, EquityBot):
                 break
-            seat = hand.to_act
-            if seat is None or seat < 0:
-                break  # a hand dealt by hand: nothing to warm up
-            view = maker.view(seat)
-            action = seated[seat].act(view)
-            legal = view.legal
-            if (legal is not None and action.kind in (FOLD_KIND, RAISE_KIND)
-                    and CALL_KIND in legal.kinds):
-                action = CHECK_CALL  # on to the next street
-            try:
-                hand.apply(action)
-            except Exception:  # noqa: BLE001 - an answer the engine refuses
-                hand.apply(passive_action(legal, view.hole))
     except Exception:  # noqa: BLE001 - the warm-up is an optimisation only
         return False
     return True
+
+
+_HANDS = 20  # throwaway hands at most, until one reaches the showdown
+
+
+def _throwaway_hand(game: Game, players: int, seed: int, *kinds: Any) -> bool:
+    """Deal one hand to fresh bots of ``kinds`` (by turns) who decide at every turn,
+    everyone then checking or calling; True when it reached the showdown."""
+    hand = game.new_hand(np.random.default_rng(seed), players,
+                         [game.variant.stakes.stack] * players, 0)
+    seated = [kinds[s % len(kinds)](seed=s) for s in range(players)]
+    maker = ViewMaker(hand, hand_no=-1 - seed)
+    for _ in range(1000):
+        if hand.is_over:
+            break
+        seat = hand.to_act
+        if seat is None or seat < 0:
+            return True  # a hand dealt by hand: nothing to warm up
+        view = maker.view(seat)
+        action = seated[seat].act(view)
+        legal = view.legal
+        if (legal is not None and action.kind in (FOLD_KIND, RAISE_KIND)
+                and CALL_KIND in legal.kinds):
+            action = CHECK_CALL  # on to the next street
+        try:
+            hand.apply(action)
+        except Exception:  # noqa: BLE001 - an answer the engine refuses
+            hand.apply(passive_action(legal, view.hole))
+    return bool(hand.went_to_showdown)
