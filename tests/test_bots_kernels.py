@@ -96,3 +96,31 @@ def test_draw_percentile_matches_batch_percentile(variant, size):
         hand = rng.choice(prof.deck, size, replace=False).tolist()
         assert prof.hand_percentile(hand) == pytest.approx(prof.percentile(
             np.asarray([hand], dtype=np.uint8), size)[0])
+
+
+@pytest.mark.parametrize("nb", [3, 4])
+def test_omaha_partial_board_score_is_the_best_two_plus_three(nb):
+    """Narrowing scores an Omaha holding on a flop or turn by its best five-card high
+    (two hole cards, three of the board): against the evaluator over every choice."""
+    import itertools
+
+    from pokerarena.evaluator import evaluate
+
+    prof = Profile(Game("omaha"))
+    t = prof.plan.tables
+    ck, flush, sh5, off5, val5, ranks_only = t[0], t[1], t[2], t[3], t[4], t[15]
+    hi = ranking("high")
+    rng = np.random.default_rng(17 + nb)
+    subkeys = np.zeros(4, dtype=np.uint64)
+    subsm = np.zeros((4, 4), dtype=np.int64)
+    for _ in range(300):
+        cards = rng.choice(52, 4 + nb, replace=False).astype(np.uint8)
+        hand, board = cards[:4].copy(), cards[4:].copy()
+        nsub = fastmc._board_threes(board, ck, subkeys, subsm)
+        assert nsub == (1 if nb == 3 else 4)
+        got = fastmc._omaha_partial(hand, 4, subkeys, subsm, nsub, ck, flush, sh5, off5,
+                                    val5, ranks_only)
+        want = max(evaluate([*two, *three], hi)
+                   for two in itertools.combinations(hand.tolist(), 2)
+                   for three in itertools.combinations(board.tolist(), 3))
+        assert got == want

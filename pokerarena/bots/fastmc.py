@@ -108,27 +108,50 @@ def _table_value(hand, m, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7
     return np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
 
 
-@njit(cache=True)
-def _five_best(hand, h, nb, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
-               ranks_only, five):  # pragma: no cover - jit
-    """Best five-card high of two of ``hand[:h]`` with three of ``hand[h:h + nb]``
-    (``five``: scratch for five cards)."""
+@njit(cache=True, inline="always")
+def _omaha_partial(hand, h, subkeys, subsm, nsub, ck, flush, sh5, off5, val5,
+                   ranks_only):  # pragma: no cover - jit
+    """Best five-card high of two of the hole ``hand[:h]`` with three cards of an
+    incomplete board, given as the summed keys ``subkeys[:nsub]`` and per-suit rank
+    masks ``subsm[:nsub]`` of each three of its cards (:func:`_board_threes`)."""
     best = np.int64(-1)
     for a in range(h):
+        ca = hand[a]
         for b in range(a + 1, h):
-            for x in range(nb):
-                for y in range(x + 1, nb):
-                    for z in range(y + 1, nb):
-                        five[0] = hand[a]
-                        five[1] = hand[b]
-                        five[2] = hand[h + x]
-                        five[3] = hand[h + y]
-                        five[4] = hand[h + z]
-                        v = _table_value(five, 5, ck, flush, sh5, off5, val5, sh6, off6,
-                                         val6, sh7, off7, val7, ranks_only)
-                        if v > best:
-                            best = v
+            cb = hand[b]
+            pk = ck[ca] + ck[cb]
+            for t in range(nsub):
+                key = pk + subkeys[t]
+                flags = ((key >> _U32) + _SUIT_BIAS) & _SUIT_FLAGS
+                if flags and not ranks_only:
+                    su = 0
+                    while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
+                        su += 1
+                    v = np.int64(flush[subsm[t, su] | (1 << (ca >> 2)) | (1 << (cb >> 2))])
+                else:
+                    rk = np.int64(key & _LOW_WORD)
+                    v = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
+                if v > best:
+                    best = v
     return best
+
+
+@njit(cache=True)
+def _board_threes(board, ck, subkeys, subsm):  # pragma: no cover - jit
+    """For each three of the (three or four) ``board`` cards: their summed keys and
+    per-suit rank masks, for :func:`_omaha_partial`; how many threes there are."""
+    nb = board.size
+    t = 0
+    for x in range(nb):
+        for y in range(x + 1, nb):
+            for z in range(y + 1, nb):
+                subkeys[t] = ck[board[x]] + ck[board[y]] + ck[board[z]]
+                for su in range(4):
+                    subsm[t, su] = 0
+                for c in (board[x], board[y], board[z]):
+                    subsm[t, c & 3] |= 1 << (c >> 2)
+                t += 1
+    return t
 
 
 @njit(cache=True, inline="always")
@@ -643,6 +666,11 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     if hi_mode == HI_OMAHA and nb == 5:  # a complete board: classified once
         base, fsuit, ntri = _omaha_board(bkey0, bsm0, om_board, off5, sh5, ranks, tris,
                                          ranks_only)
+    subkeys = np.zeros(4, dtype=np.uint64)  # an incomplete board's threes (narrowing)
+    subsm = np.zeros((4, 4), dtype=np.int64)
+    nsub = 0
+    if hi_mode == HI_OMAHA and 3 <= nb <= 4 and narrowing:
+        nsub = _board_threes(board, ck, subkeys, subsm)
     # narrowing: the score each narrowed opponent must reach, from a pilot sample
     cut[:] = -np.inf
     attempts = max_total
@@ -672,7 +700,8 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
                     m += 1
                 sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5,
                                val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
-                               fewer, base, fsuit, tris, ntri, om, om_values, pair_idx)
+                               fewer, base, fsuit, tris, ntri, om, om_values, pair_idx,
+                               subkeys, subsm, nsub)
             cut[p] = np.quantile(sc, 1.0 - frac[p])
     # the seat's hand is fixed when nothing is still to come for it
     mine_fixed = need[0] == 0 and need_board == 0
@@ -730,7 +759,8 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
                 if narrowed[p]:
                     sc_p = _score(hand, h, board, score_mode, hi_mode, ck, flush, sh5, off5,
                                   val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
-                                  fewer, base, fsuit, tris, ntri, om, om_values, pair_idx)
+                                  fewer, base, fsuit, tris, ntri, om, om_values, pair_idx,
+                               subkeys, subsm, nsub)
                     if sc_p < cut[p]:
                         rejected = True
                         break
@@ -842,9 +872,11 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
 @njit(cache=True)
 def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
            val6, sh7, off7, val7, ranks_only, xtab, fewer, base, fsuit, tris, ntri, om,
-           om_values, pair_idx):  # pragma: no cover - jit
+           om_values, pair_idx, subkeys, subsm, nsub):  # pragma: no cover - jit
     """Current strength of a holding ``hand[:m]`` for range narrowing (an Omaha river
-    board comes classified: ``base``, ``fsuit``, ``tris[:ntri]`` of :func:`_omaha_board`)."""
+    board comes classified: ``base``, ``fsuit``, ``tris[:ntri]`` of :func:`_omaha_board`;
+    an earlier one as its threes: ``subkeys``, ``subsm``, ``nsub`` of
+    :func:`_board_threes`)."""
     if score_mode == SCORE_PREFLOP:
         return _preflop_score(hand[0], hand[1])
     nb = board.size
@@ -857,8 +889,8 @@ def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6,
         return float(_value(hand, m + nb, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
                             val6, sh7, off7, val7, ranks_only, xtab, fewer))
     if hi_mode == HI_OMAHA:
-        return float(_five_best(hand, m, nb, ck, flush, sh5, off5, val5, sh6, off6, val6,
-                                sh7, off7, val7, ranks_only, hand[10:15]))
+        return float(_omaha_partial(hand, m, subkeys, subsm, nsub, ck, flush, sh5, off5,
+                                    val5, ranks_only))
     return float(_table_value(hand, m + nb, ck, flush, sh5, off5, val5, sh6, off6, val6,
                               sh7, off7, val7, ranks_only))
 

@@ -498,7 +498,8 @@ class Profile:
                 got = narrowed_equity(self.plan, hole, fractions[0])
                 if got is not None:
                     return got, 1 << 31
-        if self.preflop_omaha and not board and len(hole) == 4 and fractions is None:
+        if self.preflop_omaha and not board and len(hole) == 4:
+            # (no Omaha range is narrowed before the flop: see _fast_equity's score modes)
             tab = preflop_omaha.lookup(self.plan, len(opps))
             if tab is not None:
                 return float(tab[preflop_omaha.hand_index(hole)]), 1 << 31
