@@ -707,7 +707,8 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     mine_fixed = need[0] == 0 and need_board == 0
     # with the board complete, a made-hand score of a high-only game is the final value
     score_final = (need_board == 0 and score_mode == SCORE_MADE and lo_mode == LO_NONE
-                   and (hi_mode == HI_TABLE or (hi_mode == HI_OMAHA and nb == 5)))
+                   and (hi_mode == HI_TABLE or hi_mode >= HI_BITS
+                        or (hi_mode == HI_OMAHA and nb == 5)))
     evaluated = False
     blm = 0
     total = 0.0
