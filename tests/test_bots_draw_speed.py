@@ -1,6 +1,6 @@
 """The draw games' fast discard path gives the reference answers: the four-card badugi
 value, the count and score tables, the joker low without scratch, the fast kernel
-against :func:`fastmc.best_discard_dead`, and the incremental discard log."""
+against :func:`drawmc.best_discard_dead`, and the incremental discard log."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from pokerarena.bots import fastmc
+from pokerarena.bots import drawmc, fastmc
 from pokerarena.bots.drawlog import discard_log
 from pokerarena.bots.match import play_match
 from pokerarena.bots.registry import make_bot
@@ -32,7 +32,7 @@ def test_badugi4_matches_badugi_bits():
     # the whole deck, and a few ranks only (many clashing pairs)
     hands = np.concatenate([_hands(rng, 6000, 4, 52), _hands(rng, 3000, 4, 16)])
     got = np.empty(len(hands), dtype=np.int64)
-    fastmc._badugi4_values(hands, got)
+    drawmc._badugi4_values(hands, got)
     want = np.asarray([fastmc._badugi_bits(h, 4) for h in hands], dtype=np.int64)
     assert np.array_equal(got, want)
     patterns = set()
@@ -48,7 +48,7 @@ def test_count_and_score_tables_match_the_search():
     ref = tables.ref
     v = np.arange(tables.counts.size)
     assert np.array_equal(tables.counts, np.searchsorted(ref, v))
-    assert [fastmc._lower_bound(ref, x) for x in v[::97]] == tables.counts[::97].tolist()
+    assert [drawmc._lower_bound(ref, x) for x in v[::97]] == tables.counts[::97].tolist()
     for expo in (1.0, 1.5, 2.0):
         k = np.arange(ref.size + 1)
         assert np.allclose(tables.scores(expo), (k / ref.size) ** expo, rtol=0, atol=1e-15)
@@ -66,7 +66,7 @@ def test_five_card_counts_match_the_search(variant):
                             np.asarray([rng.choice(13, 5, replace=False) * 4 + s
                                         for s in range(4) for _ in range(200)],
                                        dtype=np.uint8)])
-    want = np.searchsorted(tables.ref, fastmc.values(plan, hands))
+    want = np.searchsorted(tables.ref, drawmc.values(plan, hands))
     got = []
     ranks_only = plan.tables[15] or plan.hi_mode == fastmc.HI_A5_WILD
     for h in hands:
@@ -74,7 +74,7 @@ def test_five_card_counts_match_the_search(variant):
         if suits.max() == 5 and not ranks_only:
             got.append(tables.flushes[sum(1 << (int(c) >> 2) for c in h)])
         else:
-            got.append(tables.counts[fastmc._rank_index(h, ck, sh5, off5)])
+            got.append(tables.counts[drawmc._rank_index(h, ck, sh5, off5)])
     assert np.array_equal(np.asarray(got), want)
 
 
@@ -85,8 +85,8 @@ def test_a5_wild_value_matches_value():
     hands = _hands(rng, 4000, 5, 53)
     hands[:300, 0] = 52  # plenty of jokers
     got = np.empty(len(hands), dtype=np.int64)
-    fastmc._a5_wild_values(hands, *plan.packed[:2], got)
-    assert np.array_equal(got, fastmc.values(plan, hands))
+    drawmc._a5_wild_values(hands, *plan.packed[:2], got)
+    assert np.array_equal(got, drawmc.values(plan, hands))
 
 
 @pytest.mark.parametrize("variant", DRAW_VARIANTS)
@@ -116,12 +116,12 @@ def test_fast_kernel_matches_best_discard_dead(variant):
         expo = (1.0, 1.5, 2.0)[i % 3]
         seed = rng.getrandbits(31)
         h = np.asarray(hole, dtype=np.uint8)
-        want = fastmc.best_discard_dead(plan, h, gone, masks, penalty, samples, seed,
+        want = drawmc.best_discard_dead(plan, h, gone, masks, penalty, samples, seed,
                                         tables.ref, expo)
-        got = fastmc.best_discard_fast(tables, h, gone, masks, penalty, samples, seed, expo)
+        got = drawmc.best_discard_fast(tables, h, gone, masks, penalty, samples, seed, expo)
         assert got[0] == want[0]
         assert got[1] == pytest.approx(want[1], rel=0, abs=1e-12)
-        small = fastmc._best_discard_fast(bytes(hole), plan.deck, gone, masks, penalty,
+        small = drawmc._best_discard_fast(bytes(hole), plan.deck, gone, masks, penalty,
                                           samples, seed, tables.scores(expo),
                                           *tables.tail[:-1], np.zeros(1, dtype=np.uint8))
         assert small == got  # a workspace too small: the kernel allocates its own

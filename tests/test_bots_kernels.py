@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerarena.bots import fastmc
+from pokerarena.bots import drawmc, fastmc
 from pokerarena.bots.fastmc import pack, run_packed
 from pokerarena.bots.strength import Profile
 from pokerarena.engine import Game
@@ -41,7 +41,7 @@ def test_kernel_values_order_hands_like_the_evaluator(name, wild, deck, size, mo
                            for i in range(1500)])
         hands = np.vstack([hands, suited])
     hands = hands.astype(np.uint8)
-    got = fastmc.values(plan, hands, mode)
+    got = drawmc.values(plan, hands, mode)
     want = evaluate_batch(hands, rk)
     assert np.array_equal(_dense(got), _dense(want))
 

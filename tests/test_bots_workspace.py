@@ -1,7 +1,7 @@
 """The kernels' reused workspace and dead-card masks give the reference results on
 dealt hands: the Monte-Carlo kernel with the shared workspace equals it with a fresh
 one each call, and the discard kernel drawing from the deck less a dead-card mask
-equals it drawing from :func:`fastmc.remaining_cards`."""
+equals it drawing from :func:`drawmc.remaining_cards`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from pokerarena.bots import fastmc
+from pokerarena.bots import drawmc, fastmc
 from pokerarena.bots.strength import _discard_masks, profile
 from pokerarena.engine.game import Game
 
@@ -67,10 +67,10 @@ def test_discard_dead_mask_matches_remaining_cards(variant):
             gone |= 1 << c
         seed = rng.getrandbits(31)
         hole_arr = np.asarray(hole, dtype=np.uint8)
-        want = fastmc.discard_scores(plan, hole_arr,
-                                     fastmc.remaining_cards(prof.deck, cards), masks, 20,
+        want = drawmc.discard_scores(plan, hole_arr,
+                                     drawmc.remaining_cards(prof.deck, cards), masks, 20,
                                      seed, ref, 1.5)
-        got = fastmc.discard_scores_dead(plan, hole_arr, gone, masks, 20, seed, ref, 1.5)
+        got = drawmc.discard_scores_dead(plan, hole_arr, gone, masks, 20, seed, ref, 1.5)
         assert np.array_equal(got, want)
         mine = set(dead)
         assert (prof.best_discard(hole, 0, n, random.Random(i), 2, 20, dead=mine)
@@ -105,9 +105,9 @@ def test_packed_tables_match_the_plain_arguments(variant):
             hole = np.asarray(rng.sample(prof.deck_list, n), dtype=np.uint8)
             seed = rng.getrandbits(31)
             want = np.empty(masks.size)
-            fastmc._discard_core(hole, plan.deck, 0, masks, 20, seed, ref, 1.0, 6, 6,
+            drawmc._discard_core(hole, plan.deck, 0, masks, 20, seed, ref, 1.0, 6, 6,
                                  plan.hi_mode, *plan.tables, *plan.extra, want)
-            got = fastmc.discard_scores(plan, hole, plan.deck, masks, 20, seed, ref, 1.0)
+            got = drawmc.discard_scores(plan, hole, plan.deck, masks, 20, seed, ref, 1.0)
             assert np.array_equal(got, want)
 
 
@@ -125,12 +125,12 @@ def test_best_discard_kernel_matches_argmax_and_searchsorted():
         hole = np.asarray(cards[:5], dtype=np.uint8)
         expo = (1.0, 1.5, 2.0)[i % 3]
         seed = rng.getrandbits(31)
-        scores = fastmc.discard_scores_dead(plan, hole, gone, masks, 20, seed, ref,
+        scores = drawmc.discard_scores_dead(plan, hole, gone, masks, 20, seed, ref,
                                             expo) - penalty
         j = int(np.argmax(scores))
-        assert fastmc.best_discard_dead(plan, hole, gone, masks, penalty, 20, seed, ref,
+        assert drawmc.best_discard_dead(plan, hole, gone, masks, penalty, 20, seed, ref,
                                         expo) == (j, float(scores[j]))
-    values = fastmc.values(plan, np.asarray([rng.sample(prof.deck_list, 5)
+    values = drawmc.values(plan, np.asarray([rng.sample(prof.deck_list, 5)
                                              for _ in range(300)], dtype=np.uint8))
     for v in [*values, int(ref[0]), int(ref[-1]), int(ref[0]) - 1, int(ref[-1]) + 1]:
         want = int(np.searchsorted(ref, v))
@@ -139,7 +139,7 @@ def test_best_discard_kernel_matches_argmax_and_searchsorted():
 
 @njit
 def _lower_bound_of(ref, v):
-    return fastmc._lower_bound(ref, v)
+    return drawmc._lower_bound(ref, v)
 
 
 @pytest.mark.parametrize("variant", ["draw27_triple", "spit", "draw5"])
@@ -154,9 +154,9 @@ def test_word_and_key_discards_match_the_evaluated_hands(variant):
     for _ in range(10):
         cards = rng.sample(prof.deck_list, n + 2)
         hole = np.asarray(cards[:n], dtype=np.uint8)
-        remaining = fastmc.remaining_cards(prof.deck, cards)
+        remaining = drawmc.remaining_cards(prof.deck, cards)
         seed = rng.getrandbits(31)
-        got = fastmc.discard_scores(plan, hole, remaining, masks, 12, seed, ref, 1.0,
+        got = drawmc.discard_scores(plan, hole, remaining, masks, 12, seed, ref, 1.0,
                                     first=12, keep=masks.size)
         rows = fastmc.sample_rows(remaining, 12, n, seed)
         for c, m in enumerate(masks.tolist()):
@@ -165,7 +165,7 @@ def test_word_and_key_discards_match_the_evaluated_hands(variant):
                 drawn = iter(rows[s].tolist())
                 hands.append([next(drawn) if (m >> j) & 1 else int(hole[j])
                               for j in range(n)])
-            pct = np.searchsorted(ref, fastmc.values(plan, np.asarray(hands, np.uint8)))
+            pct = np.searchsorted(ref, drawmc.values(plan, np.asarray(hands, np.uint8)))
             total = 0.0
             for p in pct.tolist():
                 total += p / ref.size

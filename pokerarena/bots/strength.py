@@ -25,7 +25,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from pokerarena.bots import fastmc, preflop_omaha
+from pokerarena.bots import drawmc, fastmc, preflop_omaha
 from pokerarena.bots.drawlog import discard_log
 from pokerarena.bots.preflop import narrowed_equity, preflop_equity, prepare_narrowed
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
@@ -347,8 +347,8 @@ class Profile:
         self._draw_plans[n] = plan
         return plan
 
-    def _draw_tables(self, n: int) -> fastmc.DrawTables | None:
-        """The :class:`fastmc.DrawTables` of ``n``-card hands (None where the batch
+    def _draw_tables(self, n: int) -> drawmc.DrawTables | None:
+        """The :class:`drawmc.DrawTables` of ``n``-card hands (None where the batch
         evaluator ranks them), built once per size."""
         cache = self.__dict__.get("_draw_tables_by_size")
         if cache is None:
@@ -356,7 +356,7 @@ class Profile:
         elif n in cache:
             return cache[n]
         plan = self.draw_plan_for(n)
-        tables = None if plan is None else fastmc.DrawTables(plan, n,
+        tables = None if plan is None else drawmc.DrawTables(plan, n,
                                                              self.kernel_reference(n))
         cache[n] = tables
         return tables
@@ -369,7 +369,7 @@ class Profile:
             plan = self.draw_plan_for(n)
             assert plan is not None
             rng = np.random.default_rng(12345)
-            ref = self._ref[key] = np.sort(fastmc.values(plan, _sample(rng, self.deck,
+            ref = self._ref[key] = np.sort(drawmc.values(plan, _sample(rng, self.deck,
                                                                        _REF_HANDS, n)))
             self._kref[n] = ref
         return ref
@@ -694,7 +694,7 @@ class Profile:
         """:meth:`percentile` of one hand (a kernel call where the fast tables rank it)."""
         plan = self.draw_plan_for(len(hole)) if self.is_draw else None
         if plan is not None:
-            return fastmc.hand_percentile(plan, hole, self.kernel_reference(len(hole)))
+            return drawmc.hand_percentile(plan, hole, self.kernel_reference(len(hole)))
         return float(self.percentile(np.asarray([hole], dtype=np.uint8), len(hole))[0])
 
     def expose_choice(self, down: tuple[int, ...] | list[int], k: int) -> tuple[int, ...]:
@@ -797,7 +797,7 @@ class Profile:
             if not picks:
                 return tuple(hole[:dmin]), 0.0
             seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
-            i, score = fastmc._best_discard_fast(bytes(hole), deck, gone, masks, penalty,
+            i, score = drawmc._best_discard_fast(bytes(hole), deck, gone, masks, penalty,
                                                  samples, seed, *tail)
             return picks[i](hole), score
         hole = list(hole)
