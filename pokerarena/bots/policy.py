@@ -186,15 +186,9 @@ class StrengthBot(BaseBot):
         else:
             live = n
             bonus = st.position_bonus if button == view.seat else 0.0
-        raises = 0
-        for actor, act in reversed(view.history):
-            if actor == DEALER:
-                break
-            if act.kind == RAISE_KIND:
-                raises += 1
         return ((live if live > 2 else 2), bonus,
                 legal.max_to > 0 and RAISE_KIND in legal.kinds,
-                st.raise_th + st.reraise_step * raises - bonus)
+                st.raise_th + st.reraise_step * raises_this_round(view) - bonus)
 
     def thresholds(self, view: SeatView, spot: tuple[int, float, bool, float],
                    bluff: bool = True) -> tuple[float, ...] | None:
