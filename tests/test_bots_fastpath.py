@@ -82,3 +82,21 @@ def test_decisions_without_equity_do_not_depend_on_it(bot_name):
                 answers = {bot.bet(view, prof, e, spot, bluff) for e in (0.0, 0.3, 0.7, 1.0)}
                 assert len(answers) == 1
     assert skipped > 0 or bot.style.bluff == 0
+
+
+def test_acts_last_is_the_live_seat_nearest_the_button_going_back():
+    """Position: the button if live, else the first live seat before it."""
+    import random as _random
+    from types import SimpleNamespace
+
+    from pokerarena.bots.policy import acts_last
+
+    rng = _random.Random(1)
+    for _ in range(5000):
+        n = rng.randint(2, 10)
+        folded = tuple(rng.random() < 0.4 for _ in range(n))
+        button = rng.randrange(n)
+        live_back = [s % n for s in range(button, button - n, -1) if not folded[s % n]]
+        for seat in range(n):
+            view = SimpleNamespace(players=n, folded=folded, button=button, seat=seat)
+            assert acts_last(view) == (bool(live_back) and live_back[0] == seat)

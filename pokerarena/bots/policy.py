@@ -75,12 +75,17 @@ def raises_this_round(view: SeatView) -> int:
 def acts_last(view: SeatView) -> bool:
     """True when every other live seat acts before this one after the deal (the button
     or the last live seat before it) - position in blind games."""
-    n = view.players
-    for k in range(n):
-        s = (view.button - k) % n
-        if not view.folded[s]:
-            return s == view.seat
-    return False
+    folded = view.folded
+    s = view.button
+    if True in folded:
+        n = len(folded)
+        for _ in range(n):
+            if not folded[s]:
+                break
+            s = (s - 1) % n
+        else:
+            return False
+    return s == view.seat
 
 
 def _clear_of(e: float, n: int, thresholds: tuple[float, ...], z: float = CLEAR_Z) -> bool:
@@ -175,17 +180,8 @@ class StrengthBot(BaseBot):
         st = self.style
         folded = view.folded
         n = len(folded)
-        button = view.button
-        # position: every other live seat acts before this one (see acts_last)
-        if True in folded:
-            live = n - sum(folded)
-            s = button
-            while folded[s]:
-                s = (s - 1) % n
-            bonus = st.position_bonus if s == view.seat else 0.0
-        else:
-            live = n
-            bonus = st.position_bonus if button == view.seat else 0.0
+        live = n - sum(folded) if True in folded else n
+        bonus = st.position_bonus if acts_last(view) else 0.0
         return ((live if live > 2 else 2), bonus,
                 legal.max_to > 0 and RAISE_KIND in legal.kinds,
                 st.raise_th + st.reraise_step * raises_this_round(view) - bonus)
