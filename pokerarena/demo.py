@@ -103,25 +103,40 @@ def _fmt(v: Any, style: str | None = None) -> str:
     return str(v)
 
 
+def _rate(rate: float | None) -> str:
+    """Decisions per second, short: ``55k``, ``2.5M``."""
+    if rate is None:
+        return "-"
+    return f"{rate / 1e6:.1f}M" if rate >= 1e6 else f"{rate / 1e3:.0f}k"
+
+
 def _leaderboard(con: Any, run_id: str) -> None:
     cols, rows = _sql(con, f"""
-        SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, faults
+        SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, faults,
+               decisions_per_s
         FROM leaderboard WHERE run_id = '{run_id}' ORDER BY mbb_per_hand DESC""")
     t = Table(title="[bold]Leaderboard[/bold]  (mbb/hand: thousandths of a big blind won "
               "per hand)", title_justify="left")
     any_faults = any(r[7] for r in rows)
     heads = [("#", "right"), ("bot", "left"), ("hands", "right"), ("net chips", "right"),
              ("mbb/hand", "right"), ("95% CI", "right"), ("won", "right"),
-             ("showdown", "right")] + ([("faults", "right")] if any_faults else [])
+             ("showdown", "right"), ("dec/s", "right")]
+    heads += [("faults", "right")] if any_faults else []
     for name, just in heads:
         t.add_column(name, justify=just)
     medals = {0: "[gold1]1[/gold1]", 1: "[grey70]2[/grey70]", 2: "[orange3]3[/orange3]"}
-    for i, (bot, hands, net, mbb, ci, won, sd, faults) in enumerate(rows):
+    for i, (bot, hands, net, mbb, ci, won, sd, faults, rate) in enumerate(rows):
         cells = [medals.get(i, str(i + 1)), f"[bold]{bot}[/bold]", f"{hands:,}",
                  f"{net:+,}", _fmt(mbb, "mbb"), f"± {ci:,.0f}", _fmt(won, "pct"),
-                 _fmt(sd, "pct")]
+                 _fmt(sd, "pct"), _rate(rate)]
         t.add_row(*cells, *([str(faults)] if any_faults else []))
     console.print(t)
+    _, ((think, play),) = _sql(con, f"""
+        SELECT (SELECT sum(think_seconds) FROM bot_time WHERE run_id = '{run_id}'),
+               (SELECT sum(play_seconds) FROM units WHERE run_id = '{run_id}')""")
+    if think and play:
+        console.print(f"The bots' thinking took {100 * think / play:.0f}% of the workers' "
+                      "play time; the engine and the records took the rest.")
 
 
 def _cross_table(con: Any, bots: list[str]) -> None:

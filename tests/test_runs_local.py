@@ -24,8 +24,8 @@ SPEC = {"kind": "tournament", "name": "t", "seed": 11, "bots": ["random", "call"
 
 def rows(data: Path, run_id: str, table: str) -> list[tuple]:
     """Every row of a table of one run, without run-specific columns, sorted."""
-    extra = ", worker, started_at, play_seconds, write_seconds, bytes" if table == "units" \
-        else ""
+    extra = (", worker, started_at, play_seconds, write_seconds, bytes, bot_think_seconds"
+             if table == "units" else "")
     _, out = query(data, f"SELECT * EXCLUDE (run_id{extra}) FROM {table} ORDER BY ALL", run_id)
     return out
 
@@ -212,3 +212,42 @@ def test_faults_are_recorded_per_decision_and_per_kind(tmp_path: Path) -> None:
     assert out == [(0,)]  # the policy never bets
     _, out = query(tmp_path, "SELECT sum(faults) FROM seats", run)
     assert out[0][0] == query(tmp_path, "SELECT count(*) FROM actions WHERE fault", run)[1][0][0]
+
+
+def test_units_record_each_bots_decisions_and_thinking(tmp_path: Path,
+                                                       pokerarena_cli: list[str]) -> None:
+    """Every unit records its entrants' decisions and think time in lineup order; the
+    leaderboard turns them into decisions per second, ``show`` into the bots' share of
+    the play time; runs written before these columns still read (NULL)."""
+    spec = {"kind": "tournament", "name": "think", "seed": 5, "bots": ["tag", "call"],
+            "seats": 2, "hands": 20, "unit_hands": 10,
+            "games": [{"variant": "holdem", "betting": "no_limit"}]}
+    run = local_run(tmp_path, spec)
+    _, units = query(tmp_path, "SELECT bots, bot_decisions, bot_think_seconds, play_seconds "
+                     "FROM units", run)
+    assert len(units) >= 2
+    for bots, decisions, think, play in units:
+        assert len(decisions) == len(think) == len(bots.split(",")) == 2
+        assert all(d >= 10 for d in decisions)  # at least one decision per hand each
+        assert all(t > 0 for t in think) and sum(think) < play
+    _, board = query(tmp_path, "SELECT bot, decisions, decisions_per_s FROM leaderboard "
+                     "ORDER BY bot", run)
+    by_bot = {b: (d, r) for b, d, r in board}
+    _, ((tag_decisions,),) = query(
+        tmp_path, "SELECT count(*) FROM actions WHERE bot = 'tag' AND seat >= 0 "
+        "AND kind IN ('f', 'cc', 'cbr', 'pb', 'sd', 'sm')", run)
+    assert by_bot["tag"][0] == tag_decisions
+    assert by_bot["call"][1] > by_bot["tag"][1] > 0  # a calling station thinks least
+    out = subprocess.run([*pokerarena_cli, "show", run, "--data", str(tmp_path), "--json"],
+                         capture_output=True, text=True, check=True)
+    info = json.loads(out.stdout)
+    assert 0 < info["bots_think_share"] < 1
+    assert {r["bot"] for r in info["leaderboard"]} == {"tag", "call"}
+    # a run written before the columns existed: its units part without them
+    import pyarrow.parquet as pq
+
+    for part in (tmp_path / "runs" / run / "units").glob("unit=*/*.parquet"):
+        t = pq.read_table(part)
+        pq.write_table(t.drop_columns(["bot_decisions", "bot_think_seconds"]), part)
+    _, board = query(tmp_path, "SELECT bot, hands, decisions_per_s FROM leaderboard", run)
+    assert len(board) == 2 and all(r[1] == 20 and r[2] is None for r in board)

@@ -215,7 +215,8 @@ def show_data(data: Path, run_id: str) -> dict[str, Any]:
     try:
         info["leaderboard"] = as_records(*run_query(
             con, "SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, "
-            "faults FROM leaderboard ORDER BY mbb_per_hand DESC"))
+            "faults, decisions, decisions_per_s FROM leaderboard "
+            "ORDER BY mbb_per_hand DESC"))
         info["games"] = as_records(*run_query(
             con, "SELECT variant, betting, count(*) AS hands, "
             "round(avg(CASE WHEN showdown THEN 1.0 ELSE 0.0 END), 3) AS showdown_rate, "
@@ -225,6 +226,11 @@ def show_data(data: Path, run_id: str) -> dict[str, Any]:
             "round(sum(hands) / sum(play_seconds)) AS hands_per_s, "
             "round(sum(rows_hands + rows_seats + rows_actions) / sum(write_seconds)) "
             "AS rows_written_per_s FROM units GROUP BY ALL ORDER BY 1"))
+        # the bots' thinking against the time the workers spent playing (the rest is
+        # the engine's: dealing, rules, views, time guards, building the records)
+        think = run_query(con, "SELECT sum(think_seconds) FROM bot_time")[1][0][0]
+        play = run_query(con, "SELECT sum(play_seconds) FROM units")[1][0][0]
+        info["bots_think_share"] = round(think / play, 4) if think and play else None
     finally:
         con.close()
     return info
@@ -244,6 +250,9 @@ def cmd_show(args: argparse.Namespace) -> int:
                   + (f"  {info['seconds']:.1f} s" if info["seconds"] else ""))
     if info.get("error"):
         console.print(f"[red]{info['error']}[/red]")
+    if info.get("bots_think_share") is not None:
+        console.print(f"The bots' thinking took {100 * info['bots_think_share']:.0f}% of "
+                      "the workers' play time (the rest: the engine and the records).")
     for title, rows in (("leaderboard", info["leaderboard"]), ("games", info["games"]),
                         ("workers", info["workers"])):
         if rows:

@@ -2,7 +2,8 @@
 
 :func:`connect` opens an in-memory DuckDB with the views ``hands``, ``seats``,
 ``actions``, ``units`` (every run, or one), a ``runs`` table (state of each run) and
-a ``leaderboard`` view (per run and bot). The data views show only *complete* units
+a ``leaderboard`` view (per run and bot, with each bot's decisions per second from the
+units' ``bot_decisions`` and ``bot_think_seconds``). The data views show only *complete* units
 (those whose ``units`` row exists; it is written last), so a query never mixes in
 half of a unit that is still being played, retried or was cancelled.
 """
@@ -42,7 +43,8 @@ WITH per_deal AS (
            sum(s.net) AS net, sum(CASE WHEN s.net > 0 THEN 1 ELSE 0 END) AS won,
            sum(CASE WHEN s.showdown THEN 1 ELSE 0 END) AS shown, sum(s.faults) AS faults
     FROM seats s JOIN hands h USING (run_id, match, hand)
-    GROUP BY s.run_id, s.bot, s.match, coalesce(h.deal, h.hand))
+    GROUP BY s.run_id, s.bot, s.match, coalesce(h.deal, h.hand)),
+results AS (
 SELECT run_id, bot,
        sum(n) AS hands,
        sum(net) AS net,
@@ -53,7 +55,26 @@ SELECT run_id, bot,
        round(sum(shown) / sum(n), 4) AS showdown_rate,
        sum(faults) AS faults
 FROM per_deal
+GROUP BY run_id, bot)
+SELECT r.*, t.decisions, round(t.think_seconds, 4) AS think_seconds,
+       round(t.decisions / nullif(t.think_seconds, 0)) AS decisions_per_s
+FROM results r LEFT JOIN bot_time t USING (run_id, bot)
+"""
+
+# Each bot's decisions and thinking time, from the units' per-entrant lists (units
+# written before these columns existed have none: NULL).
+BOT_TIME_SQL = """
+CREATE VIEW bot_time AS
+SELECT run_id, bot, sum(d) AS decisions, sum(t) AS think_seconds
+FROM (SELECT run_id, unnest(string_split(bots, ',')) AS bot,
+             unnest(bot_decisions) AS d, unnest(bot_think_seconds) AS t
+      FROM units WHERE bot_decisions IS NOT NULL)
 GROUP BY run_id, bot
+"""
+NO_BOT_TIME_SQL = """
+CREATE VIEW bot_time AS
+SELECT NULL::VARCHAR AS run_id, NULL::VARCHAR AS bot, NULL::BIGINT AS decisions,
+       NULL::DOUBLE AS think_seconds WHERE false
 """
 
 
@@ -79,6 +100,8 @@ def connect(data_dir: str | Path, run_id: str | None = None) -> duckdb.DuckDBPyC
     for table in ("hands", "seats", "actions", "faults"):
         con.execute(f"CREATE VIEW {table} AS SELECT t.* FROM _raw_{table} t "
                     "SEMI JOIN _raw_units u ON t.run_id = u.run_id AND t.unit = u.unit")
+    columns = {r[0] for r in con.execute("DESCRIBE _raw_units").fetchall()}
+    con.execute(BOT_TIME_SQL if "bot_decisions" in columns else NO_BOT_TIME_SQL)
     con.execute(LEADERBOARD_SQL)
     con.execute("CREATE TABLE runs (run_id VARCHAR, kind VARCHAR, name VARCHAR, "
                 "status VARCHAR, units_total INTEGER, units_done INTEGER, "

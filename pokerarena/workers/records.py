@@ -58,6 +58,7 @@ UNITS_SCHEMA = pa.schema([
                                                                                    tz="UTC")),
     ("play_seconds", F64), ("write_seconds", F64), ("rows_hands", I64), ("rows_seats", I64),
     ("rows_actions", I64), ("rows_faults", I64), ("bytes", I64),
+    ("bot_decisions", pa.list_(I64)), ("bot_think_seconds", pa.list_(F64)),
 ])
 
 SCHEMAS: dict[str, pa.Schema] = {"hands": HANDS_SCHEMA, "seats": SEATS_SCHEMA,
@@ -92,12 +93,15 @@ def _bb(game: Game) -> int:
     return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
 
 
-def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str, pa.Table]:
+def play_unit(unit: dict[str, Any], cache: GameCache | None = None,
+              bot_time: dict[str, list] | None = None) -> dict[str, pa.Table]:
     """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
-    tables. The hands are played by the bots package's ``play_match`` (bots' hooks,
-    time limits and the irregularity policy), seeded from the unit's SeedSequence; its
-    per-decision hook gives each decision's street and fault, and
-    :func:`~pokerarena.bots.match.showdown_categories` the categories at the showdown."""
+    tables (``bot_time``, when given, receives each entrant's ``decisions`` and
+    ``think_seconds`` in lineup order). The hands are played by the bots package's
+    ``play_match`` (bots' hooks, time limits and the irregularity policy), seeded from
+    the unit's SeedSequence; its per-decision hook gives each decision's street and
+    fault, and :func:`~pokerarena.bots.match.showdown_categories` the categories at the
+    showdown."""
     from pokerarena.bots.faults import FaultPolicy
     from pokerarena.bots.match import Decision, play_match, showdown_categories
 
@@ -268,6 +272,9 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
     result = play_match(game, entrants, int(unit["hands"]), table_seed, policy=policy,
                         duplicate=duplicate, stack=stack, match_no=match, on_hand=on_hand,
                         on_decision=on_decision)
+    if bot_time is not None:
+        bot_time["decisions"] = [e.decisions for e in result.entrants]
+        bot_time["think_seconds"] = [e.think_time for e in result.entrants]
     fl: dict[str, list] = {f: [] for f in FAULTS_SCHEMA.names}
     for f in result.faults:
         fl["run_id"].append(run_id)
@@ -285,8 +292,10 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None) -> dict[str,
 
 def units_row(unit: dict[str, Any], *, worker: str, attempt: int, started_at: float,
               play_seconds: float, write_seconds: float, rows: dict[str, int],
-              nbytes: int) -> pa.Table:
-    """The one-row ``units`` table of a finished unit."""
+              nbytes: int, bot_time: dict[str, list] | None = None) -> pa.Table:
+    """The one-row ``units`` table of a finished unit (``bot_time``: as
+    :func:`play_unit` filled it)."""
+    bot_time = bot_time or {}
     row = {
         "run_id": [unit.get("run_id", "")], "match": [unit["match"]],
         "shard": [unit["shard"]], "variant": [unit["variant"]], "betting": [unit["betting"]],
@@ -299,5 +308,7 @@ def units_row(unit: dict[str, Any], *, worker: str, attempt: int, started_at: fl
         "rows_hands": [rows.get("hands", 0)], "rows_seats": [rows.get("seats", 0)],
         "rows_actions": [rows.get("actions", 0)],
         "rows_faults": [rows.get("faults", 0)], "bytes": [nbytes],
+        "bot_decisions": [bot_time.get("decisions")],
+        "bot_think_seconds": [bot_time.get("think_seconds")],
     }
     return pa.table(row, schema=UNITS_SCHEMA)

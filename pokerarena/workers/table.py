@@ -30,7 +30,8 @@ def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
     started = time.time()
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    tables = play_unit(unit, cache)
+    bot_time: dict[str, list] = {}
+    tables = play_unit(unit, cache, bot_time)
     t1 = time.perf_counter()
     nbytes = 0
     rows: dict[str, int] = {}
@@ -41,7 +42,8 @@ def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
     t2 = time.perf_counter()
     worker = worker_name()
     units = units_row(unit, worker=worker, attempt=attempt, started_at=started,
-                      play_seconds=t1 - t0, write_seconds=t2 - t1, rows=rows, nbytes=nbytes)
+                      play_seconds=t1 - t0, write_seconds=t2 - t1, rows=rows, nbytes=nbytes,
+                      bot_time=bot_time)
     nbytes += write_part(units, run_dir, "units", uid)
     return {"unit_id": uid, "hands": int(unit["hands"]), "rows": rows, "bytes": nbytes,
             "play_seconds": t1 - t0, "write_seconds": time.perf_counter() - t1,

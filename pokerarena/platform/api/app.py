@@ -187,7 +187,8 @@ GROUP BY 1 ORDER BY hands DESC, category
 """)
 
 LEADERBOARD_SQL = ("SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, "
-                   "faults FROM leaderboard ORDER BY mbb_per_hand DESC, bot")
+                   "faults, decisions, decisions_per_s FROM leaderboard "
+                   "ORDER BY mbb_per_hand DESC, bot")
 
 
 def _records(con: Any, sql: str) -> list[dict[str, Any]]:
