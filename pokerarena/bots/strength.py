@@ -42,7 +42,6 @@ from pokerarena.rules.model import POSITIONAL_WILDS
 _REF_HANDS = 6000
 CLEAR_Z = 2.0  # standard errors that make an estimate clear of a decision threshold
 CHECK_EVERY = 8  # deals between two checks of whether the estimate is clear
-_NO_THRESHOLDS = np.empty(0, dtype=np.float64)
 
 
 _LAST_RAISES: list[Any] = [None, ()]  # (a history, its raise counts): one decision's
@@ -306,7 +305,6 @@ class Profile:
         self.preflop_omaha = (self.plan is not None and self.omaha and hole == 4
                               and self.board_final == 5 and wild == "none"
                               and preflop_omaha.supported(self.plan))
-        self.fast_high = self.plan is not None  # kept for callers of the old name
         # draw games whose hands the fast tables rank: discards scored in one call
         self._draw_rk = self.high if self.high is not None else self.low
         self._draw_plans: dict[int, fastmc.Plan | None] = {}
