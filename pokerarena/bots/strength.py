@@ -308,6 +308,11 @@ class Profile:
         # draw games whose hands the fast tables rank: discards scored in one call
         self._draw_rk = self.high if self.high is not None else self.low
         self._draw_plans: dict[int, fastmc.Plan | None] = {}
+        self._draw_tables_by_size: dict[int, drawmc.DrawTables | None] = {}
+        # draws still to come from each street index on (see draws_left)
+        last = self.draw_streets[-1] if self.draw_streets else -1
+        self._draws_left = [sum(1 for s in self.draw_streets if s >= i)
+                            for i in range(last + 2)]
         self.draw_plan = self.draw_plan_for(hole) if self.is_draw else None
         self._dead_idx = np.zeros(0, dtype=np.uint8)
         self._deck_mask = 0
@@ -348,10 +353,8 @@ class Profile:
     def _draw_tables(self, n: int) -> drawmc.DrawTables | None:
         """The :class:`drawmc.DrawTables` of ``n``-card hands (None where the batch
         evaluator ranks them), built once per size."""
-        cache = self.__dict__.get("_draw_tables_by_size")
-        if cache is None:
-            cache = self._draw_tables_by_size = {}
-        elif n in cache:
+        cache = self._draw_tables_by_size
+        if n in cache:
             return cache[n]
         plan = self.draw_plan_for(n)
         tables = None if plan is None else drawmc.DrawTables(plan, n,
@@ -730,11 +733,7 @@ class Profile:
 
     def draws_left(self, street: int) -> int:
         """Draws still to come after street index ``street`` (a draw in progress counts)."""
-        left = self.__dict__.get("_draws_left")
-        if left is None:
-            last = self.draw_streets[-1] if self.draw_streets else -1
-            left = self._draws_left = [sum(1 for s in self.draw_streets if s >= i)
-                                       for i in range(last + 2)]
+        left = self._draws_left
         return left[street] if 0 <= street < len(left) else (
             0 if street >= 0 else len(self.draw_streets))
 
