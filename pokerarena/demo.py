@@ -131,11 +131,11 @@ def _leaderboard(con: Any, run_id: str) -> None:
                  _fmt(sd, "pct"), _rate(rate)]
         t.add_row(*cells, *([str(faults)] if any_faults else []))
     console.print(t)
-    _, ((think, play),) = _sql(con, f"""
-        SELECT (SELECT sum(think_seconds) FROM bot_time WHERE run_id = '{run_id}'),
-               (SELECT sum(play_seconds) FROM units WHERE run_id = '{run_id}')""")
-    if think and play:
-        console.print(f"The bots' thinking took {100 * think / play:.0f}% of the workers' "
+    from pokerarena.platform.query import bots_think_share
+
+    share = bots_think_share(con, run_id)
+    if share is not None:
+        console.print(f"The bots' thinking took {100 * share:.0f}% of the workers' "
                       "play time; the engine and the records took the rest.")
 
 

@@ -203,7 +203,7 @@ def _status(s: str) -> str:
 
 def show_data(data: Path, run_id: str) -> dict[str, Any]:
     """What ``show`` prints: run state, leaderboard and worker write/play rates."""
-    from pokerarena.platform.query import as_records, connect, run_query
+    from pokerarena.platform.query import as_records, bots_think_share, connect, run_query
     from pokerarena.platform.storage import RunStore
 
     store = RunStore(data, run_id)
@@ -226,11 +226,7 @@ def show_data(data: Path, run_id: str) -> dict[str, Any]:
             "round(sum(hands) / sum(play_seconds)) AS hands_per_s, "
             "round(sum(rows_hands + rows_seats + rows_actions) / sum(write_seconds)) "
             "AS rows_written_per_s FROM units GROUP BY ALL ORDER BY 1"))
-        # the bots' thinking against the time the workers spent playing (the rest is
-        # the engine's: dealing, rules, views, time guards, building the records)
-        think = run_query(con, "SELECT sum(think_seconds) FROM bot_time")[1][0][0]
-        play = run_query(con, "SELECT sum(play_seconds) FROM units")[1][0][0]
-        info["bots_think_share"] = round(think / play, 4) if think and play else None
+        info["bots_think_share"] = bots_think_share(con)
     finally:
         con.close()
     return info

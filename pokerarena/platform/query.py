@@ -118,6 +118,16 @@ def connect(data_dir: str | Path, run_id: str | None = None) -> duckdb.DuckDBPyC
     return con
 
 
+def bots_think_share(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> float | None:
+    """The bots' thinking over the workers' play time (the rest is the engine's and the
+    records'), over one run or every run the connection sees; None without figures."""
+    where = f" WHERE run_id = {_sql_str(run_id)}" if run_id else ""
+    think, play = con.execute(
+        f"SELECT (SELECT sum(think_seconds) FROM bot_time{where}), "
+        f"(SELECT sum(play_seconds) FROM units{where})").fetchone()
+    return round(think / play, 4) if think and play else None
+
+
 def run_query(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[list[str], list[tuple]]:
     """Execute ``sql``; returns ``(column names, rows)``; DuckDB errors become
     :class:`QueryError` carrying DuckDB's message."""
