@@ -14,6 +14,7 @@ import pytest
 
 from pokerarena.platform.driver import RunDriver
 from pokerarena.platform.executors import LocalExecutor, RayExecutor
+from pokerarena.platform.planner import plan
 from pokerarena.platform.query import query
 from pokerarena.platform.spec import parse_spec
 from pokerarena.platform.storage import RunStore
@@ -88,7 +89,7 @@ def test_worker_killed_mid_unit_is_retried(ray_cluster: str, tmp_path: Path) -> 
         executor.shutdown()
     assert killed
     assert final.status == "finished"
-    assert final.retries >= 1 and executor.restarts >= 1
+    assert final.retries >= 1 and executor.restarts == 1
     events = RunStore(tmp_path, driver.run_id).events()
     retried = [e for e in events if e.get("event") == "retry"]
     assert retried and all(e["worker_died"] for e in retried)
@@ -99,6 +100,39 @@ def test_worker_killed_mid_unit_is_retried(ray_cluster: str, tmp_path: Path) -> 
     for table in ("hands", "seats", "actions"):
         assert rows(tmp_path, driver.run_id, table) == rows(tmp_path / "ref", ref.run_id,
                                                             table), table
+
+
+def test_dead_actor_is_replaced_once_for_all_its_queued_units(ray_cluster: str,
+                                                               tmp_path: Path) -> None:
+    # Both units queued on the one actor fail when it dies; the second failure must not
+    # kill the replacement (that cascaded into a unit failing all its attempts).
+    spec = parse_spec(dict(SPEC, hands=600, unit_hands=300))
+    units = [u.to_dict() for u in plan(spec, "dead").units[:3]]
+    run_dir = str(tmp_path / "dead")
+    executor = RayExecutor(1, depth=2)
+    executor.start()
+    try:
+        (victim,) = executor.pids()
+        tickets = {executor.submit(u, run_dir, 1) for u in units[:2]}
+        os.kill(victim, signal.SIGKILL)
+        failures = []
+        deadline = time.monotonic() + 60
+        while tickets and time.monotonic() < deadline:
+            for ticket, _result, error in executor.wait(1.0):
+                tickets.discard(ticket)
+                failures.append(error)
+        assert not tickets and all(f is not None and f.worker_died for f in failures)
+        assert executor.restarts == 1
+        (successor,) = executor.pids()
+        assert successor != victim
+        ticket = executor.submit(units[2], run_dir, 1)
+        finished = []
+        while not finished and time.monotonic() < deadline + 60:
+            finished = executor.wait(1.0)
+        assert [(t, e) for t, _, e in finished] == [(ticket, None)]
+        assert executor.pids() == [successor] and executor.restarts == 1
+    finally:
+        executor.shutdown()
 
 
 # Many short units, so that the driver is killed mid-run however fast units are.

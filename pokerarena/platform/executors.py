@@ -123,7 +123,7 @@ class RayExecutor:
         self._owns_ray = False
         self._actors: list[Any] = []
         self._load: list[int] = []
-        self._refs: dict[Any, tuple[int, int]] = {}  # ref -> (ticket, slot)
+        self._refs: dict[Any, tuple[int, int, Any]] = {}  # ref -> (ticket, slot, actor)
         self._by_ticket: dict[int, Any] = {}
         self._tickets = itertools.count()
         self.restarts = 0
@@ -159,14 +159,17 @@ class RayExecutor:
     def submit(self, unit: dict[str, Any], run_dir: str, attempt: int) -> int:
         """Send the unit to the least loaded actor."""
         slot = min(range(self.workers), key=lambda i: self._load[i])
-        ref = self._actors[slot].run_unit.remote(unit, run_dir, attempt)
+        actor = self._actors[slot]
+        ref = actor.run_unit.remote(unit, run_dir, attempt)
         ticket = next(self._tickets)
-        self._refs[ref] = (ticket, slot)
+        self._refs[ref] = (ticket, slot, actor)
         self._by_ticket[ticket] = ref
         self._load[slot] += 1
         return ticket
 
     def _replace(self, slot: int, actor: Any) -> None:
+        """Replace ``actor`` by a fresh one, unless it was replaced already: the other
+        units queued on a dead actor fail too, and must not kill its successor."""
         import ray
 
         if self._actors[slot] is actor:
@@ -189,10 +192,9 @@ class RayExecutor:
             ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
         out: list[Finished] = []
         for ref in ready:
-            ticket, slot = self._refs.pop(ref)
+            ticket, slot, actor = self._refs.pop(ref)
             self._by_ticket.pop(ticket, None)
             self._load[slot] -= 1
-            actor = self._actors[slot]
             try:
                 out.append((ticket, ray.get(ref), None))
             except (RayActorError, WorkerCrashedError) as exc:
@@ -214,8 +216,8 @@ class RayExecutor:
         ref = self._by_ticket.get(ticket)
         if ref is None:
             return
-        _, slot = self._refs[ref]
-        self._replace(slot, self._actors[slot])
+        _, slot, actor = self._refs[ref]
+        self._replace(slot, actor)
 
     def shutdown(self) -> None:
         """Stop the actors; stop Ray too if this executor started it."""
