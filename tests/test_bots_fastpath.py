@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_check import assert_each_deal_scores
 
-from pokerarena.bots.fastmc import pack, run_packed
 from pokerarena.bots.match import play_match
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import Profile
@@ -31,12 +31,7 @@ def test_kernel_shares_match_numpy_path_on_dealt_hands(variant):
     mine, opp1, opp2 = rows[:, :h], rows[:, h:2 * h], rows[:, 2 * h:3 * h]
     boards = rows[:, 3 * h:] if nb else None
     want = prof.shares(mine, [opp1, opp2], boards)
-    for i in range(deals):
-        board = boards[i].tolist() if nb else []
-        cards = pack([mine[i].tolist(), opp1[i].tolist(), opp2[i].tolist()], board)
-        total, used = run_packed(prof.plan, cards, 3, h, nb, i, 1, 1)
-        assert used == 1
-        assert total == pytest.approx(want[i]), (i, rows[i])
+    assert_each_deal_scores(prof, rows, want)
 
 
 def test_hand_percentile_matches_batch_percentile():

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_check import assert_each_deal_scores
 
 from pokerarena.bots import drawmc, fastmc
-from pokerarena.bots.fastmc import pack, run_packed
 from pokerarena.bots.strength import Profile
 from pokerarena.engine import Game
 from pokerarena.evaluator import evaluate_batch, ranking
@@ -77,12 +77,7 @@ def test_kernel_shares_match_numpy_path(variant):
     want = np.where(vals[0] == best, 1.0 / (vals == best).sum(axis=0), 0.0)
     if prof.high is not None:
         assert np.allclose(want, prof.shares(mine, [opp1, opp2], boards))
-    for i in range(deals):
-        board = boards[i].tolist() if nb else []
-        cards = pack([mine[i].tolist(), opp1[i].tolist(), opp2[i].tolist()], board)
-        total, used = run_packed(prof.plan, cards, 3, h, nb, i, 1, 1)
-        assert used == 1
-        assert total == pytest.approx(want[i]), (i, rows[i])
+    assert_each_deal_scores(prof, rows, want)
 
 
 @pytest.mark.parametrize("variant,size", [("badugi", 4), ("draw27_triple", 5),
