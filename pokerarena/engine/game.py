@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+import json
+
 import numpy as np
 from pydantic import ValidationError
 
@@ -136,6 +138,16 @@ def parse_option_value(text: str) -> Any:
         return text
 
 
+def game_key(variant: Variant, system: str, options: GameOptions) -> str:
+    """The canonical identity of a game: the whole (option-transformed) variant, the
+    betting system and every option, as one JSON text. Two games with the same key play
+    identically; every cache that depends on the game is keyed by it (DESIGN.md), so an
+    option sweep that keeps the variant id never reuses another game's state."""
+    body = {"variant": variant.model_dump(mode="json"), "betting": system,
+            "options": options.model_dump(mode="json")}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+
+
 class Game:
     """A variant with its options; :meth:`new_hand` starts a hand."""
 
@@ -245,7 +257,7 @@ class Game:
             elif isinstance(s, DrawStreet):
                 by_players = tuple(sorted(s.max_if_players_at_most.items())
                                    ) if o.draw_more_when_few else ()
-                streets.append((ST_DRAW, s.min, s.max, by_players))
+                streets.append((ST_DRAW, s.min, s.max, by_players, s.replace))
             elif isinstance(s, ExposeStreet):
                 streets.append((ST_EXPOSE, s.count, s.keep_down, s.mode == "simultaneous"))
             elif isinstance(s, DeclareStreet):
@@ -263,6 +275,8 @@ class Game:
         self.has_knock = any(s[0] == ST_KNOCK for s in self.streets)
         self.bring_in_rule = v.forced.bring_in
         self._forced_cache: dict[int, tuple[list[int], list[int]]] = {}
+        self.key: str = game_key(v, name, self.options)
+
 
     # Forced bets --------------------------------------------------------------------
     def forced_by_position(self, n: int) -> tuple[list[int], list[int]]:

@@ -521,6 +521,7 @@ class Hand:
         self.thrown: list[tuple[int, ...]] = [()] * n
         self.draw_min = 0
         self.draw_max = 0
+        self.draw_replace = True
         # manual dealing state
         self.owe_down = [0] * n
         self.owe_up = [0] * n
@@ -1284,6 +1285,7 @@ class Hand:
                 return
             else:
                 self.draw_min, self.draw_max = st[1], st[2]
+                self.draw_replace = st[4]
                 for limit, most in st[3]:
                     if self.live <= limit:
                         self.draw_max = most
@@ -1544,7 +1546,7 @@ class Hand:
         if self.manual:
             self.seen.update(thrown)
         self.muck_pile.extend(thrown)
-        self.owed[p] = k
+        self.owed[p] = k if self.draw_replace else 0
         self.thrown[p] = thrown
         self._continue_draw()
 

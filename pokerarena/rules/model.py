@@ -92,11 +92,13 @@ class BetStreet(_Strict):
 class DrawStreet(_Strict):
     """Each player in the hand discards ``min``..``max`` cards and gets replacements;
     ``max_if_players_at_most = { 4 = 5 }``: with 4 or fewer players in the hand, up to 5
-    (the option of five-card draw)."""
+    (the option of five-card draw). ``replace = false``: the discards are not replaced
+    (pineapple's discard of one hole card after the flop: ``min = max = 1``)."""
 
     kind: Literal["draw"] = "draw"
     max: int = Field(5, ge=0, le=13)
     min: int = Field(0, ge=0, le=13)
+    replace: bool = True
     max_if_players_at_most: dict[int, int] = Field(default_factory=dict)
 
     @model_validator(mode="after")
