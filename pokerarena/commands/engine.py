@@ -22,8 +22,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    default="called", help="odd chips of split pots (fractional: PHH halves)")
     p.set_defaults(func=cmd_replay)
 
-    p = subparsers.add_parser("variants", help="list the shipped variants")
+    p = subparsers.add_parser(
+        "variants", help="list the shipped variants; check a variant file; print the "
+        "variant file's JSON Schema",
+        description="Without options: list the shipped variants. --check FILE validates "
+        "variant files (TOML) as the engine loads them; --schema prints the JSON Schema "
+        "of a variant file as written (--schema options: of the game options). The "
+        "guide to the file is docs/variants.md.")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--check", nargs="+", metavar="FILE",
+                   help="validate variant files (and compile each betting system they "
+                   "offer); exit 2 naming the first bad field of a bad file")
+    p.add_argument("--schema", nargs="?", const="variant", choices=("variant", "options"),
+                   help="print a JSON Schema: of a variant file (the default), or of the "
+                   "game options (options)")
     p.set_defaults(func=cmd_variants)
 
     p = subparsers.add_parser("play", help="bots play a session in-process")
@@ -138,9 +150,17 @@ def _same(a: list, b: list) -> bool:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    """List the shipped variants."""
+    """List the shipped variants, check variant files, or print a JSON Schema."""
     from pokerarena.rules import VariantError, all_variants
 
+    if args.schema and args.check:
+        raise UserError("--schema and --check: give one of them")
+    if args.schema:
+        schema = options_schema() if args.schema == "options" else variant_file_schema()
+        print(json.dumps(schema, indent=2, ensure_ascii=False))
+        return 0
+    if args.check:
+        return _check_variant_files(args.check, args.json)
     try:
         variants = all_variants()
     except VariantError as exc:
@@ -155,6 +175,177 @@ def cmd_variants(args: argparse.Namespace) -> int:
         print(f"{r['id']:<16} {r['name']:<42} {r['players'][0]}-{r['players'][1]} players  "
               f"{r['deck']:<9} {', '.join(r['betting'])}" + (f"  [PHH {phh}]" if phh else ""))
     return 0
+
+
+def _street_text(street: Any) -> str:
+    """One street as a user wrote it, without its defaults: ``deal(down=2)``."""
+    body = street.model_dump(exclude_defaults=True, exclude={"kind"})
+    inner = ", ".join(f"{k}={json.dumps(v)}" for k, v in body.items())
+    return f"{street.kind}({inner})" if inner else street.kind
+
+
+def _check_variant_files(paths: list[str], as_json: bool) -> int:
+    """Validate each variant file as ``pokerarena play --variant FILE`` loads it, and make
+    a game of each betting system it offers; a bad file is one ``pokerarena: error:``
+    line on stderr (exit 2 when any file is bad)."""
+    import sys
+    from pathlib import Path
+
+    from pokerarena.engine import EngineError, Game
+    from pokerarena.rules import VariantError, load_variant_text, variant_ids
+
+    bad = 0
+    for path in paths:
+        try:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise VariantError(f"{path}: cannot read: {exc.strerror}") from None
+            variant = load_variant_text(text, origin=path)
+            if variant.id in variant_ids():
+                raise VariantError(f"{path}: id: {variant.id!r} is a shipped variant's id; "
+                                   "give your variant its own (--variant "
+                                   f"{variant.id} means the shipped one)")
+            for system in variant.betting:
+                Game(variant, {"betting": system})
+        except (VariantError, EngineError) as exc:
+            text = str(exc)
+            if not text.startswith(str(path)):
+                text = f"{path}: {text}"
+            print(f"pokerarena: error: {text}", file=sys.stderr)
+            bad += 1
+            continue
+        row = {"file": path, "id": variant.id, "name": variant.name,
+               "players": list(variant.players), "deck": variant.deck,
+               "hole_cards": variant.hole_cards, "board_cards": variant.board_cards,
+               "betting": list(variant.betting),
+               "streets": [_street_text(s) for s in variant.streets]}
+        if as_json:
+            print(json.dumps(row))
+        else:
+            print(f"{path}: ok: {variant.id} ({variant.name}), {variant.players[0]}-"
+                  f"{variant.players[1]} players, {variant.deck} deck, "
+                  f"{variant.hole_cards} cards dealt to each player, "
+                  f"{variant.board_cards} to the board; "
+                  f"betting {', '.join(variant.betting)}")
+            print("  streets: " + " | ".join(row["streets"]))
+    return 2 if bad else 0
+
+
+_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _prop(schema: dict[str, Any], model: str | None, field: str) -> dict[str, Any] | None:
+    """The property ``field`` of ``$defs[model]`` (None: the top level), or None."""
+    where = schema if model is None else schema.get("$defs", {}).get(model)
+    if not isinstance(where, dict):
+        return None
+    found = where.get("properties", {}).get(field)
+    return found if isinstance(found, dict) else None
+
+
+def _replace(prop: dict[str, Any] | None, **keys: Any) -> None:
+    """Replace a property's type description in place, keeping its title, default and
+    description."""
+    if prop is None:
+        return
+    kept = {k: prop[k] for k in ("title", "default", "description") if k in prop}
+    prop.clear()
+    prop.update(keys)
+    prop.update(kept)
+
+
+def variant_file_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a variant file *as written*: the pydantic
+    schema of :class:`~pokerarena.rules.Variant`, with the streets as the one-key tables
+    the files use (``{ deal = { down = 2 } }``, ``{ bet = true }``; the ``kind`` form
+    ``{ kind = "deal", down = 2 }`` is accepted too) and the names the validators accept
+    (decks, rankings, wild cards) listed. Rules across fields (a bet street, enough
+    cards in the deck, ...) are checked by ``pokerarena variants --check FILE`` only."""
+    import copy
+
+    from pokerarena.cards import DECK_NAMES
+    from pokerarena.rules import model as m
+
+    schema = copy.deepcopy(m.Variant.model_json_schema())
+    defs = schema.setdefault("$defs", {})
+    streets = _prop(schema, None, "streets")
+    items = streets.get("items", {}) if streets else {}
+    alternatives: list[dict[str, Any]] = []
+    tables: list[dict[str, Any]] = []
+    for alt in items.get("oneOf", items.get("anyOf", [])):
+        name = alt.get("$ref", "").rsplit("/", 1)[-1]
+        model = defs.get(name, {})
+        kind = model.get("properties", {}).get("kind", {}).get("const")
+        if not kind:
+            alternatives.append(alt)
+            continue
+        body = copy.deepcopy(model)
+        body["properties"].pop("kind")
+        body["title"] = f"{name} ({kind} = {{...}})"
+        defs[f"{name}Body"] = body
+        value: dict[str, Any] = {"$ref": f"#/$defs/{name}Body"}
+        if kind == "bet":
+            value = {"anyOf": [value, {"const": True, "description": "bet = true: a "
+                                       "betting round with every default"}]}
+        tables.append({"type": "object", "title": f"{{ {kind} = {{...}} }}",
+                       "properties": {kind: value}, "required": [kind],
+                       "additionalProperties": False})
+        model["required"] = sorted({*model.get("required", ()), "kind"})
+        alternatives.append({"$ref": f"#/$defs/{name}"})
+    if streets is not None:
+        streets["items"] = {"anyOf": [*tables, *alternatives]}
+        streets["minItems"] = 1
+        streets["description"] = (
+            "the order of play: one-key tables { deal = {...} }, { bet = {...} }, "
+            "{ draw = {...} }, { expose = {...} }, { declare = {...} }, { knock = {...} } "
+            "(or a table with kind = \"deal\" and the same keys)")
+    _replace(_prop(schema, None, "deck"), type="string", enum=list(DECK_NAMES))
+    players = _prop(schema, None, "players")
+    for item in (players or {}).get("prefixItems", []):
+        item.update(minimum=2, maximum=23)
+    betting = _prop(schema, None, "betting")
+    if betting is not None:
+        betting.update(minItems=1, uniqueItems=True)
+    phh = _prop(schema, None, "phh")
+    if phh is not None:
+        phh["propertyNames"] = {"enum": list(m.BETTING_SYSTEMS)}
+    highs = [r for r in m.RANKING_NAMES if r not in m.LOW_RANKINGS]
+    _replace(_prop(schema, "Showdown", "high"), enum=[*highs, "none", "", None])
+    _replace(_prop(schema, "Showdown", "low"), enum=[*m.LOW_RANKINGS, "none", "", None])
+    _replace(_prop(schema, "Showdown", "wild"), anyOf=[
+        {"enum": [*m.WILD_NAMES, *m.POSITIONAL_WILDS]},
+        {"type": "string", "description": "a list of cards, e.g. \"Ks,Kd\" or \"KsKd\""}])
+    blinds = _prop(schema, "Stakes", "blinds")
+    if blinds is not None and isinstance(blinds.get("items"), dict):
+        blinds["items"]["minimum"] = 0
+    for model in defs.values():
+        at_most = model.get("properties", {}).get("max_if_players_at_most")
+        if isinstance(at_most, dict):
+            at_most["propertyNames"] = {"pattern": "^[0-9]+$"}
+    out: dict[str, Any] = {
+        "$schema": _SCHEMA_DIALECT, "title": "pokerarena variant file",
+        "description": (
+            "A poker variant as data (TOML). Guide: docs/variants.md. This schema checks "
+            "each field; `pokerarena variants --check FILE` also checks the rules across "
+            "fields (at least one bet street, enough cards in the deck for the most "
+            "players, a bring-in needs up cards, ...).")}
+    out.update({k: v for k, v in schema.items() if k not in ("title", "description")})
+    return out
+
+
+def options_schema() -> dict[str, Any]:
+    """The JSON Schema of the game options (:class:`~pokerarena.engine.GameOptions`): the
+    ``--option K=V`` of ``pokerarena play`` and the ``options`` table of a run spec."""
+    from pokerarena.engine.options import GameOptions
+
+    out: dict[str, Any] = {
+        "$schema": _SCHEMA_DIALECT, "title": "pokerarena game options",
+        "description": ("Options of a game; every field is optional. Guide: "
+                        "docs/variants.md, section Game options.")}
+    out.update({k: v for k, v in GameOptions.model_json_schema().items()
+                if k not in ("title", "description")})
+    return out
 
 
 def cmd_play(args: argparse.Namespace) -> int:
