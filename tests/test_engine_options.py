@@ -27,12 +27,13 @@ def test_each_player_takes_the_last_card_up_or_down():
                             "d dh p3 Jh"])
     hand = rep.hand
     assert [hand.isup[p][-1] for p in range(3)] == [True, False, True]
+    assert all(hand.isup[1][:-1])   # p2 turned his hole card up first
     assert hand.phase_name == "bet"
 
 
 def test_the_choice_is_cc_or_dd_only():
     with pytest.raises(PHHError, match="up \\(cc\\) or down \\(dd\\)"):
-        _stud5(STREETS + ["p1 f"])
+        _stud5(STREETS + ["p1 cbr 2"])
 
 
 def test_bots_play_the_choice_and_keep_the_chips():

@@ -39,7 +39,7 @@ def test_heads_up_button_posts_small_blind_and_acts_first_preflop_only():
     hand.apply(CHECK_CALL)
     assert hand.to_act == 0
     legal = hand.legal_actions()
-    assert legal.kinds == ("cc", "cbr") and legal.call == 0 and legal.min_to == 4
+    assert legal.kinds == ("f", "cc", "cbr") and legal.call == 0 and legal.min_to == 4
     hand.apply(CHECK_CALL)
     assert hand.to_act == 0 and len(hand.board) == 3  # big blind first after the flop
 
@@ -151,7 +151,7 @@ def test_stud_bring_in_lowest_door_ties_by_suit():
     hand.apply(CHECK_CALL)    # seat 0 calls the bring-in; round over (no option)
     deal(hand, "3d", "Ac", "9d")
     assert hand.to_act == 2   # the open pair of nines beats ace-high: it opens
-    assert hand.legal_actions().kinds == ("cc", "cbr")
+    assert hand.legal_actions().kinds == ("f", "cc", "cbr")
 
 
 def test_razz_bring_in_highest_door_and_lowest_showing_opens():
@@ -195,8 +195,8 @@ def test_draw_reshuffles_the_discards_when_the_stock_runs_out():
     assert sum(hand.result().deltas) == 0
 
 
-def test_fold_with_nothing_to_call_is_illegal_and_changes_nothing():
-    hand = Game("holdem").new_hand(1, 3, [100] * 3, button=2)
+def test_fold_with_nothing_to_call_is_illegal_without_free_fold_and_changes_nothing():
+    hand = Game("holdem", {"free_fold": False}).new_hand(1, 3, [100] * 3, button=2)
     hand.apply(CHECK_CALL)
     hand.apply(CHECK_CALL)
     before = (hand.to_act, hand.stacks(), list(hand.log), hand.legal_actions())
@@ -253,7 +253,7 @@ def test_pass_and_out_forbids_checking_an_unopened_pot():
     hand.apply(CHECK_CALL)
     while hand.phase_name == "draw":
         hand.apply(discard())
-    assert hand.legal_actions().kinds == ("cc", "cbr")
+    assert hand.legal_actions().kinds == ("f", "cc", "cbr")
 
 
 def test_ten_card_hands_score_the_best_five():
@@ -342,7 +342,8 @@ def test_house_hands_conserve_chips():
 
 
 def test_observation_hides_other_players_discards():
-    hand = Game("draw5", {"openers": "any"}).new_hand(3, 3, [50] * 3, button=2)
+    hand = Game("draw5", {"openers": "any", "void_if_all_check": False}).new_hand(
+        3, 3, [50] * 3, button=2)
     while hand.phase_name != "draw":
         hand.apply(CHECK_CALL)
     thrower = hand.to_act
@@ -370,9 +371,9 @@ def test_manual_draw_may_redeal_discards_but_never_live_cards():
 def test_jacks_or_better_to_open_and_passed_deals_carry_the_pot():
     hand = manual("draw5", [50, 50, 50])
     deal(hand, "2c3d4h5s7c", "JcJd4c8s9h", "AcKdQh9s2d")
-    assert hand.pot_total() == 3 and hand.legal_actions().kinds == ("cc",)  # no openers
+    assert hand.pot_total() == 3 and hand.legal_actions().kinds == ("f", "cc")  # no openers
     hand.apply(CHECK_CALL)
-    assert hand.legal_actions().kinds == ("cc", "cbr")                    # jacks open
+    assert hand.legal_actions().kinds == ("f", "cc", "cbr")               # jacks open
     hand.apply(CHECK_CALL)
     hand.apply(CHECK_CALL)    # ace-king high cannot open: the deal is passed
     res = hand.result()
@@ -420,7 +421,7 @@ def test_variable_limit_doubles_the_last_round_by_default():
     hand = Game("holdem", {"betting": "variable_limit"}).new_hand(1, 3, [100] * 3, button=2)
     assert hand.legal_actions().min_to == 4          # preflop: the small bet (2) raise
     _check_to_river(hand)
-    assert hand.legal_actions().min_to == 8          # river: big bet 4 doubled
+    assert hand.legal_actions().min_to == 4          # river: the initial limit 2 doubled
     custom = Game("holdem", {"betting": "variable_limit", "round_multipliers": (1, 2, 3, 4)})
     hand = custom.new_hand(1, 3, [100] * 3, button=2)
     hand.apply(CHECK_CALL)
@@ -464,10 +465,11 @@ def test_lowball_antes_joker_and_no_check_raise():
     hand = manual("lowball", [50, 50, 50])
     assert hand.pot_total() == 2 and hand.stacks() == [49, 50, 49]  # dealer and left ante
     deal(hand, "Jk2c3d4h9s", "Ac2d3h4sKs", "7c7d8h8sQs")
-    assert hand.legal_actions().kinds == ("f", "cbr")   # no checking in the first round
-    hand.apply(bet_to(1))
+    legal = hand.legal_actions()   # left of the last ante payer: call the live ante or raise
+    assert hand.to_act == 1 and legal.kinds == ("f", "cc", "cbr") and legal.call == 1
     hand.apply(CHECK_CALL)
-    hand.apply(FOLD)
+    hand.apply(FOLD)          # the dealer
+    hand.apply(CHECK_CALL)    # seat 0: its live ante is its bet
     hand.apply(discard(parse_cards("9s")))
     hand.apply(discard(parse_cards("Ks")))
     hand.apply(Action("dh", 0, tuple(parse_cards("5s")), 0), DEALER)
@@ -497,6 +499,8 @@ def _play_out(hand, deals=()):
             hand.apply(BRING_IN)
         elif "sd" in legal.kinds:
             hand.apply(discard())
+        elif "cc" not in legal.kinds:   # no checking: bet the minimum
+            hand.apply(bet_to(legal.min_to))
         else:
             hand.apply(CHECK_CALL)
     return hand.result()
@@ -525,7 +529,7 @@ def test_pig_in_a_poke_and_lame_brain_wilds():
         parse_cards("KcKdKs"))
     assert set(positional_wilds("low_board", [], [], parse_cards("9c4dJh"))) == set(
         parse_cards("4c4d4h4s"))
-    hand = manual("spit_pig", [50, 50])
+    hand = manual("spit_pig", [50, 50], void_if_all_check=False)
     deal(hand, "AcAd7h2c", "QcQdJsTs", board="Kh")
     assert _play_out(hand).stacks == [51, 49]   # A-A + the wild king: three aces win
 
@@ -533,10 +537,11 @@ def test_pig_in_a_poke_and_lame_brain_wilds():
 def test_crisscross_one_line_option():
     hands = ("AsKs8d9c", "7h7d8c9h")
     boards = ["Qs", "Js", "Ts", "4c", "5d"]     # row: Qs 5d Js; column: Ts 5d 4c
-    any_combine = manual("crisscross", [50, 50], wild="none")
+    any_combine = manual("crisscross", [50, 50], wild="none", void_if_all_check=False)
     deal(any_combine, *hands)
     assert _play_out(any_combine, boards).stacks == [51, 49]   # royal flush
-    lines = manual("crisscross", [50, 50], wild="none", combine="crisscross")
+    lines = manual("crisscross", [50, 50], wild="none", combine="crisscross",
+                   void_if_all_check=False)
     deal(lines, *hands)
     assert _play_out(lines, boards).stacks == [49, 51]   # one line: sevens beat ace high
 
@@ -586,10 +591,10 @@ def test_declare_high_low_and_both():
 
 def test_declaring_both_must_win_both():
     def play(decl):
-        game = Game("stud5", {"hilo": "declare_simultaneous", "dealing": "manual"})
+        game = Game("stud6", {"hilo": "declare_simultaneous", "dealing": "manual"})
         hand = game.new_hand(0, 2, [50, 50], button=1)
-        deal(hand, "As2c", "KsKh")
-        for street in (("3d", "Kd"), ("4h", "Qc"), ("5s", "Jd")):
+        deal(hand, "As2c", "7s6h")
+        for street in (("3d", "4d"), ("4h", "3c"), ("5s", "2d"), ("Kc", "Ks")):
             while hand.to_act != DEALER:
                 hand.apply(CHECK_CALL)
             deal(hand, *street)
@@ -599,8 +604,8 @@ def test_declaring_both_must_win_both():
             hand.apply(Action("dc", d))
         return hand.result().stacks
 
-    # Seat 0 holds a wheel (A-2-3-4-5): the best high (a straight) and, in hilo_low where
-    # straights count, a bad low; seat 1 holds three kings.
+    # Seat 0 holds a wheel (A-2-3-4-5) and a king: the best high (a straight) and, in
+    # hilo_low where straights count, a king-high low; seat 1's low is 7-6-4-3-2.
     assert play((1, 1)) == [51, 49]      # both high: the straight wins
     assert play((3, 2)) == [49, 51]      # seat 0 claims both, loses the low: nothing
     assert play((1, 2)) == [50, 50]      # one each: the pot is split
@@ -609,10 +614,10 @@ def test_declaring_both_must_win_both():
 def test_stormy_weather_uses_one_table_card():
     hand = manual("stormy_weather", [50, 50])
     deal(hand, "AsAhKd2c", "7s8s9sTs")
-    res = _play_out(hand, ["Js", "Qs", "Ks"])
+    res = _play_out(hand, ["Js", "Qs", "Ks"])   # seat 0 bets, seat 1 calls: pot 6
     # Seat 1: 7-8-9-T of spades + one table card = a straight flush (J, Q or K no: only one
     # card, so J makes 7-J straight flush); seat 0: aces.
-    assert res.stacks == [49, 51]
+    assert res.stacks == [47, 53]
 
 
 def test_freeze_after_two_raises_then_call_or_fold_only():
@@ -628,12 +633,14 @@ def test_freeze_after_two_raises_then_call_or_fold_only():
 
 
 def test_draw_more_when_few_players_and_last_card_down():
-    few = Game("draw5", {"openers": "any", "draw_more_when_few": True})
+    few = Game("draw5", {"openers": "any", "draw_more_when_few": True,
+                         "void_if_all_check": False})
     hand = few.new_hand(2, 3, [50] * 3, button=2)
     while hand.phase_name != "draw":
         hand.apply(CHECK_CALL)
     assert hand.legal_actions().discard_max == 5
-    plain = Game("draw5", {"openers": "any"}).new_hand(2, 3, [50] * 3, button=2)
+    plain = Game("draw5", {"openers": "any", "void_if_all_check": False}).new_hand(
+        2, 3, [50] * 3, button=2)
     while plain.phase_name != "draw":
         plain.apply(CHECK_CALL)
     assert plain.legal_actions().discard_max == 3

@@ -103,9 +103,10 @@ def test_jackpot_after_everyone_folds_to_the_opener():
     table.finish(hand)
     assert table.jackpot_next
     jackpot = table.new_hand()
-    assert jackpot.pot_total() == 6                  # everyone antes one more unit
-    assert jackpot.game.system_name == "pot_limit"   # the maximum bet is the pot
-    assert jackpot.legal_actions().max_to == 6           # pot limit: a bet of the pot
+    # The two other players ante one unit bet (the small bet, 2) each; the opener none.
+    assert jackpot.pot_total() == 4 and sorted(jackpot.committed) == [0, 2, 2]
+    legal = jackpot.legal_actions()    # from the usual bet up to the pot before the deal
+    assert (legal.min_to, legal.max_to, legal.choices) == (2, 4, ())
     play_hand(jackpot, [CallBot() for _ in range(3)])
     table.finish(jackpot)
     assert not table.jackpot_next and table.chips_conserved()

@@ -148,6 +148,9 @@ EXPOSE_KIND = getattr(_actions, "EXPOSE_KIND", "ex")
 DECLARE_KIND = getattr(_actions, "DECLARE_KIND", "dc")
 
 
+DOWN_KIND = "dd"  # stud's last card asked for face down (engine.hand.DOWN_KIND)
+
+
 def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = (),
                    down: tuple[int, ...] | list[int] | None = None) -> Action:
     """Check if free, else fold; post a bring-in; stand pat; show at a showdown; turn up
@@ -158,8 +161,9 @@ def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = (),
     kinds = legal.kinds
     if CALL_KIND in kinds and legal.call == 0:
         return Action(CALL_KIND)
-    if FOLD_KIND in kinds:
-        return Action(FOLD_KIND)
+    if FOLD_KIND in kinds and (CALL_KIND in kinds or RAISE_KIND in kinds) \
+            and DOWN_KIND not in kinds:
+        return Action(FOLD_KIND)  # a bet to face (a fold is also legal at a draw: not here)
     if BRING_IN_KIND in kinds:
         return Action(BRING_IN_KIND)
     if CALL_KIND in kinds:
@@ -172,6 +176,10 @@ def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = (),
         return Action(EXPOSE_KIND, 0, tuple(down[:legal.discard_min]))
     if DECLARE_KIND in kinds:
         return Action(DECLARE_KIND, (getattr(legal, "choices", ()) or (1,))[0])
+    if DOWN_KIND in kinds:
+        return Action(CALL_KIND)  # take the card up
+    if FOLD_KIND in kinds:
+        return Action(FOLD_KIND)
     return Action(kinds[0]) if kinds else Action(CALL_KIND)
 
 

@@ -10,10 +10,12 @@ answers something that is not an action (garbage), or an action the rules do not
 
 The irregularity policy (RULES.md §4) is ``check_fold`` by default: check if free, else
 fold (post the bring-in when that is the only choice, stand pat at a draw, show at a
-showdown). ``call`` checks or calls instead (the ACPC dealers' convention).
+showdown); but a bot over its decision time limit has its hand killed, even where a
+check was free (000_… «Если игрок не сделал ход в течение данного времени, его расклад
+аннулируется»). ``call`` checks or calls instead (the ACPC dealers' convention).
 ``protect`` is the disconnection protection of ``002_…``: a bot that does not answer
-(time limit, exception, lost connection) where it would have to fold is instead all in
-for what it has already put in (:meth:`~pokerarena.engine.hand.Hand.protect`: it keeps
+(time limit, exception, lost connection) in a betting round where it would have to
+fold is instead all in for what it has already put in (:meth:`~pokerarena.engine.hand.Hand.protect`: it keeps
 its claim on the pot so far, side pots take later bets); otherwise check/fold. With
 ``max_faults`` a bot that faults that many times in a match is removed: from then on the
 policy acts for it without asking it.
@@ -129,6 +131,8 @@ class _Worker:
 
 # Faults where the bot did not answer at all: disconnection protection applies to them.
 NO_ANSWER = frozenset(("timeout", "hand_timeout", "exception", "disconnected"))
+# Faults over a time limit: the hand is killed (000_… «его расклад аннулируется»).
+TIME_FAULTS = frozenset(("timeout", "hand_timeout"))
 
 
 def policy_action(legal: Legal | None, hole: Any, on_fault: str = "check_fold",
@@ -138,6 +142,11 @@ def policy_action(legal: Legal | None, hole: Any, on_fault: str = "check_fold",
     if on_fault == "call" and legal is not None and CALL_KIND in legal.kinds:
         return Action(CALL_KIND)
     action = passive_action(legal, tuple(hole), down)
+    if fault in TIME_FAULTS and legal is not None and FOLD_KIND in legal.kinds:
+        betting = CALL_KIND in legal.kinds or RAISE_KIND in legal.kinds
+        if on_fault == "protect" and betting:
+            return Action(PROTECT_KIND)
+        return Action(FOLD_KIND)  # the time limit kills the hand, even a free check
     if (on_fault == "protect" and action.kind == FOLD_KIND and fault in NO_ANSWER
             and legal is not None and legal.call > 0):
         return Action(PROTECT_KIND)

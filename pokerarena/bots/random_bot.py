@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from pokerarena.bots.base import DECLARE_KIND, EXPOSE_KIND, BaseBot, SeatView, down_cards
-from pokerarena.engine.actions import CALL_KIND, DISCARD_KIND, RAISE_KIND, SHOW_KIND, Action
+from pokerarena.engine.actions import (
+    CALL_KIND,
+    DISCARD_KIND,
+    FOLD_KIND,
+    RAISE_KIND,
+    SHOW_KIND,
+    Action,
+)
 
 
 class RandomBot(BaseBot):
@@ -18,7 +25,13 @@ class RandomBot(BaseBot):
         if legal is None:
             return Action(CALL_KIND)
         rng = self.rng
-        kind = rng.choice(legal.kinds)
+        kinds = legal.kinds
+        if FOLD_KIND in kinds and len(kinds) > 1 and (legal.call == 0 or RAISE_KIND not in kinds
+                                                       and CALL_KIND not in kinds):
+            # A fold that costs something to avoid (nothing to call, or a draw or a
+            # turn-up) is never a random choice: uniform over the other kinds.
+            kinds = tuple(k for k in kinds if k != FOLD_KIND)
+        kind = rng.choice(kinds)
         if kind == RAISE_KIND:
             choices = getattr(legal, "choices", ())
             if choices:  # e.g. stud's open pair: the small or the big bet

@@ -42,15 +42,25 @@ ST_DECLARE: Final = 4
 ST_KNOCK: Final = 5
 ST_CHOOSE: Final = 6
 FIRST_CODES = {"left_of_button": 0, "left_of_blinds": 1, "bring_in": 2,
-               "high_showing": 3, "low_showing": 4, "opener": 5}
+               "high_showing": 3, "low_showing": 4, "opener": 5, "left_of_antes": 6}
+SIZE_CODES = {"small": 0, "big": 1, "ante": 2}
 SYS_FIXED: Final = 0
 SYS_SPREAD: Final = 1
 SYS_POT: Final = 2
 SYS_NO: Final = 3
 SYS_LASTBET: Final = 4
-# Variable limit plays as fixed limit with per-round bet sizes.
+SYS_AMOUNTS: Final = 5
+# Variable limit plays as fixed limit with per-round bet sizes; min-or-max is fixed
+# amounts with two amounts.
 _SYS_CODES = {"fixed_limit": SYS_FIXED, "variable_limit": SYS_FIXED, "spread_limit": SYS_SPREAD,
-              "pot_limit": SYS_POT, "no_limit": SYS_NO, "last_bet_limit": SYS_LASTBET}
+              "pot_limit": SYS_POT, "no_limit": SYS_NO, "last_bet_limit": SYS_LASTBET,
+              "fixed_amounts": SYS_AMOUNTS, "min_or_max": SYS_AMOUNTS}
+
+
+def _scaled(amount: int, small_bet: int, base_small: int) -> int:
+    """``amount`` of the variant's stakes scaled to a small bet of ``small_bet`` (halves
+    round up: 002_… «Малый блайнд равен половине нижнего лимита, с округлением»)."""
+    return (2 * amount * small_bet + base_small) // (2 * base_small)
 
 
 _SHOWDOWN_OPTIONS = ("combine", "wild", "wild_rule", "five_of_a_kind", "double_ace_flush",
@@ -188,18 +198,52 @@ class Game:
             if name != "last_bet_limit":
                 raise VariantError("options: reset_each_round: only for last_bet_limit")
             sys_opts["reset_each_round"] = o.reset_each_round
+        if o.amounts is not None:
+            if name != "fixed_amounts":
+                raise VariantError("options: amounts: only for fixed_amounts")
+            sys_opts["amounts"] = o.amounts
         self.system = betting_system(name, **sys_opts)
         self.system_name = name
         self.sys = _SYS_CODES[name]
         st = v.stakes
         self.ante = st.ante if o.ante is None else o.ante
-        self.bring_in = st.bring_in if o.bring_in is None else o.bring_in
         self.small_bet = st.small_bet if o.small_bet is None else o.small_bet
         self.big_bet = st.big_bet if o.big_bet is None else o.big_bet
         self.min_bet = st.min_bet if o.min_bet is None else o.min_bet
         self.max_bet = st.max_bet if o.max_bet is None else o.max_bet
-        self.blinds = tuple(o.blinds) if o.blinds is not None else (
-            tuple(st.blinds) if v.forced.blinds else ())
+        # Forced bets follow the stakes unless set explicitly (RULES.md §2): blinds and
+        # the bring-in scale with the small bet.
+        small, base = self.small_bet, st.small_bet
+        self.bring_in = (o.bring_in if o.bring_in is not None
+                         else _scaled(st.bring_in, small, base))
+        if o.blinds is not None:
+            self.blinds = tuple(o.blinds)
+        elif not v.forced.blinds:
+            self.blinds = ()
+        elif st.blinds:
+            self.blinds = tuple(_scaled(b, small, base) for b in st.blinds)
+        else:  # 002_…: small blind half the small bet (rounded), big blind the small bet
+            self.blinds = ((small + 1) // 2, small)
+        self.ante_by = o.ante_by or v.forced.ante
+        self.live_ante = v.forced.live_ante
+        if self.sys == SYS_AMOUNTS:
+            amounts = (getattr(self.system, "amounts", ()) if name == "fixed_amounts"
+                       else (self.min_bet, self.max_bet))
+            if not amounts:
+                amounts = tuple(range(self.min_bet, self.max_bet + 1, self.min_bet))
+            self.amounts: tuple[int, ...] = tuple(sorted(set(amounts)))
+        else:
+            self.amounts = ()
+        # Casino practice where the documents are silent (RULES.md §4), each an option.
+        self.open_min = self.min_bet
+        if o.min_bet_big_blind and self.sys in (SYS_NO, SYS_POT) and self.blinds:
+            self.open_min = max(self.min_bet, max(self.blinds))
+        self.cumulative_reopen = o.all_in_reopen == "cumulative"
+        self.half_bet_reopens = o.half_bet_reopens
+        self.free_fold = o.free_fold
+        self.jackpot = o.jackpot
+        self.void_if_all_check = (v.void_if_all_check if o.void_if_all_check is None
+                                  else o.void_if_all_check)
         self.max_raises = self.system.max_raises
         self.heads_up_max_raises = self.system.heads_up_max_raises
         self.max_raises_per_player = self.system.max_raises_per_player
@@ -250,14 +294,15 @@ class Game:
             elif isinstance(s, BetStreet):
                 check = s.check and not (o.pass_and_out and first_bet)
                 open_pair = s.open_pair_big and o.open_pair_big_bet and name == "fixed_limit"
-                streets.append((ST_BET, s.size == "big", FIRST_CODES[s.first], check,
+                streets.append((ST_BET, SIZE_CODES[s.size], FIRST_CODES[s.first], check,
                                 open_pair, n_bets, s.check_raise))
                 first_bet = False
                 n_bets += 1
             elif isinstance(s, DrawStreet):
                 by_players = tuple(sorted(s.max_if_players_at_most.items())
                                    ) if o.draw_more_when_few else ()
-                streets.append((ST_DRAW, s.min, s.max, by_players, s.replace))
+                most = s.max if o.draw_max is None else max(s.min, o.draw_max)
+                streets.append((ST_DRAW, s.min, most, by_players, s.replace, s.burn))
             elif isinstance(s, ExposeStreet):
                 streets.append((ST_EXPOSE, s.count, s.keep_down, s.mode == "simultaneous"))
             elif isinstance(s, DeclareStreet):
@@ -271,6 +316,7 @@ class Game:
         if name == "variable_limit" and not mult:
             mult = [1] * (n_bets - 1) + [2]  # default: the last round doubled
         self.round_multipliers = tuple(mult + [mult[-1] if mult else 1] * (n_bets - len(mult)))
+        self.variable = name == "variable_limit"
         self.has_draw = any(s[0] in (ST_DRAW, ST_KNOCK) for s in self.streets)
         self.has_knock = any(s[0] == ST_KNOCK for s in self.streets)
         self.bring_in_rule = v.forced.bring_in
@@ -291,13 +337,18 @@ class Game:
             antes = list(o.antes)
         else:
             antes = [0] * n
-            if v.forced.ante == "all":
+            who = self.ante_by
+            if who == "all":
                 antes = [self.ante] * n
-            elif v.forced.ante == "dealer":
+            elif who == "dealer":
                 antes[n - 1] = self.ante
-            elif v.forced.ante == "dealer_and_left":
+            elif who == "dealer_and_left":
                 antes[n - 1] = antes[0] = self.ante
-            elif v.forced.ante == "big_blind":
+            elif who == "dealer_and_two_left":
+                antes[n - 1] = antes[0] = self.ante
+                if n > 2:
+                    antes[1] = self.ante
+            elif who == "big_blind":
                 antes[1 if n > 2 else 0] = self.ante
         blinds = list(self.blinds[:n]) + [0] * max(0, n - len(self.blinds))
         if len(self.blinds) > n and any(self.blinds[n:]):
@@ -310,10 +361,16 @@ class Game:
         self._forced_cache[n] = out
         return out
 
-    def bet_size(self, big: bool, round_no: int = 0) -> int:
-        """Fixed-limit bet size of betting round ``round_no`` (``big``: a big-bet street)."""
-        size = self.big_bet if big else self.small_bet
-        return size * self.round_multipliers[round_no] if self.round_multipliers else size
+    def bet_size(self, size_code: int, round_no: int = 0) -> int:
+        """Fixed-limit bet size of betting round ``round_no`` (``size_code``: 0 a small-bet
+        street, 1 a big-bet street, 2 the ante). Variable limit: the *initial* limit times
+        the round's multiplier (000_… «пределы для последнего круга ставок всегда вдвое
+        превышают первоначальные пределы»)."""
+        if size_code == 2:
+            return max(self.ante, 1)
+        if self.variable:
+            return self.small_bet * self.round_multipliers[round_no]
+        return self.big_bet if size_code == 1 else self.small_bet
 
     # Hands ----------------------------------------------------------------------------
     def new_hand(self, seed: int | np.random.Generator | None, seats: int | Sequence,

@@ -39,6 +39,7 @@ from pokerarena.engine.game import (
     ST_DECLARE,
     ST_EXPOSE,
     ST_KNOCK,
+    SYS_AMOUNTS,
     SYS_FIXED,
     SYS_LASTBET,
     SYS_NO,
@@ -152,15 +153,40 @@ def _has_bobtail(cards: list[int]) -> bool:
     return any(all(r + i in ranks for i in range(4)) for r in range(9))
 
 
-def _showing_key_high(cards: list[int]) -> tuple:
-    """Strength of up cards for who opens (pairs, trips, quads, high cards; higher better)."""
+def _forced_raises(bets: list[int], size: int) -> int:
+    """How many bets and raises the forced bets already make (blinds, a straddle, live
+    antes): each level at least ``size`` above the one before is one (002_… blind open:
+    the second blind «поднимает его ставку»)."""
+    count = level = 0
+    for b in sorted(set(bets)):
+        if b > 0 and b - level >= size:
+            count += 1
+            level = b
+    return count
+
+
+def _showing_key_high(cards: list[int], four_flush: bool = False) -> tuple:
+    """Strength of up cards for who opens (pairs, trips, quads, high cards; higher better).
+    With ``four_flush``, four up cards of one suit rank above a pair and below two pair
+    (000_… «При вскрытии (а также при определении начала круга ставок) он старше пары,
+    но слабее двух пар»)."""
     counts: dict[int, int] = {}
     for c in cards:
         if c != UNKNOWN:
             r = c >> 2
             counts[r] = counts.get(r, 0) + 1
     groups = sorted([(k, r) for r, k in counts.items()], reverse=True)  # (count, rank)
-    return tuple([g[0] for g in groups]), tuple([g[1] for g in groups])
+    shape = tuple([g[0] for g in groups])
+    if four_flush and shape < (2, 2):
+        suits: dict[int, int] = {}
+        for c in cards:
+            if c < 52:
+                suits[c & 3] = suits.get(c & 3, 0) + 1
+        if any(k >= 4 for k in suits.values()):
+            # (2, 1, 5) sorts above every one-pair shape and below two pair.
+            return (2, 1, 5), tuple(sorted([c >> 2 for c in cards if c != UNKNOWN],
+                                           reverse=True))
+    return shape, tuple([g[1] for g in groups])
 
 
 def _showing_key_low(cards: list[int]) -> tuple:
@@ -555,16 +581,23 @@ class Hand:
         self.protected: dict[int, Any] = {}  # position -> chips set aside (protection)
         self._result: HandResult | None = None
         self.went_to_showdown = False
+        self.acted_at = [0] * n      # the bet each player last acted at (reopening)
+        self.pending: dict[int, int] = {}  # house: chips bet out of turn, by position
         antes, blinds = g.forced_by_position(n)
         stack, committed = self.stack, self.committed
+        live_ante = g.live_ante
         for p in range(n):
             a = antes[p]
             if a:
                 a = min(a, stack[p])
                 stack[p] -= a
                 committed[p] += a
-                self.antes[p] = a
+                if live_ante:  # a live ante is the player's bet in the first round
+                    self.bets[p] += a
+                else:
+                    self.antes[p] = a
                 self.log.append((self.seat_of[p], _new_tuple(Action, ("ante", a, (), -1))))
+        self._antes = antes
         for p in range(n):
             b = blinds[p]
             if b:
@@ -574,6 +607,8 @@ class Hand:
                 self.bets[p] = b
                 self.log.append((self.seat_of[p], _new_tuple(Action, ("blind", b, (), -1))))
         self._blinds = blinds
+        # Jackpot (RULES.md §2): the maximum bet or raise is the pot before the deal.
+        self.jackpot_max = sum(committed) + self.dead if g.jackpot else 0
         self._legal: Legal | None = None
         self._advance()
 
@@ -628,21 +663,23 @@ class Hand:
         ph = self.phase
         if ph == PH_BET:
             return self._legal_bet(self.actor)
+        # A player may fold at any decision (000_… «в любой момент»; option free_fold).
+        f = (FOLD_KIND,) if self.game.free_fold else ()
         if ph == PH_DRAW:
             if self.actor >= 0:
                 p = self.actor
-                return Legal((DISCARD_KIND,), discard_min=min(self.draw_min, len(self.hole[p])),
+                return Legal((*f, DISCARD_KIND), discard_min=min(self.draw_min, len(self.hole[p])),
                              discard_max=min(self.draw_max, len(self.hole[p])))
             return self._legal_deal()
         if ph == PH_DEAL:
             return self._legal_deal()
         if ph == PH_EXPOSE:
             k = self._expose_needed(self.actor)
-            return Legal((EXPOSE_KIND,), discard_min=k, discard_max=k)
+            return Legal((*f, EXPOSE_KIND), discard_min=k, discard_max=k)
         if ph == PH_CHOOSE:
-            return Legal((CALL_KIND, DOWN_KIND))
+            return Legal((*f, CALL_KIND, DOWN_KIND))
         if ph == PH_DECLARE:
-            return Legal((DECLARE_KIND,), choices=(1, 2, 3))
+            return Legal((*f, DECLARE_KIND), choices=self._declare_choices(self.actor))
         if ph == PH_SHOW:
             return Legal((SHOW_KIND,))
         return Legal(())
@@ -716,8 +753,7 @@ class Hand:
             if kind == SHOW_KIND and not self.folded[p] and self.phase != PH_BET:
                 return self._apply_show(p, action)
             if self.game.house and kind in PLAYER_KINDS:
-                self.irregularities.append((seat, f"{kind} out of turn", "ignored"))
-                return None
+                return self._out_of_turn(p, action)
             raise IllegalAction(f"seat {seat} cannot act now: seat {self.to_act} is to act")
         if actor_pos < 0:
             if kind in (DEAL_HOLE_KIND, DEAL_BOARD_KIND):
@@ -726,6 +762,10 @@ class Hand:
         ph = self.phase
         if ph == PH_BET:
             self._apply_bet(actor_pos, action)
+        elif kind == FOLD_KIND and ph in (PH_DRAW, PH_EXPOSE, PH_DECLARE, PH_CHOOSE):
+            if not self.game.free_fold:
+                raise IllegalAction(f"seat {self.seat_of[actor_pos]} cannot fold now")
+            self._fold(actor_pos)
         elif ph == PH_DRAW:
             if kind != DISCARD_KIND:
                 raise IllegalAction(f"seat {self.seat_of[actor_pos]} must discard (sd), "
@@ -777,7 +817,10 @@ class Hand:
                 # of the normal bet; then the round is frozen (call or fold only).
                 freeze_to = min(cur + g.freeze_multiple * self.bet_sz, bets[p] + stack)
             cap = g.max_raises
-            if self.live == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
+            # One-on-one games (a table of two) have their own cap (002_… «В играх «один
+            # на один» кэп объявляется после 5 подъемов»); a pot that gets down to two
+            # players at a bigger table keeps the table's cap.
+            if self.n == 2 and (g.sys == SYS_FIXED or g.heads_up_max_raises is not None):
                 cap = g.heads_up_max_raises
             if cap is not None and self.nraises >= cap + 1:
                 return (freeze_to, freeze_to, (freeze_to,)) if freeze_to > cur else _NO_RAISE
@@ -800,29 +843,51 @@ class Hand:
                 # bet; PokerKit-recorded hands raise by a full bet instead: accept both.
                 hi = cur + size
                 choices = (min(lo, total), min(hi, total))
-            if self.open_pair and self.nraises == 0 and g.big_bet > size:
-                hi = g.big_bet  # open pair on fourth street: small or big bet
+            if self.open_pair and g.big_bet > size:
+                # An open pair on fourth street: every bet or raise may be the small or
+                # the big bet until one is big (002_… «Если он ставит $2, все остальные
+                # игроки, повышая, должны ставить $2 или $4»).
+                hi = g.big_bet if nominal == size else cur + g.big_bet
                 choices = (min(lo, total), min(hi, total))
+        elif sysc == SYS_AMOUNTS:
+            # Only certain amounts (or only the minimum or the maximum) are a bet or raise.
+            amounts = g.amounts
+            if self.bet_sz_ante:
+                amounts = tuple(a for a in amounts if a <= g.ante) or amounts[:1]
+            choices = tuple(cur + a for a in amounts)
+            lo, hi = choices[0], choices[-1]
         else:
-            base = g.min_bet
+            base = g.open_min
             # Completing a bring-in (or a short blind) goes to the base bet.
             lo = base if self.nraises == 0 and 0 < cur < base else cur + self.min_raise
             if sysc == SYS_NO:
                 hi = total
             elif sysc == SYS_LASTBET:
-                limit = cur if cur > 0 else self.lb_open  # raise by at most the last bet
+                # After the first bet, the previous bet is the most a bet or raise may be;
+                # the minimum stays the agreed one (000_… «Предел последней ставки»).
+                lo = base if self.nraises == 0 and 0 < cur < base else cur + base
+                limit = cur if cur > 0 else self.lb_open
                 hi = cur + limit
                 lo = min(lo, hi)
             elif sysc == SYS_POT:
                 hi = cur + sum(self.committed) + self.dead + to_call
-            else:  # spread
-                hi = max(cur + max(g.max_bet, self.min_raise), lo)
+            else:  # spread: any amount between the minimum and the maximum
+                lo = base if self.nraises == 0 and 0 < cur < base else cur + base
+                hi = cur + (min(g.max_bet, g.ante) if self.bet_sz_ante else g.max_bet)
+        jackpot = self.jackpot_max
+        if jackpot and cur + jackpot > hi:
+            # A jackpot deal: any bet or raise from the usual minimum up to the pot as it
+            # stood before the deal (000_… «Джекпот»).
+            hi = cur + jackpot
+            choices = ()
         if hi < lo:
             hi = lo  # the minimum bet is always allowed (a tiny pot in pot limit)
         if lo > total:
             lo = total
         if hi > total:
             hi = total
+        if choices and sysc == SYS_AMOUNTS:
+            choices = tuple(sorted({min(c, total) for c in choices}))
         if freeze_to > hi:
             choices = (*(choices or (lo,)), freeze_to)
             hi = freeze_to
@@ -841,14 +906,14 @@ class Hand:
         to_call = cur - bet
         call = to_call if to_call < stack else stack
         g = self.game
-        if g.fast_raises and not self.need_openers and self.check_raise_ok:
+        if g.fast_raises and not self.need_openers and self.check_raise_ok and not self.pending:
             # Hot path: _raise_range inlined for no-limit and pot-limit without caps.
             lo = hi = 0
             if stack > to_call and self.can_raise[p] and not self.frozen:
                 folded = self.folded
                 for q in range(self.n):
                     if q != p and stacks[q] > 0 and not folded[q] and bets[q] + stacks[q] > cur:
-                        base = g.min_bet
+                        base = g.open_min
                         lo = (base if self.nraises == 0 and 0 < cur < base
                               else cur + self.min_raise)
                         total = bet + stack
@@ -863,23 +928,31 @@ class Hand:
                         if lo > total:
                             lo = total
                         break
-            if to_call > 0:
+            if to_call > 0 or (g.free_fold and (cur or self.check_ok or not hi)):
                 kinds = _FCR if hi else _FC
             elif not self.check_ok and cur == 0 and hi:
                 kinds = _FR  # pass and out: no checking an unopened pot
             else:
                 kinds = _CR if hi else _C
             return _new_tuple(Legal, (kinds, call, lo, hi, 0, 0, 0, (), 0, ()))
+        pend = self.pending.get(p) if self.pending else None
+        if pend is not None:
+            return self._legal_pending(p, pend)
         lo, hi, choices = self._raise_range(p)
-        if to_call > 0:
+        cur = self.cur
+        if to_call > 0 or (g.free_fold and (cur or self.check_ok or not hi)):
+            # A player may fold at any time, also when he could check (000_… «Игрок
+            # может сделать это в любой момент»; option free_fold).
             kinds = _FCR if hi else _FC
-        elif not self.check_ok and self.cur == 0 and hi:
+        elif not self.check_ok and cur == 0 and hi:
             kinds = _FR  # pass and out: no checking an unopened pot
         else:
             kinds = _CR if hi else _C
         return _new_tuple(Legal, (kinds, call, lo, hi, 0, 0, 0, (), 0, choices))
 
     def _apply_bet(self, p: int, action: Action) -> None:
+        if self.pending and p in self.pending:
+            return self._apply_pending(p, action)
         kind = action.kind
         if kind == CALL_KIND and not (self.bring_in_pending and p == self.bring_in_pos):
             cur, bets = self.cur, self.bets
@@ -900,6 +973,7 @@ class Hand:
                 need = self.need
                 need[p] = False
                 self.can_raise[p] = False
+                self.acted_at[p] = cur
                 self.log.append((self.seat_of[p], act))
                 n = self.n
                 q = p
@@ -960,19 +1034,11 @@ class Hand:
                 self.committed[p] += amt
             self.need[p] = False
             self.can_raise[p] = False
+            self.acted_at[p] = self.cur
             self.log.append((seat, Action(CALL_KIND, amt)))
             self._next_actor(p)
         elif kind == FOLD_KIND:
-            self.folded[p] = True
-            self.live -= 1
-            self.need[p] = False
-            self.muck_pile.extend(c for c in self.hole[p] if c != UNKNOWN)
-            self.log.append((seat, Action(FOLD_KIND)))
-            if self.live == 1:
-                self._end_round()
-                self._settle()
-                return
-            self._next_actor(p)
+            self._fold(p)
         elif kind == RAISE_KIND:
             lo, hi = legal.min_to, legal.max_to
             to = action.amount
@@ -993,17 +1059,27 @@ class Hand:
             self.committed[p] += add
             inc = to - cur
             g = self.game
-            if g.sys == SYS_FIXED:
-                if legal.choices and g.freeze_multiple and to > cur + self.bet_sz:
-                    self.frozen = True  # a freeze bet: call or fold only from now on
-                elif legal.choices and to == g.big_bet and self.open_pair:
-                    self.bet_sz = g.big_bet  # an open-pair big bet: raises are big bets
+            sysc = g.sys
+            if sysc == SYS_FIXED:
                 size = self.bet_sz
                 nominal = size if (self.nraises == 0 and cur < size) else cur + size
+                big_to = g.big_bet if nominal == size else cur + g.big_bet
+                if self.open_pair and legal.choices and size < g.big_bet and to == big_to:
+                    # an open-pair big bet or raise: from now on every raise is big
+                    self.bet_sz = size = g.big_bet
+                    nominal = size if (self.nraises == 0 and cur < size) else cur + size
+                elif legal.choices and g.freeze_multiple and to > cur + size:
+                    self.frozen = True  # a freeze bet: call or fold only from now on
                 full = to >= nominal
-            else:
-                base = g.min_bet
+                if (not full and g.half_bet_reopens and self.nraises > 0
+                        and self.stack[p] == 0 and 2 * inc >= size):
+                    full = True  # casino: an all-in of half a bet or more is a raise
+            elif sysc in (SYS_NO, SYS_POT):
+                base = g.open_min
                 full = inc >= self.min_raise or (self.nraises == 0 and cur < base <= to)
+            else:  # spread, last bet, fixed amounts: any legal amount is a full raise
+                base = g.amounts[0] if sysc == SYS_AMOUNTS else g.min_bet
+                full = inc >= base or (self.nraises == 0 and cur < base <= to)
             self.cur = to
             self.top = p
             self.show_first = p
@@ -1012,12 +1088,14 @@ class Hand:
             self.need_openers = False
             need, can_raise, folded, stack = self.need, self.can_raise, self.folded, self.stack
             if full:
-                if g.sys != SYS_FIXED and inc > self.min_raise:
+                if sysc in (SYS_NO, SYS_POT) and inc > self.min_raise:
                     self.min_raise = inc
                 if self.nraises > 0:
-                    self.hand_raises += 1  # a raise (not the opening bet): kitty rule
+                    # A raise, not the opening bet: kitty rule, per-player caps, freeze
+                    # (000_… «Ограничение на повышение ставок»).
+                    self.hand_raises += 1
+                    self.raises_by[p] += 1
                 self.nraises += 1
-                self.raises_by[p] += 1
                 self.aggressor = p
                 for q in range(n):
                     if q != p and not folded[q] and stack[q] > 0:
@@ -1026,19 +1104,112 @@ class Hand:
             else:
                 if self.nraises == 0:
                     self.short_open = True  # an all-in opening bet below the bet size
+                reopen = 0
+                if g.cumulative_reopen:
+                    # Casino: short all-ins that together make a full raise reopen the
+                    # betting for a player who has acted.
+                    reopen = (self.bet_sz if sysc == SYS_FIXED else self.min_raise
+                              if sysc in (SYS_NO, SYS_POT) else
+                              g.amounts[0] if sysc == SYS_AMOUNTS else g.min_bet)
+                acted_at = self.acted_at
                 for q in range(n):
                     if q != p and not folded[q] and stack[q] > 0 and self.bets[q] < to:
                         need[q] = True
-                        if cur == 0:
+                        if cur == 0 or (reopen and to - acted_at[q] >= reopen):
                             can_raise[q] = True  # nobody had faced a bet: all may raise
             need[p] = False
             can_raise[p] = False
+            self.acted_at[p] = to
             self.bring_in_pending = False
             self.log.append((seat, _new_tuple(Action, (RAISE_KIND, to, (), -1))))
             self._next_actor(p)
         else:
             raise IllegalAction(f"seat {seat} is in a betting round: {kind!r} is not a "
                                 f"betting action (f, cc, cbr)")
+
+    def _out_of_turn(self, p: int, action: Action) -> None:
+        """House remedies for an action out of turn (003_… «Нарушение правил»): a fold
+        kills the hand («карты нарушителя выходят из игры»); chips bet stay in the pot
+        and bind the player when his turn comes («поставленные им фишки остаются в
+        банке»); anything else is ignored."""
+        seat = self.seat_of[p]
+        kind = action.kind
+        if self.phase == PH_BET and not self.folded[p] and kind == FOLD_KIND:
+            self.irregularities.append((seat, "f out of turn", "hand killed"))
+            self._fold(p)
+            return
+        if (self.phase == PH_BET and not self.folded[p] and kind == RAISE_KIND
+                and self.need[p] and self.stack[p] > 0):
+            try:
+                to = int(action.amount)
+            except (TypeError, ValueError):
+                raise IllegalAction(f"seat {seat}: bet amount {action.amount!r} is not a "
+                                    "number") from None
+            chips = min(max(0, to - self.bets[p] - self.pending.get(p, 0)), self.stack[p])
+            if chips <= 0:
+                raise IllegalAction(f"seat {seat}: a bet out of turn to {to} puts in no chips")
+            self.stack[p] -= chips
+            self.dead += chips
+            self.pending[p] = self.pending.get(p, 0) + chips
+            self.log.append((seat, Action("oot", chips)))
+            self.irregularities.append((seat, f"cbr {to} out of turn",
+                                        f"{chips} in the pot, binding at his turn"))
+            return
+        self.irregularities.append((seat, f"{kind} out of turn", "ignored"))
+
+    def _pending_action(self, p: int, chips: int) -> tuple[Action, int] | None:
+        """What chips bet out of turn count as at the player's turn: (action, chips of
+        them that go to the pot); None when they do not reach a call (he completes the
+        call or folds, forfeiting them). 003_…: «В случае перебора фишек, требуемых для
+        повторения, считают, что нарушитель повысил ставку на излишек»; with no bet
+        before him «поставленные им фишки расценивают в качестве ставки и любое
+        количество фишек сверх установленного предела конфискуют в банк»."""
+        cur = self.cur
+        total = self.bets[p] + chips
+        if total < cur:
+            return None
+        if total == cur:
+            return Action(CALL_KIND), 0
+        lo, hi, choices = self._raise_range(p)
+        if not hi or total < lo:
+            return Action(CALL_KIND), total - cur  # not a raise: a call, the rest to the pot
+        top = max([c for c in choices if c <= total] or [lo]) if choices else min(total, hi)
+        return Action(RAISE_KIND, top), total - top
+
+    def _legal_pending(self, p: int, chips: int) -> Legal:
+        fixed = self._pending_action(p, chips)
+        if fixed is None:
+            call = min(self.cur - self.bets[p] - chips, self.stack[p])
+            return Legal(_FC, call=call)
+        act, _extra = fixed
+        if act.kind == RAISE_KIND:
+            return Legal((RAISE_KIND,), min_to=act.amount, max_to=act.amount)
+        return Legal(_C)
+
+    def _apply_pending(self, p: int, action: Action) -> None:
+        """The player's turn after chips he bet out of turn: they bind him."""
+        chips = self.pending[p]
+        fixed = self._pending_action(p, chips)
+        seat = self.seat_of[p]
+        if fixed is None:
+            if action.kind not in _FC:
+                raise IllegalAction(f"seat {seat} bet {chips} out of turn, short of a call: "
+                                    "complete the call (cc) or fold (f)")
+            del self.pending[p]
+            if action.kind == CALL_KIND:
+                self.dead -= chips
+                self.stack[p] += chips
+            self._legal = None
+            self._apply_bet(p, action)  # a fold forfeits the chips (they stay in the pot)
+            return
+        act, extra = fixed
+        del self.pending[p]
+        self.dead -= chips - extra
+        self.stack[p] += chips - extra
+        if extra:
+            self.log.append((seat, Action("dead", extra)))
+        self._legal = None
+        self._apply_bet(p, act)
 
     def _house_fix(self, p: int, action: Action, legal: Legal) -> Action:
         """RULES.md §4 ``house`` remedies for a bad bet; returns the action that counts.
@@ -1087,6 +1258,37 @@ class Hand:
         self.irregularities.append((seat, f"cbr {to}", f"{what}: counts as {counts}{to_pot}"))
         return fixed
 
+    def _fold(self, p: int) -> None:
+        """``p`` folds (at his turn, out of turn, or outside a betting round: 000_…
+        «Игрок может сделать это в любой момент»)."""
+        self.folded[p] = True
+        self.live -= 1
+        self.need[p] = False
+        self.muck_pile.extend(c for c in self.hole[p] if c != UNKNOWN)
+        self.log.append((self.seat_of[p], Action(FOLD_KIND)))
+        if self.live == 1:
+            if self.phase == PH_BET:
+                self._end_round()
+            self._settle()
+            return
+        ph = self.phase
+        if ph == PH_BET:
+            if self.actor == p:
+                self._next_actor(p)
+            elif not any(self.need):
+                self._end_round()
+                self._advance()
+        elif ph == PH_DRAW and self.actor >= 0:
+            self._continue_draw()
+        elif ph in (PH_EXPOSE, PH_DECLARE, PH_CHOOSE) and self.actor == p:
+            q = self._next_turn()
+            if q >= 0:
+                self.actor = q
+                return
+            self.phase = PH_NONE
+            self.turn_start = -1
+            self._advance()
+
     def _next_actor(self, p: int) -> None:
         n, need = self.n, self.need
         q = p
@@ -1105,7 +1307,14 @@ class Hand:
             self.lb_open = max(self.lb_open, self.cur)  # last-bet limit keeps growing
         if self.need_openers and self.phase == PH_BET and self.live > 1:
             self.passed = True  # nobody could or would open: the deal is passed
+        elif (self.phase == PH_BET and self.bet_rounds == 1 and self.cur == 0
+              and self.live > 1 and self.game.void_if_all_check):
+            # 000_…: «Если все игроки пропустили ход в первом круге ставок, игра
+            # аннулируется и завершается»: the pot waits for the next deal.
+            self.passed = True
         self.need_openers = False
+        if self.pending:  # chips bet out of turn by a player whose turn never came
+            self.pending = {}
         if self.cur > 0 and self.top >= 0:
             self.called = self.top
         elif self.phase == PH_BET:
@@ -1122,7 +1331,9 @@ class Hand:
         g, n = self.game, self.n
         folded, stack, bets = self.folded, self.stack, self.bets
         self.bet_sz = g.bet_size(big, round_no)
+        self.bet_sz_ante = big == 2
         self.raises_by = [0] * n
+        self.acted_at = [0] * n
         self.short_open = False
         self.frozen = False
         self.check_raise_ok = check_raise
@@ -1135,10 +1346,10 @@ class Hand:
         self.aggressor = -1
         if g.sys == SYS_FIXED:
             self.min_raise = self.bet_sz
-            self.nraises = 1 if cur >= self.bet_sz else 0
+            self.nraises = _forced_raises(bets, self.bet_sz) if cur else 0
         else:
-            self.min_raise = max(g.min_bet, cur)
-            self.nraises = 1 if cur > 0 else 0
+            self.min_raise = max(g.open_min, cur)
+            self.nraises = max(1, _forced_raises(bets, g.open_min)) if cur > 0 else 0
         need = [not folded[p] and stack[p] > 0 for p in range(n)]
         self.can_raise = [True] * n
         self.bring_in_pending = False
@@ -1155,6 +1366,11 @@ class Hand:
             start = self._showing_first(first == 4)
         elif first == 5:  # the opener of the first round
             start = self.opener if self.opener >= 0 else 0
+        elif first == 6:  # left of the last ante payer, counting from the dealer
+            antes = self._antes
+            order = [n - 1, *range(n - 1)]
+            payers = [q for q in order if antes[q]]
+            start = (payers[-1] + 1) % n if payers else 0
         # The showdown starts with the opener of the last betting round (or its last
         # bettor/raiser), even when nobody could bet in it.
         self.show_first = start
@@ -1223,7 +1439,7 @@ class Hand:
                 key = _showing_key_low(ups)
                 better = best_key is None or key < best_key
             else:
-                key = _showing_key_high(ups)
+                key = _showing_key_high(ups, self.game.showdown.four_flush)
                 better = best_key is None or key > best_key
             if better:
                 best_p, best_key = p, key
@@ -1286,6 +1502,9 @@ class Hand:
             else:
                 self.draw_min, self.draw_max = st[1], st[2]
                 self.draw_replace = st[4]
+                if st[5] and not self.manual:  # burn: face up to the discards
+                    for _ in range(min(st[5], len(self.stock) - 1)):
+                        self.muck_pile.append(self.stock.pop())
                 for limit, most in st[3]:
                     if self.live <= limit:
                         self.draw_max = most
@@ -1309,6 +1528,12 @@ class Hand:
                 return q
         return -1
 
+    def _declare_choices(self, p: int) -> tuple[int, ...]:
+        """High (1), low (2), and both (3) only for a player who makes his hand from more
+        than five cards (000_… «Заявить оба расклада можно в игре, где на руках у игрока
+        больше пяти карт, из которых он составляет свой окончательный расклад»)."""
+        return (1, 2, 3) if len(self.hole[p]) + len(self.board) > 5 else (1, 2)
+
     def _expose_needed(self, p: int) -> int:
         down = sum(1 for u in self.isup[p] if not u)
         return max(0, min(self.expose_count, down - self.expose_keep))
@@ -1323,6 +1548,13 @@ class Hand:
             choose = self.choose_down
             if choose is not None:
                 choose[p] = kind == DOWN_KIND
+            if kind == DOWN_KIND:
+                # He turns his hole card up first, so he still has one hidden card (000_…
+                # «игрок может вскрыть свою «забивную» карту ... и получить пятую карту
+                # втемную»).
+                flags = self.isup[p]
+                for i in range(len(flags)):
+                    flags[i] = True
             self.log.append((seat, Action(kind)))
         elif self.phase == PH_EXPOSE:
             if kind != EXPOSE_KIND:
@@ -1341,8 +1573,11 @@ class Hand:
         else:
             if kind != DECLARE_KIND:
                 raise IllegalAction(f"seat {seat} must declare (dc), not {kind!r}")
-            if action.amount not in (1, 2, 3):
-                raise IllegalAction(f"seat {seat}: declare 1 (high), 2 (low) or 3 (both), "
+            choices = self._declare_choices(p)
+            if action.amount not in choices:
+                both = " or 3 (both)" if 3 in choices else (
+                    "; both only with more than five cards to make a hand from")
+                raise IllegalAction(f"seat {seat}: declare 1 (high), 2 (low){both}, "
                                     f"not {action.amount!r}")
             self.declared[p] = int(action.amount)
             self.log.append((seat, Action(DECLARE_KIND, int(action.amount))))
@@ -1357,12 +1592,20 @@ class Hand:
 
     def _take(self, k: int, exclude: tuple[int, ...] = ()) -> list[int]:
         stock = self.stock
-        if len(stock) < k:
-            # Reshuffle the discards (not the ones just thrown) under the stock.
-            pile = [c for c in self.muck_pile if c not in exclude]
+        # Draw poker: the bottom card of the stock is not dealt; when more cards are
+        # needed it is shuffled with the discards (000_… «Нижняя карта колоды не
+        # используется»). Split openers are set aside, never reshuffled.
+        bottom = 1 if self.game.has_draw and not self.game.has_knock else 0
+        if len(stock) - bottom < k:
+            aside = set(exclude)
+            for cards in self.split_openers.values():
+                aside.update(cards)
+            pile = [c for c in self.muck_pile if c not in aside]
+            if bottom and stock:
+                pile.append(stock.pop(0))
             if len(stock) + len(pile) < k:
                 raise EngineError("the deck ran out of cards")
-            self.muck_pile = [c for c in self.muck_pile if c in exclude]
+            self.muck_pile = [c for c in self.muck_pile if c in aside]
             fresh = self.rng.permutation(pile).tolist() if pile else []
             stock[:0] = fresh
         out = stock[-k:]
@@ -1517,19 +1760,31 @@ class Hand:
         if not min(self.draw_min, len(hole)) <= k <= min(self.draw_max, len(hole)):
             raise IllegalAction(f"seat {seat} may discard {self.draw_min} to "
                                 f"{min(self.draw_max, len(hole))} cards, not {k}")
-        if len(set(cards)) != k:
+        # ``??`` entries are distinct unknown cards (as in dealing): only known cards can
+        # repeat.
+        known = [c for c in cards if c != UNKNOWN]
+        if len(set(known)) != len(known):
             raise IllegalAction(f"seat {seat} discards the same card twice")
         idx: list[int] = []
         unknown = [i for i, c in enumerate(hole) if c == UNKNOWN]
-        for c in cards:
-            if c in hole and c != UNKNOWN:
+        # Known cards first: one held leaves its place; one not held was one of the
+        # unknown cards. Then each ``??`` is a different one of the unknown cards left.
+        for c in known:
+            if c in hole:
                 idx.append(hole.index(c))
             elif unknown:
                 idx.append(unknown.pop())
             else:
                 raise IllegalAction(f"seat {seat} does not hold {_card_text(c)}")
+        n_unknown = k - len(known)
+        if n_unknown > len(unknown):
+            raise IllegalAction(f"seat {seat} discards {n_unknown} unknown card(s) but holds "
+                                f"{''.join(map(_card_text, hole))}")
+        idx.extend(unknown.pop() for _ in range(n_unknown))
         if self.manual:
-            self._check_seen_discards(cards, hole)
+            # A known card from an unknown place must not be live elsewhere; in draw games a
+            # mucked card may have come back with the reshuffled discards (as in dealing).
+            self._check_seen_discards(tuple(c for c in known if not self._reusable(c)), hole)
         # Splitting openers (RULES.md §3 draw): an opener whose discard breaks up his
         # openers declares it; the log marks the discard (amount 1) for everyone to see.
         split = (p == self.opener and k > 0 and self.openers_rank >= 0

@@ -38,6 +38,19 @@ class GameOptions(BaseModel):
     it (``dd``; ``cc`` takes it up). ``joker``: one joker joins a standard deck, wild at
     the showdown; as an up card it ranks above the ace when the showing hands decide who
     opens (five-card stud).
+
+    Rules where the documents are silent follow casino (TDA) practice by default, each an
+    option (RULES.md §4): ``min_bet_big_blind`` (no limit and pot limit: the smallest bet
+    is the big blind), ``all_in_reopen`` (``cumulative``: short all-ins that together make
+    a full raise reopen the betting for players who have acted; ``single``: only one full
+    raise does), ``half_bet_reopens`` (fixed limit: an all-in raise of at least half a bet
+    counts as a full raise). ``free_fold`` (000_… «Игрок может сделать это в любой
+    момент»): a player may fold when he could check, and at any decision. ``jackpot``: the
+    maximum bet or raise of this deal is the pot as it stands before the deal (when it is
+    above the usual maximum; the minimum stays the usual one). ``void_if_all_check``
+    overrides the variant's rule for a first betting round everybody checks. ``draw_max``
+    overrides every draw street's maximum; ``ante_by`` who antes; ``amounts`` the
+    ``fixed_amounts`` system's amounts.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -88,3 +101,13 @@ class GameOptions(BaseModel):
     knock_immediate: bool | None = None
     last_card_choice: bool = False
     joker: bool = False
+    free_fold: bool = True
+    min_bet_big_blind: bool = True
+    all_in_reopen: Literal["cumulative", "single"] = "cumulative"
+    half_bet_reopens: bool = True
+    jackpot: bool = False
+    void_if_all_check: bool | None = None
+    draw_max: int | None = Field(None, ge=0, le=13)
+    ante_by: Literal["none", "all", "dealer", "dealer_and_left", "dealer_and_two_left",
+                     "big_blind"] | None = None
+    amounts: tuple[int, ...] | None = None

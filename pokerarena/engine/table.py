@@ -2,10 +2,12 @@
 
 A hand is a pure function of its inputs; what lives *between* hands is here: the seats'
 chips, the button, a pot left by a deal nobody opened (openers) and how many deals in a
-row were passed (progressive openers), the kitty (RULES.md §2), wangdoodle (after a
-flush or better the limits double for the next deal), jackpot (when everyone folds to
-the opener, the next deal is a jackpot: everyone antes one more unit and the maximum bet
-is the pot, i.e. pot limit when the variant offers it) and the two session modes:
+row were passed (progressive openers, optionally with doubled limits until someone
+opens), the kitty (RULES.md §2), wangdoodle (after a flush or better is shown the limits
+double for the next deal, or for the next round of deals), jackpot (when everyone folds
+to the opener, the next deal is a jackpot: the *other* players ante one unit bet of the
+previous deal each, and for that deal the maximum bet or raise is the pot as it stands
+before the deal, the minimum the usual limit) and the two session modes:
 ``cash`` (every hand starts from the buy-in; nets accumulate) and ``freeze_out`` (equal
 chips, no rebuys: stacks carry over and a seat without chips is out until one seat holds
 everything).
@@ -36,7 +38,8 @@ class Table:
     def __init__(self, game: Game, stacks: Sequence[int], *,
                  seed: int | np.random.Generator | None = None, button: int = 0,
                  mode: Literal["cash", "freeze_out"] = "cash", wangdoodle: bool = False,
-                 jackpot: bool = False):
+                 jackpot: bool = False, wangdoodle_round: bool = False,
+                 progressive_double: bool = False):
         if mode not in ("cash", "freeze_out"):
             raise EngineError(f"mode: 'cash' or 'freeze_out', not {mode!r}")
         n = len(stacks)
@@ -49,6 +52,10 @@ class Table:
         self.wangdoodle = wangdoodle
         self.jackpot = jackpot
         self.jackpot_next = False
+        self.jackpot_winner = -1
+        self.wangdoodle_round = wangdoodle_round
+        self.progressive_double = progressive_double
+        self.doubled_left = 0  # deals still to play with doubled limits (wangdoodle)
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.buy_in = [int(s) for s in stacks]
         # (chips may turn fractional under the odd_chip="fractional" option)
@@ -62,7 +69,7 @@ class Table:
         self.hands = 0
         self.doubled_next = False
         self._doubled: Game | None = None
-        self._jackpot_games: dict[tuple[int, int], Game] = {}
+        self._jackpot_games: dict[tuple[str, int, int], Game] = {}
         self._seats: list[int] = []
 
     @property
@@ -90,17 +97,21 @@ class Table:
             self._doubled = Game(g.variant, g.options.model_copy(update=update))
         return self._doubled
 
-    def _jackpot_game(self, base: Game, n: int) -> Game:
-        key = (id(base), n)
+    def _jackpot_game(self, base: Game, n: int, winner_pos: int) -> Game:
+        """The jackpot deal after everyone folded to the opener (000_… «Джекпот»): «другие
+        игроки должны каждый внести «предварительную ставку» в банк в размере единичной
+        ставки предыдущей игры» (the unit bet: the small bet, or the minimum bet), and
+        «Новым максимумом (только для этой игры) является общая сумма, находящаяся теперь
+        в банке перед началом игры ... Минимальным является обычный предел»."""
+        key = (base.key, n, winner_pos)
         game = self._jackpot_games.get(key)
         if game is None:
-            antes, _ = base.forced_by_position(n)
-            unit = max(base.ante, 1)
+            unit = base.small_bet if base.system_name in ("fixed_limit", "variable_limit") \
+                else base.min_bet
+            antes = [0 if p == winner_pos else unit for p in range(n)]
             if n == 2 and any(base.blinds):
                 antes = [antes[1], antes[0]]  # back to PHH role order
-            update: dict[str, Any] = {"antes": tuple(a + unit for a in antes)}
-            if "pot_limit" in base.variant.betting:
-                update["betting"] = "pot_limit"
+            update: dict[str, Any] = {"antes": tuple(antes), "jackpot": True}
             game = Game(base.variant, base.options.model_copy(update=update))
             self._jackpot_games[key] = game
         return game
@@ -112,9 +123,13 @@ class Table:
             raise EngineError("the table has fewer than two seats with chips")
         while self.button not in seats:
             self.button = (self.button + 1) % self.n
-        game = self._doubled_game() if self.doubled_next else self.game
+        doubled = self.doubled_next or self.doubled_left > 0 or (
+            self.progressive_double and self.passes > 0)
+        game = self._doubled_game() if doubled else self.game
         if self.jackpot_next:
-            game = self._jackpot_game(game, len(seats))
+            n, b = len(seats), seats.index(self.button)
+            w = seats.index(self.jackpot_winner) if self.jackpot_winner in seats else -1
+            game = self._jackpot_game(game, n, (w - b - 1) % n if w >= 0 else -1)
         stacks = [self.buy_in[s] if self.mode == "cash" else self.stacks[s] for s in seats]
         self._seats = seats
         return game.new_hand(self.rng, len(seats), stacks, seats.index(self.button),
@@ -137,10 +152,19 @@ class Table:
         self.kitty += res.kitty
         self.rake += res.rake
         self.hands += 1
+        if self.doubled_left > 0:
+            self.doubled_left -= 1
         self.doubled_next = self.wangdoodle and self._flush_or_better(hand)
+        if self.doubled_next and self.wangdoodle_round:
+            # «специальные пределы действуют в течение следующего раунда игры, например,
+            # на одну сдачу каждым игроком»
+            self.doubled_left = len(self.playing())
+            self.doubled_next = False
         self.jackpot_next = (self.jackpot and not res.went_to_showdown and not res.passed
                              and hand.opener >= 0 and hand.live == 1
                              and not hand.folded[hand.opener])
+        if self.jackpot_next:
+            self.jackpot_winner = self._seats[hand.seat_of[hand.opener]]
         seats = self.playing()
         nxt = (self.button + 1) % self.n
         while seats and nxt not in seats:
@@ -148,15 +172,16 @@ class Table:
         self.button = nxt
 
     def _flush_or_better(self, hand: Hand) -> bool:
+        """A flush or better was shown down (000_… «После появления любого очень хорошего
+        расклада (например, флеша и выше)»: any hand shown, not only the winner's)."""
         res = hand.result()
         if not res.went_to_showdown:
             return False
         threshold = hand.game.scorer.bonus_threshold("flush")
         if threshold is None:
             return False
-        winners = {s for pot in res.pots for s in pot.winners}
         return any(raw[1] is not None and raw[1] >= threshold
-                   for seat, raw in res.showdown_raw.items() if seat in winners)
+                   for raw in res.showdown_raw.values())
 
     def close(self) -> list[int]:
         """Share the kitty among the seats still playing (odd chips from the button's

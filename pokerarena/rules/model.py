@@ -31,12 +31,12 @@ WILD_NAMES = ("none", "jokers", "deuce_spades", "deuces", "deuces_treys", "red_t
 # lowest board card, of the board card(s) (with or without those cards themselves).
 POSITIONAL_WILDS = ("low_hole", "hole_rank", "low_board", "board_rank", "board_rank_others",
                     "centre_rank")
-BETTING_SYSTEMS = ("fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
-                   "pot_limit", "no_limit")
-SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "last_bet_limit",
-                     "pot_limit", "no_limit"]
+BETTING_SYSTEMS = ("fixed_limit", "variable_limit", "spread_limit", "fixed_amounts",
+                   "min_or_max", "last_bet_limit", "pot_limit", "no_limit")
+SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "fixed_amounts",
+                     "min_or_max", "last_bet_limit", "pot_limit", "no_limit"]
 FIRST_TO_ACT = ("left_of_button", "left_of_blinds", "bring_in", "high_showing",
-                "low_showing", "opener")
+                "low_showing", "opener", "left_of_antes")
 OPENERS = ("any", "jacks_or_better", "progressive", "jacks_or_bobtail")
 
 
@@ -76,14 +76,18 @@ class BetStreet(_Strict):
     ``check = false`` forbids checking an unopened pot (pass-and-out: pass means fold);
     ``check_raise = false``: a player who checked may not raise later in the round.
     ``first = "opener"``: the player who opened the first round bets first (draw poker).
-    ``open_pair_big = true`` (stud fourth street): when a player shows an open pair, the
-    first bet may be the small or the big bet (fixed limit; option ``open_pair_big_bet``).
+    ``first = "left_of_antes"``: the player left of the last ante payer, counting from
+    the dealer (lowball: the dealer and the player on his left ante).
+    ``open_pair_big = true`` (stud fourth street): when a player shows an open pair, every
+    bet or raise may be the small or the big bet until one is big (fixed limit; option
+    ``open_pair_big_bet``). ``size = "ante"``: the round's bet (fixed limit) or maximum
+    (spread, fixed amounts) is the ante (lowball's first round).
     """
 
     kind: Literal["bet"] = "bet"
-    size: Literal["small", "big"] = "small"
+    size: Literal["small", "big", "ante"] = "small"
     first: Literal["left_of_button", "left_of_blinds", "bring_in", "high_showing",
-                   "low_showing", "opener"] = "left_of_button"
+                   "low_showing", "opener", "left_of_antes"] = "left_of_button"
     check: bool = True
     check_raise: bool = True
     open_pair_big: bool = False
@@ -100,6 +104,8 @@ class DrawStreet(_Strict):
     min: int = Field(0, ge=0, le=13)
     replace: bool = True
     max_if_players_at_most: dict[int, int] = Field(default_factory=dict)
+    burn: int = Field(0, ge=0, le=3, description="cards burned from the stock before the "
+                      "draw (lowball: «сдающий «сжигает» верхнюю карту колоды»)")
 
     @model_validator(mode="after")
     def _range(self) -> DrawStreet:
@@ -122,13 +128,14 @@ class DrawStreet(_Strict):
 
 class ExposeStreet(_Strict):
     """Each player in the hand turns ``count`` of his down cards face up, keeping at least
-    ``keep_down`` down (Mexican stud); ``simultaneous``: nobody sees the others' choices
-    until everyone has chosen."""
+    ``keep_down`` down (Mexican stud); ``in_turn`` (the default): one after the other from
+    the dealer's left, each seeing the earlier choices; ``simultaneous``: nobody sees the
+    others' choices until everyone has chosen."""
 
     kind: Literal["expose"] = "expose"
     count: int = Field(1, ge=1, le=13)
     keep_down: int = Field(0, ge=0, le=13)
-    mode: Literal["in_turn", "simultaneous"] = "simultaneous"
+    mode: Literal["in_turn", "simultaneous"] = "in_turn"
 
 
 class DeclareStreet(_Strict):
@@ -176,11 +183,16 @@ Street = Annotated[DealStreet | BetStreet | DrawStreet | ExposeStreet | DeclareS
 # Forced bets, showdown, stakes ------------------------------------------------------
 
 class Forced(_Strict):
-    """Forced bets of a variant: who antes, whether blinds are posted, bring-in rule."""
+    """Forced bets of a variant: who antes, whether blinds are posted, bring-in rule.
 
-    ante: Literal["none", "all", "dealer", "dealer_and_left", "big_blind"] = "none"
+    ``live_ante``: the antes count as bets in the first betting round, like blinds
+    (lowball: «Предварительные ставки засчитываются как ставки «остаюсь в игре»»)."""
+
+    ante: Literal["none", "all", "dealer", "dealer_and_left", "dealer_and_two_left",
+                  "big_blind"] = "none"
     blinds: bool = False
     bring_in: Literal["none", "lowest_door", "highest_door"] = "none"
+    live_ante: bool = False
 
 
 class Showdown(_Strict):
@@ -309,6 +321,31 @@ class SpreadLimit(_System):
     max_raises: int | None = Field(3, ge=0)
 
 
+class FixedAmounts(_System):
+    """Only certain amounts between the minimum and the maximum (000_… «лишь определенные
+    суммы»): a bet or raise adds one of ``amounts`` (empty: every multiple of the
+    stakes' ``min_bet`` up to ``max_bet``)."""
+
+    system: Literal["fixed_amounts"] = "fixed_amounts"
+    max_raises: int | None = Field(3, ge=0)
+    amounts: tuple[int, ...] = ()
+
+    @field_validator("amounts")
+    @classmethod
+    def _positive(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if any(a < 1 for a in v):
+            raise ValueError("amounts are 1 or more chips")
+        return tuple(sorted(set(v)))
+
+
+class MinOrMax(_System):
+    """Only the minimum or the maximum (000_… «не приемлемы никакие промежуточные между
+    минимумом и максимумом суммы»): a bet or raise adds ``min_bet`` or ``max_bet``."""
+
+    system: Literal["min_or_max"] = "min_or_max"
+    max_raises: int | None = Field(3, ge=0)
+
+
 class LastBetLimit(_System):
     """A bet or raise may not exceed the previous bet: raise by at most the current bet
     (the first bet of a round: up to ``max_bet``, or with ``reset_each_round = false``
@@ -330,10 +367,12 @@ class NoLimit(_System):
     system: Literal["no_limit"] = "no_limit"
 
 
-SystemModel = FixedLimit | VariableLimit | SpreadLimit | LastBetLimit | PotLimit | NoLimit
+SystemModel = (FixedLimit | VariableLimit | SpreadLimit | FixedAmounts | MinOrMax
+               | LastBetLimit | PotLimit | NoLimit)
 BettingSystem = Annotated[SystemModel, Field(discriminator="system")]
 _SYSTEM_MODELS = {"fixed_limit": FixedLimit, "variable_limit": VariableLimit,
-                  "spread_limit": SpreadLimit, "last_bet_limit": LastBetLimit,
+                  "spread_limit": SpreadLimit, "fixed_amounts": FixedAmounts,
+                  "min_or_max": MinOrMax, "last_bet_limit": LastBetLimit,
                   "pot_limit": PotLimit, "no_limit": NoLimit}
 
 
@@ -367,6 +406,10 @@ class Variant(_Strict):
     stakes: Stakes = Stakes()
     openers: Literal["any", "jacks_or_better", "progressive", "jacks_or_bobtail"] = Field(
         "any", description="what a player needs to open the first betting round")
+    void_if_all_check: bool = Field(
+        True, description="every player checks in the first betting round: the deal is "
+        "void and its pot waits for the next deal (000_… «Если все игроки пропустили ход "
+        "в первом круге ставок, игра аннулируется»); false for stud, which goes on")
     phh: dict[str, str] = Field(default_factory=dict,
                                 description="PHH variant code for each betting system")
 
@@ -431,6 +474,9 @@ class Variant(_Strict):
                 raise ValueError(f"streets[{i}].bet.first: 'bring_in' needs forced.bring_in")
             if isinstance(s, BetStreet) and s.first == "left_of_blinds" and not self.forced.blinds:
                 raise ValueError(f"streets[{i}].bet.first: 'left_of_blinds' needs forced.blinds")
+            if (isinstance(s, BetStreet) and s.first == "left_of_antes"
+                    and self.forced.ante == "none"):
+                raise ValueError(f"streets[{i}].bet.first: 'left_of_antes' needs forced.ante")
             if isinstance(s, DrawStreet) and max([s.max, *s.max_if_players_at_most.values()]
                                                  ) > self.hole_cards:
                 raise ValueError(f"streets[{i}].draw.max: {s.max} is more than the "
