@@ -12,10 +12,19 @@ at seat ``n - 1`` so that seat ``i`` is player ``p{i+1}``.
 
 Amounts may be fractional (online cash games): the replay scales them to integer chips
 by the smallest power of ten that makes every amount whole, and scales back at the end.
+
+Readings the public hand histories need (the PHH dataset's televised and online hands):
+``??`` cards in a discard are distinct unknown cards, as in dealing; a starting stack of
+``inf`` (unknown) plays deeper than any chip the hand moves and finishes as ``inf``; a
+negative blind is a post (a live bet that does not move the first to act); a bet or
+raise short of the least raise but covering every other player is the least raise;
+``pN sm ????`` reveals nothing before the showdown, and at it shows the cards the deal
+named or, when none were named, is a muck.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -86,7 +95,10 @@ def load_phhs(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
 
 def loads_phhs(text: str, origin: str = "PHHS") -> list[tuple[str, dict[str, Any]]]:
     """Parse ``.phhs`` text: every top-level table is one hand."""
-    data = loads_phh(text, origin)
+    return _tables(loads_phh(text, origin), origin)
+
+
+def _tables(data: dict[str, Any], origin: str) -> list[tuple[str, dict[str, Any]]]:
     loose = [k for k, v in data.items() if not isinstance(v, dict)]
     if loose:
         raise PHHError(f"{origin}: field {loose[0]!r} is outside a hand's table "
@@ -94,6 +106,23 @@ def loads_phhs(text: str, origin: str = "PHHS") -> list[tuple[str, dict[str, Any
     if not data:
         raise PHHError(f"{origin}: no hands (tables such as [1], [2], ...)")
     return list(data.items())
+
+
+def load_hands(path: str | Path) -> list[tuple[str | None, dict[str, Any]]]:
+    """Every hand of a PHH file as ``(key, hand)`` pairs: one ``(None, hand)`` for a
+    single hand, the tables ``[1]``, ``[2]``... in order for several. Files are told
+    apart by content, not by name: some published ``.phh`` files hold several hands."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PHHError(f"{p}: cannot read: {exc.strerror}") from None
+    data = loads_phh(text, origin=str(p))
+    single = p.suffix != ".phhs" and (not data or not all(isinstance(v, dict)
+                                                          for v in data.values()))
+    if single:
+        return [(None, data)]
+    return [(k, v) for k, v in _tables(data, str(p))]
 
 
 def dumps_phhs(hands: list[Hand], **extra: Any) -> str:
@@ -167,6 +196,20 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
                             "odd_chip": odd_chip, "phh_compat": True}
     antes = amounts("antes")
     opts["antes"] = antes if antes is not None else (0,) * n
+    # A negative blind is a post (PokerKit's reading, in online hands): a player who
+    # has just sat down pays that much to play at once; it is his bet in the first
+    # round but does not move the first to act. The engine plays it as a live ante.
+    raw_blinds = data.get("blinds_or_straddles")
+    posts: tuple[int, ...] = ()
+    if isinstance(raw_blinds, list) and any(_negative(b) for b in raw_blinds):
+        posts = tuple(_scaled(-b, scale, "blinds_or_straddles") if _negative(b) else 0
+                      for b in raw_blinds)
+        data = {**data, "blinds_or_straddles": [0 if _negative(b) else b
+                                                for b in raw_blinds]}
+        if any(opts["antes"]):
+            raise PHHError("blinds_or_straddles: a post (a negative blind) in a hand with "
+                           "antes is not supported")
+        opts["antes"] = posts
     blinds = amounts("blinds_or_straddles")
     opts["blinds"] = blinds if blinds is not None else ()
     for key in ("small_bet", "big_bet", "min_bet", "bring_in", "_max_bet"):
@@ -190,9 +233,16 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
             opts[key.lstrip("_")] = data[key]
     opts["ante_trimming"] = bool(data.get("ante_trimming_status", False))
     try:
-        return Game(variant_id, opts)
+        game = Game(variant_id, opts)
     except VariantError as exc:
         raise PHHError(str(exc)) from None
+    if any(posts):
+        game.live_ante = True
+    return game
+
+
+def _negative(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and x < 0
 
 
 def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = True) -> Replay:
@@ -230,7 +280,15 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
     except PHHError as exc:
         raise PHHError(f"amounts: {exc}") from None
     game = _game_for(data, odd_chip, scale, n)
-    stacks = [_scaled(s, scale, "starting_stacks") for s in stacks_raw]
+    # ``inf``: a stack the history does not know. It plays as a stack deeper than every
+    # chip the hand can move, and ends as ``inf``.
+    unknown = [isinstance(s, float) and math.isinf(s) and s > 0 for s in stacks_raw]
+    stacks = [0 if u else _scaled(s, scale, "starting_stacks")
+              for s, u in zip(stacks_raw, unknown, strict=True)]
+    if any(unknown):
+        deep = sum(stacks) + sum(_scaled(abs(x), scale, "amounts") for x in numbers
+                                 if not (isinstance(x, float) and math.isinf(x))) * n + 1
+        stacks = [deep if u else s for s, u in zip(stacks, unknown, strict=True)]
     carry = _scaled(data.get("_carry", 0), scale, "_carry")
     passes = data.get("_passes", 0)
     if not isinstance(passes, int) or passes < 0:
@@ -239,6 +297,7 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
         hand = game.new_hand(0, n, stacks, button=n - 1, carry=carry, passes=passes)
     except EngineError as exc:
         raise PHHError(str(exc)) from None
+    unseen: set[int] = set()  # players whose unknown cards at the showdown were a muck
     for i, text in enumerate(actions, 1):
         body = _strip(text)
         if not body:
@@ -249,12 +308,24 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
                 if action.kind == SHOW_KIND:
                     continue  # a voluntary show after the hand: no effect on chips
                 raise IllegalAction("the hand is already over")
+            if action.kind == "cbr":
+                action = _read_capped_raise(hand, seat, action)
+            elif action.kind == SHOW_KIND and action.cards and UNKNOWN in action.cards:
+                shown = _read_unknown_show(hand, seat, action, unseen)
+                if shown is None:
+                    continue
+                action = shown
             hand.apply(action, seat)
         except (IllegalAction, EngineError, CardError, PHHError) as exc:
             unit = f" (amounts in units of 1/{scale})" if scale > 1 else ""
             raise PHHError(f"action {i} {text!r}: {exc}{unit}") from None
+
+    def finish(values: list[Any]) -> list[int | float]:
+        return [math.inf if u else _unscale(x, scale)
+                for x, u in zip(values, unknown, strict=True)]
+
     if not complete and not hand.is_over:
-        return Replay(hand, [_unscale(x, scale) for x in hand.stacks()], scale, data)
+        return Replay(hand, finish(hand.stacks()), scale, data)
     if not hand.is_over:
         if hand.phase_name == "showdown":
             try:
@@ -265,8 +336,60 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
             who = hand.to_act
             whom = "the dealer" if who == DEALER else f"p{who + 1}"
             raise PHHError(f"actions: the hand is incomplete: {whom} is still to act")
-    finishing = [_unscale(s, scale) for s in hand.result().stacks]
-    return Replay(hand, finishing, scale, data)
+    return Replay(hand, finish(hand.result().stacks), scale, data)
+
+
+def _read_capped_raise(hand: Hand, seat: int, action: Action) -> Action:
+    """A bet or raise recorded short of the least legal amount but to at least what
+    every other player still in can put in (their bet plus stack) is read as the least
+    legal raise. PokerKit once capped the least raise at that, and hands it recorded
+    keep such amounts (2023 WSOP #43 day 5 hand 85, razz: ``p2 cbr 750000`` against a
+    player who can reach 750000 where a full raise is to 1200000). The chips above what
+    anyone can call come back uncalled, so the hand ends the same."""
+    if hand.is_over or hand.phase_name != "bet" or hand.to_act != seat:
+        return action
+    legal = hand.legal_actions()
+    amount = action.amount
+    if not legal.allows("cbr") or not legal.max_to or amount >= legal.min_to:
+        return action
+    p = hand.pos_of[seat]
+    bets, stack, folded = hand.bets, hand.stack, hand.folded
+    reach = [bets[q] + stack[q] for q in range(hand.n) if q != p and not folded[q]]
+    if reach and max(bets) < amount <= bets[p] + stack[p] and amount >= max(reach):
+        return Action("cbr", legal.min_to)
+    return action
+
+
+def _read_unknown_show(hand: Hand, seat: int, action: Action, unseen: set[int]
+                       ) -> Action | None:
+    """``pN sm ????``: the player showed cards the history does not name (online hands:
+    shown face down before an all-in runout, shown at the showdown after the deal
+    already named them, or mucked). Before the showdown it reveals nothing and is
+    skipped (None). At the showdown, a player whose cards the deal named shows them;
+    one whose cards are unknown mucks: cards nobody knows cannot take a pot. When
+    everyone left has shown only unknown cards, the history does not say who won, and
+    the hand is refused."""
+    cards = action.cards
+    if any(c != UNKNOWN for c in cards):
+        return action  # partly known: the engine matches it against the hand
+    p = hand.pos_of[seat]
+    hole = hand.hole[p]
+    if hand.folded[p] or len(cards) > len(hole):
+        return action  # the engine says what is wrong with it
+    if hand.phase_name != "showdown":
+        return None
+    known = tuple(c for c in hole if c != UNKNOWN)
+    if known:
+        return Action(SHOW_KIND, 0, known)
+    others = [q for q in range(hand.n)
+              if q != p and not hand.folded[q] and not hand.mucked[q]]
+    if others:
+        unseen.add(p)
+        return Action(SHOW_KIND, 0, ())
+    if unseen:
+        raise PHHError("no hand at the showdown is known (every player left showed "
+                       "unknown cards): the history does not say who won")
+    return None  # everyone else mucked: he takes the pot unseen
 
 
 def _unscale(x: int | Fraction, scale: int) -> int | float:
