@@ -91,7 +91,7 @@ def random_action(hand, draw):
         idx = draw(st.permutations(range(len(down))))[:legal.discard_min]
         return Action("ex", 0, tuple(down[i] for i in idx))
     if kind == "dc":
-        return Action("dc", draw(st.sampled_from((1, 2, 3))))
+        return Action("dc", draw(st.sampled_from(legal.choices or (1, 2, 3))))
     return Action(kind)
 
 

@@ -58,7 +58,7 @@ def test_user_file_loads(tmp_path):
     (('deck = "standard"', 'deck = "tarot"'), r"^v: deck: unknown deck 'tarot'"),
     (('players = [2, 6]', 'players = [1, 6]'), r"^v: players: players is \[min, max\]"),
     (('{ bet = { size = "big" } }', '{ bet = { size = "huge" } }'),
-     r"^v: streets\[3\]\.bet\.size: Input should be 'small' or 'big'"),
+     r"^v: streets\[3\]\.bet\.size: Input should be 'small', 'big' or 'ante'"),
     (('{ deal = { board = 5 } }', '{ deal = { board = 5, sideways = 1 } }'),
      r"^v: streets\[2\]\.deal\.sideways: unknown field"),
     (('{ deal = { board = 5 } }', '{ shuffle = { times = 2 } }'),
