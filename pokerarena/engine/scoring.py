@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokerarena.cards import JOKERS
 from pokerarena.engine import _pyeval
 from pokerarena.engine.actions import EngineError
 from pokerarena.rules import Showdown
@@ -154,7 +155,16 @@ class Scorer:
             return self._rankings[key]
         name = self._high_name
         value = None
-        if name in ("high", "short_deck"):
+        if name in ("high", "short_deck") and self.use_ev and hasattr(_ev, "category_floor"):
+            # The lowest value of the category under the ranking the hands are scored
+            # with: a hand made with wild cards counts (evaluating the lowest natural hand
+            # instead would let the wild cards turn it into a better one, e.g. 2-2-2-2-3
+            # into five threes with deuces wild). Positional wild cards: any wild set gives
+            # the players' order of categories.
+            rk = self._ranking(name, (JOKERS[1],) if self.positional else None)
+            cat = "straight_flush" if kind == "royal" else kind
+            value = int(_ev.category_floor(cat, rk, 12 if kind == "royal" else None))
+        elif name in ("high", "short_deck"):
             low = 4 if name == "short_deck" or self.deck in ("short", "strip5") else (
                 int(self.deck[-1]) - 1 if self.deck.startswith("strip") else 0)
             if kind == "flush":  # the lowest flush: 7-5-4-3-2 of one suit (deck-aware)

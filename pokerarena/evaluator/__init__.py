@@ -20,6 +20,7 @@ from pokerarena.evaluator.rankings import (
 )
 from pokerarena.evaluator.words import (
     category,
+    category_floor,
     category_id,
     describe,
     qualifies_low,
@@ -28,6 +29,6 @@ from pokerarena.evaluator.words import (
 
 __all__ = [
     "CATEGORY_NAMES", "HIGH", "RANKING_NAMES", "WILD_NAMES", "Ranking", "category",
-    "category_id", "describe", "evaluate", "evaluate_batch", "evaluate_omaha",
+    "category_floor", "category_id", "describe", "evaluate", "evaluate_batch", "evaluate_omaha",
     "evaluate_omaha_batch", "qualifies_low", "qualifies_low_batch", "ranking",
 ]

@@ -56,6 +56,22 @@ def category(value: int, ranking: Ranking) -> str:
     return CATEGORY_NAMES[cat]
 
 
+def category_floor(name: str, ranking: Ranking, top: int | None = None) -> int:
+    """The lowest value of category ``name`` under a high ranking (with ``top``, a rank
+    0..12: of its hands whose first rank slot is at least that rank, e.g. the royal
+    flush is ``category_floor("straight_flush", rk, 12)``). A hand is of that category or
+    of a better one exactly when its value is at least this, wild cards or not."""
+    if ranking.kind != KIND_HIGH:
+        raise ValueError("category_floor needs a high ranking")
+    cat = CATEGORY_NAMES.index(name)
+    if cat not in ranking.order:
+        raise ValueError(f"{name} is not a hand of this ranking")
+    value = ranking.order.index(cat) << 23
+    if top is not None:
+        value |= (top + 1) << 19  # the first of the five 4-bit rank slots
+    return value
+
+
 def qualifies_low(value: int, ranking: Ranking, limit: int = 8) -> bool:
     """True for an unpaired ace-to-five low whose top card is ``limit`` or lower."""
     if ranking.kind != KIND_A5 or _low_badness(value) != 0:
