@@ -6,9 +6,9 @@ Every test names its document (``../shared/seeds/``), the section and a short qu
 from __future__ import annotations
 
 import pytest
-
 from handplay import deal, manual, play_out
-from pokerarena.engine import CHECK_CALL, FOLD, BRING_IN, Game, IllegalAction, bet_to
+
+from pokerarena.engine import BRING_IN, CHECK_CALL, FOLD, Game, IllegalAction, bet_to
 
 
 def _table_stakes_example(betting, **stakes):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-
 from handplay import deal, manual
+
 from pokerarena.bots.base import BaseBot, build_view
 from pokerarena.bots.faults import FaultPolicy, GuardedBot
 from pokerarena.engine import CHECK_CALL, FOLD, Action, IllegalAction, bet_to, discard

@@ -7,8 +7,6 @@ with fixed cards and checks the pots and the final stacks to the chip.
 
 from __future__ import annotations
 
-import pytest
-
 from pokerarena.cards import parse_cards
 from pokerarena.engine import CHECK_CALL, DEALER, FOLD, Action, Game, bet_to
 from pokerarena.engine.table import Table
@@ -306,8 +304,6 @@ def test_bonus_hand_made_with_wild_cards():
     assert res.bonuses == {0: 24} and res.stacks == [126, 86, 88]
 
 
-@pytest.mark.xfail(strict=True, reason="deviation: the bonus is bonus_multiplier x the big "
-                   "bet, not x the maximum bet of spread limit (hand.py _pay_bonuses)")
 def test_bonus_is_a_multiple_of_the_maximum_bet():
     """000_… «Бонусы»: «Обычно договариваются о сумме, в три — пять раз превышающей
     максимальную ставку.» — spread limit 2 to 10: the maximum bet is 10, 3 x 10 = 30."""

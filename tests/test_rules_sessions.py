@@ -4,11 +4,11 @@ say them."""
 from __future__ import annotations
 
 import pytest
-
 from handplay import deal, manual, play_out
+
 from pokerarena.engine import CHECK_CALL, FOLD, Action, Game, IllegalAction, bet_to
-from pokerarena.engine.table import Table
 from pokerarena.engine.hand import Hand
+from pokerarena.engine.table import Table
 
 
 def test_all_check_in_the_first_round_voids_the_deal():

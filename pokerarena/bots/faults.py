@@ -15,8 +15,9 @@ check was free (000_… «Если игрок не сделал ход в теч
 аннулируется»). ``call`` checks or calls instead (the ACPC dealers' convention).
 ``protect`` is the disconnection protection of ``002_…``: a bot that does not answer
 (time limit, exception, lost connection) in a betting round where it would have to
-fold is instead all in for what it has already put in (:meth:`~pokerarena.engine.hand.Hand.protect`: it keeps
-its claim on the pot so far, side pots take later bets); otherwise check/fold. With
+fold is instead all in for what it has already put in
+(:meth:`~pokerarena.engine.hand.Hand.protect`: it keeps its claim on the pot so far,
+side pots take later bets); otherwise check/fold. With
 ``max_faults`` a bot that faults that many times in a match is removed: from then on the
 policy acts for it without asking it.
 """

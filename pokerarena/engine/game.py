@@ -6,10 +6,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, Final
-
-import json
 
 import numpy as np
 from pydantic import ValidationError
@@ -330,7 +329,7 @@ class Game:
         cached = self._forced_cache.get(n)
         if cached is not None:
             return cached
-        o, v = self.options, self.variant
+        o = self.options
         if o.antes is not None:
             if len(o.antes) != n:
                 raise EngineError(f"antes: {len(o.antes)} amounts for {n} players")

@@ -44,6 +44,7 @@ from pokerarena.engine.game import (
     SYS_LASTBET,
     SYS_NO,
     SYS_POT,
+    SYS_SPREAD,
     Game,
 )
 from pokerarena.engine.scoring import positional_wilds
@@ -531,6 +532,7 @@ class Hand:
         self.min_raise = 0
         self.nraises = 0
         self.bet_sz = 0
+        self.bet_sz_ante = False  # this round's bet size is the ante (lowball)
         self.need = [False] * n
         self.can_raise = [True] * n
         self.top = -1          # position that made the current highest bet
@@ -1945,7 +1947,11 @@ class Hand:
         threshold = g.scorer.bonus_threshold(g.bonus)
         if threshold is None:
             return {}
-        amount = g.bonus_multiplier * g.big_bet
+        # «в три — пять раз превышающей максимальную ставку»: the maximum bet is the big
+        # bet in fixed limit; the agreed maximum in spread, fixed-amount and last-bet
+        # limits; no limit and pot limit have none, so the big bet stands in.
+        top = g.max_bet if g.sys in (SYS_SPREAD, SYS_AMOUNTS, SYS_LASTBET) else g.big_bet
+        amount = g.bonus_multiplier * top
         paid: dict[int, int] = {}
         for p, (hv, _lv) in values.items():
             if hv is None or hv < threshold:
