@@ -93,8 +93,11 @@ def pokerkit_rate(game: Game, players: int, hands: int) -> float | None:
     """PokerKit hands per second on the check/call workload of ``game`` (posting the
     bring-in, standing pat) for the variants PokerKit also plays: no-limit hold'em,
     fixed-limit seven-card stud, no-limit 2-7 single draw and fixed-limit 2-7 triple
-    draw; None otherwise or when PokerKit is not installed."""
+    draw (with the catalogue rules: no option that changes the deck, the streets or the
+    showdown); None otherwise or when PokerKit is not installed."""
     key = (game.variant.id, game.system_name)
+    if not _catalogue_rules(game):
+        return None
     if key == ("holdem", "no_limit"):
         return pokerkit_holdem_rate(players, hands, game)
     if key not in (("stud7", "fixed_limit"), ("draw27_single", "no_limit"),
@@ -134,6 +137,17 @@ def pokerkit_rate(game: Game, players: int, hands: int) -> float | None:
     for _ in range(hands):
         one_hand()
     return hands / max(time.process_time() - t0, 1e-9)
+
+
+def _catalogue_rules(game: Game) -> bool:
+    """Whether ``game`` deals, bets by street and shows down as its variant's catalogue
+    game does (the variant id alone does not say: options change all three)."""
+    try:
+        plain = Game(game.variant.id, {"betting": game.system_name})
+    except Exception:  # noqa: BLE001 - a variant that is not in the catalogue
+        return False
+    return (game.variant == plain.variant and game.showdown == plain.showdown
+            and game.streets == plain.streets)
 
 
 def pokerkit_holdem_rate(players: int, hands: int, game: Game) -> float | None:

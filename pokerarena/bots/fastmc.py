@@ -902,8 +902,9 @@ _XTABS: dict[Any, np.ndarray] = {}
 
 def _small_table(rk: Any) -> np.ndarray:
     """Values of every ordered two-card hand (first 52**2 cells) and three-card hand
-    (the next 52**3) under ``rk``, from the general evaluator, built once."""
-    key = rk.params.tobytes()
+    (the next 52**3) under ``rk``, from the general evaluator, built once per ranking
+    (its parameters and wild cards: what the values depend on)."""
+    key = (rk.params.tobytes(), int(rk.wild_mask))
     found = _XTABS.get(key)
     if found is None:
         c = np.arange(52, dtype=np.uint8)

@@ -23,6 +23,7 @@ from pokerarena.bots.base import MatchInfo, ViewMaker, build_summary, down_cards
 from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
+from pokerarena.bots.views import game_info_of
 from pokerarena.bots.warmup import warm_up
 from pokerarena.engine.actions import DEALER, IllegalAction
 from pokerarena.engine.game import Game
@@ -109,19 +110,21 @@ class Decision:
     fault: str | None
 
 
-_RANKINGS: dict[int, tuple[Any, Any, Any]] = {}
+_RANKINGS: dict[str, tuple[Any, Any]] = {}  # by Game.key: (high, low)
 
 
 def _rankings(game: Game) -> tuple[Any, Any]:
-    """(high, low) evaluator rankings of a game's showdown (None when unavailable)."""
-    hit = _RANKINGS.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1], hit[2]
+    """(high, low) evaluator rankings of a game's showdown, with the game's options
+    (None when unavailable)."""
+    key = game.key
+    hit = _RANKINGS.get(key)
+    if hit is not None:
+        return hit
     high = low = None
     try:
         from pokerarena.evaluator import ranking
 
-        sd = game.variant.showdown
+        sd = getattr(game, "showdown", None) or game.variant.showdown
         kwargs: dict[str, Any] = {"deck": game.variant.deck}
         if sd.wild != "none":
             kwargs["wild"] = sd.wild
@@ -129,7 +132,7 @@ def _rankings(game: Game) -> tuple[Any, Any]:
         low = ranking(sd.low, **kwargs) if sd.low is not None else None
     except Exception:  # noqa: BLE001 - categories are descriptive only
         high = low = None
-    _RANKINGS[id(game)] = (game, high, low)
+    _RANKINGS[key] = (high, low)
     return high, low
 
 
@@ -242,7 +245,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     results = [EntrantResult(nm) for nm in names]
     chips = stack if stack is not None else game.variant.stakes.stack
     stacks = [chips] * n
-    info_game = game.describe()
+    info_game = game_info_of(game)  # with the game key, by which bots find their caches
     warm_up(game, [g.bot for g in guards], n)  # kernels and tables, before any clock runs
     for j, g in enumerate(guards):
         g.start_match(MatchInfo(match_no, game.variant.id, game.system_name, info_game, n,

@@ -116,8 +116,7 @@ class StrengthBot(BaseBot):
         self.samples = samples or self.style.samples
         self._memo: dict[Any, Any] = {}
         self._memo_hand: tuple[int, int] = (-1, -1)
-        self._prof_variant: Any = None
-        self._prof_betting: Any = None
+        self._prof_game: Any = None  # the view's game (summary and game_key) of _prof
         self._prof: Profile | None = None
 
     # ------------------------------------------------------------------ decisions
@@ -127,17 +126,17 @@ class StrengthBot(BaseBot):
         if legal is None:
             return Action(CALL_KIND)
         prof = self._prof
-        if view.variant is not self._prof_variant or view.betting is not self._prof_betting:
+        if view.game is not self._prof_game or prof is None:
             prof = self._load_profile(view)
         if not _BETTING.issuperset(legal.kinds):
             return self.other(view, prof)
         return self.decide_bet(view, prof)
 
     def _load_profile(self, view: SeatView) -> Profile:
-        """The game's profile, remembered until the view's game changes."""
+        """The game's profile (by the game key in the view's ``game``), remembered while
+        the views share one ``game`` (a table's views do, for a match or a hand)."""
         prof = self._prof = profile(view)
-        self._prof_variant = view.variant
-        self._prof_betting = view.betting
+        self._prof_game = view.game
         return prof
 
     def decide_bet(self, view: SeatView, prof: Profile) -> Action:

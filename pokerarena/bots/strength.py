@@ -28,6 +28,7 @@ import numpy as np
 from pokerarena.bots import drawmc, fastmc, preflop_omaha
 from pokerarena.bots.drawlog import discard_log
 from pokerarena.bots.preflop import narrowed_equity, preflop_equity, prepare_narrowed
+from pokerarena.bots.views import game_digest, game_of
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
 from pokerarena.evaluator import (
@@ -859,24 +860,42 @@ class Profile:
         return float(p)
 
 
-_PROFILES: dict[tuple[str, str], Profile] = {}
+# Profiles by game: every cache here is keyed by the whole game (Game.key: the
+# option-transformed variant, the betting system and every option), so that an option
+# sweep, which keeps the variant id, never plays a game with another one's profile;
+# _BY_DIGEST: the same profiles by the digest of the key a view carries (game_key).
+_PROFILES: dict[str, Profile] = {}
+_BY_DIGEST: dict[str, Profile] = {}
 
 
 def register_game(game: Game) -> Profile:
-    """Compile (once) and remember the profile of ``game``; tables call this."""
-    key = (game.variant.id, game.system_name)
+    """Compile (once per game key) and remember the profile of ``game``; tables call
+    this."""
+    key = game.key
     prof = _PROFILES.get(key)
     if prof is None:
         prof = _PROFILES[key] = Profile(game)
+        _BY_DIGEST[game_digest(game)] = prof
     return prof
 
 
 def profile(game_or_view: Any) -> Profile:
-    """The :class:`Profile` of a game, or of the game a :class:`SeatView` belongs to."""
+    """The :class:`Profile` of a game, or of the game a :class:`SeatView` belongs to
+    (by the ``game_key`` in its ``game``; a view without one is of the catalogue game
+    of its variant and betting system)."""
     if isinstance(game_or_view, Game):
         return register_game(game_or_view)
-    key = (game_or_view.variant, game_or_view.betting)
-    prof = _PROFILES.get(key)
-    if prof is None:
-        prof = register_game(Game(game_or_view.variant, {"betting": game_or_view.betting}))
-    return prof
+    info = game_or_view.game
+    digest = info.get("game_key") if info else None
+    if digest is not None:
+        prof = _BY_DIGEST.get(digest)
+        if prof is not None:
+            return prof
+        game = game_of(digest)  # a game this process made views of
+        if game is not None:
+            return register_game(game)
+    game = Game(game_or_view.variant, {"betting": game_or_view.betting})
+    if digest is not None and game_digest(game) != digest:
+        raise LookupError(f"profile: the game {digest} of this view ({game_or_view.variant}, "
+                          "with options) is unknown to this process")
+    return register_game(game)

@@ -7,10 +7,16 @@ A ``SeatView`` is a plain, self-contained copy of what its seat may see (the eng
 let a bot read the deck; a ``SeatView`` never does). Other seats' down cards and the
 cards they discard (except knock poker's face-up discards) are
 :data:`~pokerarena.engine.UNKNOWN` in it.
+
+A view's ``game`` (the game's summary, :meth:`~pokerarena.engine.Game.describe`) also
+holds ``game_key``: a short digest of the game's canonical key (``Game.key``: the
+option-transformed variant, the betting system and every option; :func:`game_digest`),
+by which a bot finds what it keeps per game (an option sweep keeps the variant id).
 """
 
 from __future__ import annotations
 
+import hashlib
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
@@ -31,7 +37,8 @@ from pokerarena.engine.game import ST_EXPOSE as _ST_EXPOSE
 from pokerarena.engine.hand import _PHASE_NAMES, EngineError, Hand
 from pokerarena.engine.hand import PH_BET as _PH_BET
 
-__all__ = ["SeatView", "ViewMaker", "build_view"]
+__all__ = ["SeatView", "ViewMaker", "build_view", "game_digest", "game_info_of",
+           "game_of"]
 
 
 class SeatView(NamedTuple):
@@ -132,8 +139,13 @@ class ViewMaker:
         self._folded_t: tuple[bool, ...] = ()
         self._board_n = -1
         self._board_t: tuple[int, ...] = ()
-        if self._fast and game_info is None:
-            self.game_info = hand.game.describe()
+        if game_info is None:
+            if self._fast:
+                self.game_info = game_info_of(hand.game)
+        elif "game_key" not in game_info:
+            key = getattr(getattr(hand, "game", None), "key", None)
+            if key is not None:  # a caller's summary without the key: a copy with it
+                self.game_info = {**game_info, "game_key": game_digest(hand.game)}
 
     def view(self, seat: int) -> SeatView:
         """The seat's view now (plain copies; no reference to the hand)."""
@@ -163,7 +175,10 @@ class ViewMaker:
             self._up_at = length
         game = self.game_info
         if game is None:
-            game = self.game_info = obs.stakes
+            game = obs.stakes
+            if getattr(getattr(self.hand, "game", None), "key", None) is not None:
+                game = {**game, "game_key": game_digest(self.hand.game)}
+            self.game_info = game
         return _new(SeatView, (
             obs.variant, obs.betting, game, self.hand_no, self.match_no, seat, obs.button,
             obs.players, tuple(obs.hole), up, tuple(obs.board),
@@ -304,7 +319,36 @@ def _may_turn_up(act: Action) -> bool:
     return kind != DEAL_HOLE_KIND or bool(act.amount)
 
 
-_FAST: dict[int, tuple[Any, bool]] = {}
+# Game.key -> its digest; digest -> the first game seen with it (see game_of)
+_DIGESTS: dict[str, str] = {}
+_GAMES: dict[str, Any] = {}
+
+
+def game_digest(game: Any) -> str:
+    """The ``game_key`` of a view of ``game``: the first 16 hex digits of the SHA-256 of
+    ``game.key`` (the canonical identity of the whole game), computed once per key."""
+    key: str = game.key
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        digest = _DIGESTS[key] = hashlib.sha256(key.encode()).hexdigest()[:16]
+        _GAMES.setdefault(digest, game)
+    return digest
+
+
+def game_of(digest: str) -> Any:
+    """A game (of this process) whose :func:`game_digest` is ``digest``; None if none."""
+    return _GAMES.get(digest)
+
+
+def game_info_of(game: Any) -> dict[str, Any]:
+    """The ``game`` of the views of ``game``: its summary and its ``game_key``."""
+    info = game.describe()
+    if getattr(game, "key", None) is None:
+        return info
+    return {**info, "game_key": game_digest(game)}
+
+
+_FAST: dict[str, bool] = {}  # by Game.key
 
 
 def _fast_game(hand: Any) -> bool:
@@ -314,12 +358,10 @@ def _fast_game(hand: Any) -> bool:
     if type(hand) is not Hand or hand.n < 2:
         return False
     game = hand.game
-    streets = game.streets
-    hit = _FAST.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
-    ok = all(st[0] not in (_ST_EXPOSE, _ST_DECLARE) for st in streets)
-    _FAST[id(game)] = (game, ok)
+    key = game.key
+    ok = _FAST.get(key)
+    if ok is None:
+        ok = _FAST[key] = all(st[0] not in (_ST_EXPOSE, _ST_DECLARE) for st in game.streets)
     return ok
 
 

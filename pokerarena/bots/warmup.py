@@ -8,7 +8,7 @@ opponents up to the table's, hold'em's against a narrowed range) are built or lo
 (a decision never builds one), then fresh ``tag`` and ``equity`` bots decide at every
 street of a throwaway hand (everyone then checks or calls, so that the hand reaches the
 showdown; a hand nobody may open is dealt again), once per process and game and number
-of seats.
+of seats (by the whole game: ``Game.key``, so an option sweep warms every game up).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pokerarena.engine.game import Game
 
 __all__ = ["warm_up"]
 
-_DONE: set[tuple[str, str, int]] = set()
+_DONE: set[tuple[str, int]] = set()  # (Game.key, seats)
 
 
 def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
@@ -37,7 +37,7 @@ def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
     if not any(isinstance(b, StrengthBot) for b in bots):
         return False
     lo, hi = game.variant.players
-    key = (game.variant.id, game.system_name, players)
+    key = (game.key, players)
     if key in _DONE or not lo <= players <= hi:
         return False
     _DONE.add(key)
