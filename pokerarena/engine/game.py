@@ -224,7 +224,7 @@ class Game:
         else:  # 002_…: small blind half the small bet (rounded), big blind the small bet
             self.blinds = ((small + 1) // 2, small)
         self.ante_by = o.ante_by or v.forced.ante
-        self.live_ante = v.forced.live_ante
+        self.live_ante = v.forced.live_ante if o.live_ante is None else o.live_ante
         if self.sys == SYS_AMOUNTS:
             amounts = (getattr(self.system, "amounts", ()) if name == "fixed_amounts"
                        else (self.min_bet, self.max_bet))

@@ -1867,13 +1867,16 @@ class Hand:
         cards = tuple(action.cards)
         hole = self.hole[p]
         if cards:
+            # Unknown cards (PHH "??") in a show are distinct cards nobody names.
             known = [c for c in hole if c != UNKNOWN]
-            if any(c not in cards for c in known):
+            named = [c for c in cards if c != UNKNOWN]
+            missing = [c for c in known if c not in named]
+            if len(missing) > len(cards) - len(named) or len(cards) > len(hole):
                 raise IllegalAction(f"seat {seat} shows {''.join(map(_card_text, cards))} but "
                                     f"holds {''.join(map(_card_text, hole))}")
-            extra = [c for c in cards if c not in known]
+            extra = [c for c in named if c not in known]
             n_unknown = len(hole) - len(known)
-            if len(extra) > n_unknown or len(cards) != len(set(cards)):
+            if len(extra) > n_unknown or len(named) != len(set(named)):
                 raise IllegalAction(f"seat {seat} shows {''.join(map(_card_text, cards))} but "
                                     f"holds {''.join(map(_card_text, hole))}")
             self._check_new_cards(tuple(extra))

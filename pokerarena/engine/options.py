@@ -50,7 +50,8 @@ class GameOptions(BaseModel):
     above the usual maximum; the minimum stays the usual one). ``void_if_all_check``
     overrides the variant's rule for a first betting round everybody checks. ``draw_max``
     overrides every draw street's maximum; ``ante_by`` who antes; ``amounts`` the
-    ``fixed_amounts`` system's amounts.
+    ``fixed_amounts`` system's amounts; ``live_ante`` whether the antes count as bets in
+    the first round (the variant's ``forced.live_ante``; PHH replay: PokerKit's posts).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -111,3 +112,4 @@ class GameOptions(BaseModel):
     ante_by: Literal["none", "all", "dealer", "dealer_and_left", "dealer_and_two_left",
                      "big_blind"] | None = None
     amounts: tuple[int, ...] | None = None
+    live_ante: bool | None = None

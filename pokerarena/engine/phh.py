@@ -232,12 +232,12 @@ def _game_for(data: dict[str, Any], odd_chip: str, scale: int, n: int) -> Game:
         if key in data:
             opts[key.lstrip("_")] = data[key]
     opts["ante_trimming"] = bool(data.get("ante_trimming_status", False))
+    if any(posts):
+        opts["live_ante"] = True  # PokerKit's posts: live bets that do not move who acts
     try:
         game = Game(variant_id, opts)
     except VariantError as exc:
         raise PHHError(str(exc)) from None
-    if any(posts):
-        game.live_ante = True
     return game
 
 
