@@ -4,7 +4,7 @@ say them."""
 from __future__ import annotations
 
 import pytest
-from handplay import deal, manual, play_out
+from handplay import cards, deal, manual, play_out
 
 from pokerarena.engine import CHECK_CALL, FOLD, Action, Game, IllegalAction, bet_to
 from pokerarena.engine.hand import Hand
@@ -180,3 +180,24 @@ def test_split_openers_are_set_aside_not_reshuffled():
     # карта и карты сноса тасуются вместе»: the bottom card is not dealt, so three cards
     # needed from a stock of three means a reshuffle, without the split openers.
     assert aside not in taken and hand.muck_pile == [aside]
+
+
+def test_low_hole_card_wild_whole_rank_or_the_card_only():
+    """000_… «Семикарточный гвоздь: козырь — младшая «забивная» карта»: «самая младшая
+    забивная карта каждого игрока является козырем»: by default the card and its rank in
+    the player's hand (the reading of the variant file), option ``wild =
+    "low_hole_card"``: that card only."""
+    from pokerarena.engine.scoring import positional_wilds
+    hole = list(cards("3c9dKs4h4d8c3s"))
+    up = [False, False, True, True, True, True, False]
+    assert set(positional_wilds("low_hole_card", hole, up, [])) == {cards("3c")[0]}
+    results = {}
+    for wild in ("low_hole", "low_hole_card"):
+        hand = manual("stud7_low_hole_wild", [100, 100], wild=wild)
+        deal(hand, "3c9dKs", "JcJdQs")
+        res = play_out(hand, [("4h", "Ah"), ("4d", "2c"), ("8c", "7d"), ("3s", "Th")])
+        results[wild] = res.stacks
+    # Seat 0 holds 4-4 up and the threes 3c (down) and 3s (down): both threes wild make
+    # four fours; only the 3c wild makes three fours. Seat 1: J-J and a wild ten: trips.
+    assert results["low_hole"] == [103, 97]
+    assert results["low_hole_card"] == [97, 103]   # three fours lose to three jacks

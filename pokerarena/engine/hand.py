@@ -1326,14 +1326,15 @@ class Hand:
         self.bring_in_pending = False
         self.phase = PH_NONE
 
-    def _start_bet(self, big: bool, first: int, check: bool = True,
+    def _start_bet(self, size_code: int, first: int, check: bool = True,
                    open_pair: bool = False, round_no: int = 0,
                    check_raise: bool = True) -> bool:
-        """Set up a betting round; False when nobody can bet (round skipped)."""
+        """Set up a betting round (``size_code``: 0 small, 1 big, 2 the ante); False when
+        nobody can bet (round skipped)."""
         g, n = self.game, self.n
         folded, stack, bets = self.folded, self.stack, self.bets
-        self.bet_sz = g.bet_size(big, round_no)
-        self.bet_sz_ante = big == 2
+        self.bet_sz = g.bet_size(size_code, round_no)
+        self.bet_sz_ante = size_code == 2
         self.raises_by = [0] * n
         self.acted_at = [0] * n
         self.short_open = False

@@ -204,12 +204,17 @@ def positional_wilds(kind: str, hole: list[int], up: list[bool], board: list[int
     """Wild card codes of one player for a positional wild rule (see ``POSITIONAL_WILDS``).
 
     ``low_hole``: every card of the rank of the player's lowest down card (ace high);
+    ``low_hole_card``: that card only (the other reading of 000_… «самая младшая
+    забивная карта каждого игрока является козырем»);
     ``hole_rank``: every card of the ranks of the player's down cards (Mexican stud);
     ``low_board``: every card of the lowest board card's rank; ``board_rank``: the board
     cards and every card of their ranks; ``board_rank_others``: only the other cards of
     those ranks (the board cards themselves are not wild); ``centre_rank``: the centre
     card of a crisscross board (board card 4) and every card of its rank.
     """
+    if kind == "low_hole_card":
+        down_cards = [c for c, u in zip(hole, up, strict=True) if not u and c < 52]
+        return (min(down_cards, key=lambda c: (c >> 2, c & 3)),) if down_cards else ()
     if kind in ("low_hole", "hole_rank"):
         down = [c >> 2 for c, u in zip(hole, up, strict=True) if not u and c < 52]
         ranks = set(down) if kind == "hole_rank" else ({min(down)} if down else set())

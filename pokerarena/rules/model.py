@@ -29,8 +29,8 @@ LOW_RANKINGS = ("a5_low", "hilo_low", "27_low", "badugi")
 WILD_NAMES = ("none", "jokers", "deuce_spades", "deuces", "deuces_treys", "red_tens")
 # Wild cards that depend on the deal: the rank of the player's lowest down card, of the
 # lowest board card, of the board card(s) (with or without those cards themselves).
-POSITIONAL_WILDS = ("low_hole", "hole_rank", "low_board", "board_rank", "board_rank_others",
-                    "centre_rank")
+POSITIONAL_WILDS = ("low_hole", "low_hole_card", "hole_rank", "low_board", "board_rank",
+                    "board_rank_others", "centre_rank")
 BETTING_SYSTEMS = ("fixed_limit", "variable_limit", "spread_limit", "fixed_amounts",
                    "min_or_max", "last_bet_limit", "pot_limit", "no_limit")
 SystemName = Literal["fixed_limit", "variable_limit", "spread_limit", "fixed_amounts",
