@@ -5,8 +5,8 @@ freeze-out, stud's shared last card and the draw's reshuffle."""
 from __future__ import annotations
 
 import pytest
-
 from handplay import cards, deal, manual
+
 from pokerarena.cards import deck
 from pokerarena.engine import CHECK_CALL, FOLD, Game, IllegalAction, bet_to, discard
 from pokerarena.engine.table import Table
