@@ -509,7 +509,7 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             acts.append(f"d dh p{pos_of[act.target] + 1} {_cards_text(act.cards)}")
         elif k == DEAL_BOARD_KIND:
             acts.append(f"d db {_cards_text(act.cards)}")
-        elif k in ("ante", "blind", "dead", "bonus", "pay"):
+        elif k in ("ante", "blind", "dead", "oot", "bonus", "pay"):
             continue  # forced bets and payments follow from the other actions
         else:
             who = f"p{pos_of[actor] + 1}"
