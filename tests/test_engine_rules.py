@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from handplay import deal, manual
+from handplay import play_out as _play_out
 
 from pokerarena.cards import parse_cards
 from pokerarena.engine import (
@@ -16,20 +18,6 @@ from pokerarena.engine import (
     bet_to,
     discard,
 )
-
-
-def manual(variant, stacks, **options):
-    """A hand dealt by hand; seat i is PHH player p{i+1} (button on the last seat)."""
-    game = Game(variant, {"dealing": "manual", **options})
-    return game.new_hand(0, len(stacks), stacks, button=len(stacks) - 1)
-
-
-def deal(hand, *holes, board=None):
-    for seat, cards in enumerate(holes):
-        if cards:
-            hand.apply(Action("dh", 0, tuple(parse_cards(cards)), seat), DEALER)
-    if board:
-        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
 
 
 def test_heads_up_button_posts_small_blind_and_acts_first_preflop_only():
@@ -481,29 +469,6 @@ def test_lowball_antes_joker_and_no_check_raise():
     res = hand.result()       # joker-5-4-3-2 is 5-4-3-2-A: beats 6-4-3-2-A
     assert res.stacks == [54, 47, 49]
 
-
-def _play_out(hand, deals=()):
-    """Check/call (bring-in, stand pat) to the end; ``deals`` feed the manual dealer in
-    order: a string deals the board, a tuple deals one card text per seat."""
-    deals = list(deals)
-    while not hand.is_over:
-        if hand.to_act == DEALER:
-            nxt = deals.pop(0)
-            if isinstance(nxt, str):
-                hand.apply(Action("db", 0, tuple(parse_cards(nxt))), DEALER)
-            else:
-                deal(hand, *nxt)
-            continue
-        legal = hand.legal_actions()
-        if "pb" in legal.kinds:
-            hand.apply(BRING_IN)
-        elif "sd" in legal.kinds:
-            hand.apply(discard())
-        elif "cc" not in legal.kinds:   # no checking: bet the minimum
-            hand.apply(bet_to(legal.min_to))
-        else:
-            hand.apply(CHECK_CALL)
-    return hand.result()
 
 
 def test_low_hole_card_wild_is_per_player():

@@ -7,23 +7,10 @@ with fixed cards and checks the pots and the final stacks to the chip.
 
 from __future__ import annotations
 
-from pokerarena.cards import parse_cards
-from pokerarena.engine import CHECK_CALL, DEALER, FOLD, Action, Game, bet_to
+from handplay import deal, manual
+
+from pokerarena.engine import CHECK_CALL, FOLD, Game, bet_to
 from pokerarena.engine.table import Table
-
-
-def manual(variant, stacks, **options):
-    """A hand dealt by hand; seat i is position i (the button on the last seat)."""
-    game = Game(variant, {"dealing": "manual", **options})
-    return game.new_hand(0, len(stacks), stacks, button=len(stacks) - 1)
-
-
-def deal(hand, *holes, board=None):
-    for seat, cards in enumerate(holes):
-        if cards:
-            hand.apply(Action("dh", 0, tuple(parse_cards(cards)), seat), DEALER)
-    if board:
-        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
 
 
 def check_down(hand):

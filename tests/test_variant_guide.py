@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from handplay import deal
 from pydantic import BaseModel
 
 from pokerarena.cards import parse_cards
@@ -21,7 +22,6 @@ from pokerarena.engine import (
     CHECK_CALL,
     DEALER,
     FOLD,
-    Action,
     Game,
     IllegalAction,
     bet_to,
@@ -49,13 +49,6 @@ def manual(path, n, **options):
     game = Game(str(path), {"dealing": "manual", **options})
     return game.new_hand(0, n, [100] * n, button=n - 1)
 
-
-def deal(hand, *holes, board=None):
-    for seat, cards in enumerate(holes):
-        if cards:
-            hand.apply(Action("dh", 0, tuple(parse_cards(cards)), seat), DEALER)
-    if board:
-        hand.apply(Action("db", 0, tuple(parse_cards(board))), DEALER)
 
 
 # The worked examples, hand by hand ---------------------------------------------------

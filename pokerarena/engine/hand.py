@@ -1283,13 +1283,7 @@ class Hand:
         elif ph == PH_DRAW and self.actor >= 0:
             self._continue_draw()
         elif ph in (PH_EXPOSE, PH_DECLARE, PH_CHOOSE) and self.actor == p:
-            q = self._next_turn()
-            if q >= 0:
-                self.actor = q
-                return
-            self.phase = PH_NONE
-            self.turn_start = -1
-            self._advance()
+            self._end_turn()
 
     def _next_actor(self, p: int) -> None:
         n, need = self.n, self.need
@@ -1585,6 +1579,10 @@ class Hand:
             self.declared[p] = int(action.amount)
             self.log.append((seat, Action(DECLARE_KIND, int(action.amount))))
         self.turn_done[p] = True
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """The next player's turn (expose, declare, choose), or the next street."""
         q = self._next_turn()
         if q >= 0:
             self.actor = q
