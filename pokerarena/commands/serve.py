@@ -40,6 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-adapter-url", action="append", default=[], metavar="PREFIX",
                    help="URL prefix an HTTP adapter bot in a submitted spec may use "
                    "(repeatable; default: none)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name clients may reach the service by, besides the --host "
+                   "address, localhost, 127.0.0.1 and [::1]; requests naming any other "
+                   "host get 421 (DNS rebinding). Repeatable; '*.example.org' allows the "
+                   "names under example.org, '*' every name")
     p.set_defaults(func=cmd_serve)
 
 
@@ -58,6 +63,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
     if args.max_runs < 1:
         raise UserError(f"--max-runs must be at least 1, got {args.max_runs}")
+    from pokerarena.platform.api.security import PolicyError, allowed_hosts
+
+    try:
+        hosts = allowed_hosts(args.host, args.allowed_host)
+    except PolicyError as exc:
+        raise UserError(f"--allowed-host: {exc}") from None
     data = Path(args.data) if args.data else default_data_dir()
     workers = args.workers or os.cpu_count() or 1
     factory: Any
@@ -88,8 +99,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(data, token_file=args.token_file, executor_factory=factory,
                      prepare=prepare, resume=not args.no_resume, max_active=args.max_runs,
                      allowed_adapter_urls=tuple(args.allow_adapter_url),
-                     on_token_created=announce)
+                     on_token_created=announce, bind_host=args.host,
+                     allowed_hosts=tuple(args.allowed_host))
     print(f"serving http://{args.host}:{args.port}/ (API docs at /docs), data in {data}",
           file=sys.stderr, flush=True)
+    print("answering requests for host " + ", ".join(sorted(hosts)) + " (more with "
+          "--allowed-host NAME)", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

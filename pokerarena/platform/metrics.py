@@ -33,6 +33,15 @@ LATENCY_BUCKETS: tuple[float, ...] = (0.000001, 0.000003, 0.00001, 0.00003, 0.00
                                       0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 HTTP_BUCKETS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
                                    1.0, 2.5, 5.0, 10.0)
+# Label values of the HTTP instruments come from fixed sets: a client chooses the method
+# and the path of its request, and every new label value is a new series for ever.
+HTTP_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
+                                          "OPTIONS"})
+FIXED_ROUTES: frozenset[str] = frozenset({"/static", "unmatched"})
+OTHER = "other"
+"""The label value of a method or route outside the fixed sets."""
+MAX_ROUTES = 100
+"""Route labels at most, whatever the app declares (the rest count as ``other``)."""
 
 # ------------------------------------------------------------------------------------
 # worker side
@@ -192,7 +201,24 @@ class ServiceMetrics:
         self._latency: dict[str, dict[str, Any]] = {}
         self._runs_by_status = runs_by_status or (lambda: {})
         self._live = live or (lambda: (0, 0.0))
+        self._route_source: Callable[[], Iterable[str]] | None = None
+        self._routes: frozenset[str] | None = None
         r.register(_Collector(self))
+
+    def bind_routes(self, routes: Callable[[], Iterable[str]]) -> None:
+        """Name where the route templates come from (``lambda: [r.path for r in
+        app.routes]``); read at the first request, once the app has all its routes. A
+        route label is one of them or of :data:`FIXED_ROUTES`, else ``other``."""
+        self._route_source = routes
+        self._routes = None
+
+    def _route_label(self, route: str) -> str:
+        if route in FIXED_ROUTES:
+            return route
+        if self._routes is None:
+            source = self._route_source() if self._route_source is not None else ()
+            self._routes = frozenset(sorted(r for r in source if r)[:MAX_ROUTES])
+        return route if route in self._routes else OTHER
 
     # feeding --------------------------------------------------------------------------
     def observe_unit(self, result: dict[str, Any], unit: dict[str, Any] | None = None) -> None:
@@ -231,7 +257,12 @@ class ServiceMetrics:
             self.units_retried.inc(retried)
 
     def observe_http(self, method: str, route: str, status: int, seconds: float) -> None:
-        """Count one HTTP request."""
+        """Count one HTTP request. The labels take fixed sets of values: a method outside
+        :data:`HTTP_METHODS` and a route that is not a template of the app (see
+        :meth:`bind_routes`) count as ``other``, a status outside 100-599 as 0."""
+        method = method.upper() if method.upper() in HTTP_METHODS else OTHER
+        route = self._route_label(route)
+        status = status if 100 <= status <= 599 else 0
         self.http_requests.labels(method, route, str(status)).inc()
         self.http_seconds.labels(method, route).observe(seconds)
 

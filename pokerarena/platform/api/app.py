@@ -224,14 +224,17 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
                max_active: int = 4, allowed_adapter_urls: tuple[str, ...] = (),
                query_limits: QueryLimits | None = None, max_body_bytes: int = MAX_BODY_BYTES,
                web_dir: str | Path | None = WEB_DIR,
-               on_token_created: Callable[[str, Path], None] | None = None) -> FastAPI:
+               on_token_created: Callable[[str, Path], None] | None = None,
+               bind_host: str | None = None, allowed_hosts: tuple[str, ...] = ()) -> FastAPI:
     """The service over ``data_dir``.
 
     ``executor_factory()`` gives each run its executor (default: a metered in-process
     one; ``pokerarena serve`` gives metered Ray executors). ``prepare()`` runs before a
     run is driven (``serve``: start or join Ray once). ``token`` defaults to
     :func:`load_or_create_token`; ``on_token_created(token, path)`` is called when a new
-    one is generated (``serve`` prints it).
+    one is generated (``serve`` prints it). Requests must name in their ``Host`` header
+    ``bind_host``, a local name or one of ``allowed_hosts`` (see
+    :func:`~pokerarena.platform.api.security.allowed_hosts`), else they get 421.
     """
     from pokerarena.platform.api.executors import MeteredLocalExecutor
 
@@ -430,6 +433,16 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     if web_dir is not None and Path(web_dir).is_dir():
         app.mount("/", StaticFiles(directory=str(web_dir), html=True), name="web")
 
+    from pokerarena.platform.api.security import (
+        HostCheckMiddleware,
+        RelativePathsMiddleware,
+        public_path_roots,
+    )
+    from pokerarena.platform.api.security import allowed_hosts as hosts_for
+
+    metrics.bind_routes(lambda: [getattr(r, "path", "") for r in app.routes])
+    app.add_middleware(RelativePathsMiddleware, roots=public_path_roots(data_dir))
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
+    app.add_middleware(HostCheckMiddleware, allowed=hosts_for(bind_host, allowed_hosts))
     return app
