@@ -11,6 +11,15 @@ Usable from a CLI or a service alike::
 ``RunDriver.resume(data_dir, run_id, executor)`` continues an interrupted run: units
 the manifest records as finished are skipped, the others are played again and their
 parts replace any partial ones (same names), so no row is ever duplicated.
+
+Each drive opens a *session* (:mod:`pokerarena.workers.landing`) that its units carry;
+a unit lands (its parts renamed into place) only while its session is open and the
+driver alive, so a unit finishing after :meth:`RunDriver.cancel`, after the drive ended,
+or after the driver's process died leaves nothing behind. When a drive starts, units
+whose parts are damaged (:func:`~pokerarena.platform.storage.check_part`) are recorded
+``damaged`` and played again from their seed, and units that landed without being
+recorded (the previous driver died in between) are recorded; a landed unit is checked
+before it is recorded, and a damaged one is retried.
 """
 
 from __future__ import annotations
@@ -26,9 +35,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerarena.platform.executors import UnitFailure
 from pokerarena.platform.planner import Plan, Unit, plan
 from pokerarena.platform.spec import RunSpec, SpecError
-from pokerarena.platform.storage import RunStore, new_run_id, remove_stale_temporaries
+from pokerarena.platform.storage import (
+    TABLES,
+    RunStore,
+    check_part,
+    new_run_id,
+    part_path,
+    remove_stale_temporaries,
+)
 
 
 class RunFailed(RuntimeError):
@@ -103,6 +120,9 @@ class RunDriver:
         self._retries = 0
         self._in_flight = 0
         self._t0: float | None = None
+        self._session: str | None = None
+        self.damaged: list[str] = []
+        self.recovered: list[str] = []
 
     @property
     def run_id(self) -> str:
@@ -129,8 +149,14 @@ class RunDriver:
 
     # control --------------------------------------------------------------------------
     def cancel(self) -> None:
-        """Ask the run to stop: in-flight units are abandoned, the run ends ``cancelled``."""
+        """Ask the run to stop: in-flight units are abandoned, the run ends ``cancelled``.
+
+        From the moment this returns no unit of the run lands, even one whose worker
+        goes on playing it (the drive's session is closed)."""
         self._cancel.set()
+        session = self._session
+        if session is not None:
+            self.store.close_session(session)
 
     def progress(self) -> Progress:
         """A consistent snapshot (thread-safe)."""
@@ -163,6 +189,11 @@ class RunDriver:
         store = self.store
         with store.lock():
             remove_stale_temporaries(store.run_dir)
+            self._session = store.open_session()
+            if self._cancel.is_set():  # cancelled before the drive started
+                store.close_session(self._session)
+            self.damaged = store.mark_damaged(store.damaged_units())
+            self.recovered = store.reconcile()
             done = store.done_units()
             todo = [u for u in self.plan.units if u.unit_id not in done]
             with self._lock:
@@ -178,6 +209,7 @@ class RunDriver:
                 store.append({"event": "start", "units": len(self.plan.units),
                               "hands": self.plan.hands, "skipped": self._skipped,
                               "digest": self.spec.digest(),
+                              "damaged": self.damaged, "recovered": self.recovered,
                               "executor": getattr(self.executor, "name", "?"),
                               "workers": getattr(self.executor, "workers", 1),
                               "host": socket.gethostname(), "pid": os.getpid()})
@@ -191,9 +223,13 @@ class RunDriver:
                 status, error = "interrupted", f"{type(exc).__name__}: {exc}"
                 raise
             finally:
+                # nothing lands from now on; what landed before is recorded
+                store.close_session(self._session)
                 if self.manage_executor:
                     with contextlib.suppress(Exception):
                         self.executor.shutdown()
+                with contextlib.suppress(Exception):
+                    self.recovered += store.reconcile()
                 with self._lock:
                     self._status = status
                     self._in_flight = 0
@@ -222,7 +258,8 @@ class RunDriver:
                 unit = pending.popleft()
                 attempt = attempts.get(unit.unit_id, 0) + 1
                 attempts[unit.unit_id] = attempt
-                ticket = ex.submit(unit.to_dict(), run_dir, attempt)
+                ticket = ex.submit({**unit.to_dict(), "session": self._session}, run_dir,
+                                   attempt)
                 inflight[ticket] = (unit, attempt, time.monotonic())
             with self._lock:
                 self._in_flight = len(inflight)
@@ -231,6 +268,12 @@ class RunDriver:
                 if entry is None:
                     continue
                 unit, attempt, _ = entry
+                if self._cancel.is_set():
+                    continue  # cancelled: whatever it did is not wanted (nor landed)
+                if failure is None:
+                    damage = self._landed_damage(unit)
+                    if damage is not None:
+                        failure = UnitFailure(damage)
                 if failure is not None:
                     self._record_failure(unit, attempt, failure, limits.max_attempts)
                     pending.appendleft(unit)
@@ -247,6 +290,16 @@ class RunDriver:
                     self._in_flight = len(inflight)
                 self._emit()
         return "finished"
+
+    def _landed_damage(self, unit: Unit) -> str | None:
+        """Why a unit reported finished is not sound on disk, or None (the footer check
+        of each of its parts, seen from the driver)."""
+        for table in TABLES:
+            path = part_path(self.store.run_dir, table, unit.unit_id)
+            problem = check_part(path)
+            if problem is not None:
+                return f"damaged part {table}/unit={unit.unit_id}: {problem}"
+        return None
 
     def _record_failure(self, unit: Unit, attempt: int, failure: Any, max_attempts: int) -> None:
         with self._lock:

@@ -12,6 +12,14 @@ and fsynced, so after a crash it holds every unit that finished; a resume skips 
 A run's state is derived from disk alone (a service restart loses nothing): the last
 ``end`` event, else ``running`` while a driver holds the run's lock, else
 ``interrupted``.
+
+Damage: a part that fails the footer check (:func:`check_part`: truncated, emptied,
+overwritten, a link) makes its whole unit unreadable. :func:`scan_parts` walks the
+parts without following any symbolic link and sorts them into readable ones (units all
+of whose parts are sound) and damaged ones; the views read only
+:func:`readable_parts`, and :func:`damaged_units` says what they left out. The driver
+checks a unit's parts when it lands and when a drive starts; a damaged unit is recorded
+(``damaged`` event), is no longer counted done, and is played again from its seed.
 """
 
 from __future__ import annotations
@@ -29,13 +37,146 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.platform.spec import RunSpec, SpecError, parse_spec
-from pokerarena.workers.parts import part_path, remove_stale_temporaries, write_part
+from pokerarena.workers import landing
+from pokerarena.workers.parts import (
+    PART_NAME,
+    check_part,
+    part_path,
+    remove_stale_temporaries,
+    write_part,
+)
 from pokerarena.workers.records import SCHEMAS
 
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",
-           "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES"]
+           "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES", "check_part",
+           "Damage", "PartScan", "scan_parts", "readable_parts", "damaged_units"]
 
 TABLES = ("hands", "seats", "actions", "faults", "units")
+UNIT_DIR_PREFIX = "unit="
+
+
+# damaged parts ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Damage:
+    """One part that cannot be read: its run, unit, table, path and why."""
+
+    run_id: str
+    unit: str
+    table: str
+    path: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON-friendly form."""
+        return asdict(self)
+
+
+@dataclass
+class PartScan:
+    """What :func:`scan_parts` found: the readable parts of each table, and the damage."""
+
+    parts: dict[str, list[Path]] = field(default_factory=lambda: {t: [] for t in TABLES})
+    damaged: list[Damage] = field(default_factory=list)
+
+    def damaged_units(self) -> list[dict[str, Any]]:
+        """``[{"run_id", "unit", "tables": {table: reason}}]``, sorted."""
+        out: dict[tuple[str, str], dict[str, str]] = {}
+        for d in self.damaged:
+            out.setdefault((d.run_id, d.unit), {})[d.table] = d.reason
+        return [{"run_id": r, "unit": u, "tables": t} for (r, u), t in sorted(out.items())]
+
+
+def _dirs(path: Path) -> list[os.DirEntry]:
+    """Entries of ``path`` (sorted by name; [] when it cannot be listed)."""
+    try:
+        with os.scandir(path) as it:
+            return sorted(it, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+_LINK = "is a symbolic link (links are never followed)"
+
+
+def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
+    units: dict[str, dict[str, tuple[Path, str | None]]] = {}
+    for tdir in _dirs(run_dir):
+        if tdir.name not in TABLES:
+            continue
+        if tdir.is_symlink():
+            scan.damaged.append(Damage(run_id, "*", tdir.name, tdir.path, _LINK))
+            continue
+        if not tdir.is_dir(follow_symlinks=False):
+            continue
+        for udir in _dirs(Path(tdir.path)):
+            if not udir.name.startswith(UNIT_DIR_PREFIX):
+                continue
+            unit = udir.name[len(UNIT_DIR_PREFIX):]
+            path = Path(udir.path) / PART_NAME
+            if udir.is_symlink():
+                units.setdefault(unit, {})[tdir.name] = (path, _LINK)
+            elif udir.is_dir(follow_symlinks=False):
+                units.setdefault(unit, {})[tdir.name] = (path, check_part(path))
+    for unit, found in sorted(units.items()):
+        marker = found.get("units")
+        if marker is None or marker[1] == "missing":
+            continue  # not complete (still playing, or abandoned): not damage
+        problems = {t: (found[t][0], found[t][1]) if t in found else
+                    (part_path(run_dir, t, unit), "missing")
+                    for t in TABLES if t not in found or found[t][1] is not None}
+        if problems:
+            scan.damaged.extend(Damage(run_id, unit, t, str(p), why)
+                                for t, (p, why) in sorted(problems.items()))
+            continue
+        for t, (p, _ok) in found.items():
+            scan.parts[t].append(p)
+
+
+def runs_root(data_dir: str | Path) -> Path:
+    """``<data>/runs``, resolved (the one place a link is followed: the operator's own
+    layout above the runs; nothing below it is ever followed)."""
+    return (Path(data_dir).resolve() / "runs").resolve()
+
+
+def scan_parts(data_dir: str | Path, run_id: str | None = None) -> PartScan:
+    """Every part under ``<data>/runs`` (one run, or all), sorted into readable parts
+    (of complete units whose every part passes :func:`check_part`) and damage.
+
+    No symbolic link below ``<data>/runs`` is followed: a linked run folder is skipped, a
+    linked table folder, unit folder or part is damage. A unit without its ``units`` part
+    is not complete (still playing, abandoned) and appears in neither list. Paths are
+    absolute and free of links, so their text is where the kernel reads.
+    """
+    root = runs_root(data_dir)
+    scan = PartScan()
+    if run_id is not None:
+        entries = [e for e in _dirs(root) if e.name == run_id]
+    else:
+        entries = [e for e in _dirs(root) if not e.name.startswith(".")]
+    for e in entries:
+        if e.is_dir(follow_symlinks=False):
+            _scan_run(Path(e.path), e.name, scan)
+    return scan
+
+
+def readable_parts(data_dir: str | Path, table: str, run_id: str | None = None
+                   ) -> list[Path]:
+    """The parts of ``table`` a reader may read (see :func:`scan_parts`)."""
+    return scan_parts(data_dir, run_id).parts[table]
+
+
+def damaged_units(run_dir: str | Path) -> dict[str, dict[str, str]]:
+    """Units of one run folder that cannot be read: ``{unit: {table: reason}}``."""
+    run_dir = Path(run_dir)
+    scan = PartScan()
+    if run_dir.is_dir() and not run_dir.is_symlink():
+        _scan_run(run_dir.resolve(), run_dir.name, scan)
+    out: dict[str, dict[str, str]] = {}
+    for d in scan.damaged:
+        out.setdefault(d.unit, {})[d.table] = d.reason
+    return out
 
 
 def default_data_dir() -> Path:
@@ -115,13 +256,67 @@ class RunStore:
         return out
 
     def done_units(self, events: list[dict[str, Any]] | None = None) -> dict[str, dict]:
-        """Units the manifest records as finished (and whose ``units`` part exists)."""
+        """Units the manifest records as finished and not damaged since (and whose
+        ``units`` part exists)."""
         done: dict[str, dict] = {}
         for e in self.events() if events is None else events:
             if e.get("event") == "unit":
                 done[e["unit"]] = e
+            elif e.get("event") == "damaged":
+                done.pop(e.get("unit"), None)
         return {u: e for u, e in done.items()
                 if part_path(self.run_dir, "units", u).is_file()}
+
+    def damaged_units(self) -> dict[str, dict[str, str]]:
+        """Units whose parts fail the footer check: ``{unit: {table: reason}}``."""
+        return damaged_units(self.run_dir)
+
+    def mark_damaged(self, damaged: dict[str, dict[str, str]]) -> list[str]:
+        """Record ``damaged`` units (``damaged`` events) that the manifest still counts
+        done; returns their ids. They are played again by the next drive."""
+        done = self.done_units()
+        marked = []
+        for unit, tables in sorted(damaged.items()):
+            if unit in done:
+                self.append({"event": "damaged", "unit": unit, "tables": tables})
+                marked.append(unit)
+        return marked
+
+    def reconcile(self) -> list[str]:
+        """Record units that landed (complete and readable on disk) but that the
+        manifest does not hold (their driver stopped between the landing and the
+        record), so the run's record and its views agree; returns their ids."""
+        import pyarrow.parquet as pq
+
+        done = self.done_units()
+        scan = scan_parts(self.data_dir, self.run_id)
+        added = []
+        for path in scan.parts["units"]:
+            unit = path.parent.name[len(UNIT_DIR_PREFIX):]
+            if unit in done:
+                continue
+            try:
+                row = pq.read_table(path).to_pylist()[0]
+            except Exception:  # noqa: BLE001 - unreadable after all: it is replayed
+                continue
+            self.append({"event": "unit", "unit": unit, "hands": row.get("hands", 0),
+                         "rows": {t: int(row.get(f"rows_{t}") or 0)
+                                  for t in ("hands", "seats", "actions", "faults")},
+                         "bytes": int(row.get("bytes") or 0),
+                         "attempt": row.get("attempt"), "worker": row.get("worker"),
+                         "play_seconds": row.get("play_seconds"),
+                         "write_seconds": row.get("write_seconds"), "recovered": True})
+            added.append(unit)
+        return added
+
+    # sessions (whether the run still wants a unit: checked where units land) ----------
+    def open_session(self) -> str:
+        """Start a drive: units carrying the returned token may land until it closes."""
+        return landing.open_session(self.run_dir)
+
+    def close_session(self, session: str) -> None:
+        """No unit of ``session`` lands from now on (waits out one landing now)."""
+        landing.close_session(self.run_dir, session)
 
     # lock -----------------------------------------------------------------------------
     @contextmanager
@@ -175,6 +370,10 @@ class RunStore:
         spec = doc["spec"]
         info = RunInfo(run_id=self.run_id, kind=spec.get("kind", ""), name=spec.get("name", ""),
                        created=doc.get("created", 0.0), path=str(self.run_dir))
+        rows_by_unit: dict[str, int] = {}
+        bytes_by_unit: dict[str, int] = {}
+        hands_by_unit: dict[str, int] = {}
+        damaged: dict[str, None] = {}
         for e in events:
             kind = e.get("event")
             if kind == "start":
@@ -186,9 +385,17 @@ class RunStore:
                 info.error = None
             elif kind == "unit":
                 info.done_ids.add(e["unit"])
-                info.rows += sum(e.get("rows", {}).values())
-                info.bytes += e.get("bytes", 0)
+                damaged.pop(e["unit"], None)
+                rows_by_unit[e["unit"]] = sum(e.get("rows", {}).values())
+                bytes_by_unit[e["unit"]] = e.get("bytes", 0)
+                hands_by_unit[e["unit"]] = e.get("hands", 0)
                 info.last_unit = e["time"]
+            elif kind == "damaged":
+                unit = e.get("unit")
+                info.done_ids.discard(unit)
+                damaged[unit] = None
+                for by_unit in (rows_by_unit, bytes_by_unit, hands_by_unit):
+                    by_unit.pop(unit, None)
             elif kind == "retry":
                 info.retries += 1
             elif kind == "end":
@@ -196,8 +403,10 @@ class RunStore:
                 info.ended = e["time"]
                 info.error = e.get("error")
         info.units_done = len(info.done_ids)
-        hands_by_unit = {e["unit"]: e.get("hands", 0) for e in events if e.get("event") == "unit"}
+        info.rows = sum(rows_by_unit.values())
+        info.bytes = sum(bytes_by_unit.values())
         info.hands_done = sum(hands_by_unit.values())
+        info.damaged = sorted(damaged)
         if info.status == "running" and not self.is_driven():
             info.status = "interrupted"
         if info.started is None and info.ended is None:
@@ -226,6 +435,8 @@ class RunInfo:
     bytes: int = 0
     retries: int = 0
     error: str | None = None
+    damaged: list[str] = field(default_factory=list)
+    """Units recorded damaged and not played again since."""
     done_ids: set[str] = field(default_factory=set, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
@@ -248,6 +459,8 @@ def list_runs(data_dir: str | Path) -> list[RunInfo]:
         return []
     out = []
     for d in sorted(root.iterdir()):
+        if d.is_symlink() or d.name.startswith("."):
+            continue  # links below runs/ are never followed
         if (d / "spec.json").is_file():
             try:
                 out.append(RunStore(data_dir, d.name).info())

@@ -3,24 +3,43 @@
 One actor per worker slot; it keeps games and lookup tables warm across units. Actors
 are created with ``max_restarts=0``: when the process dies the driver sees
 ``RayActorError`` on its pending calls, starts a new actor and retries those units.
+
+An actor whose driver is gone (the service was killed) is an orphan: its unit would not
+land anyway (:mod:`~pokerarena.workers.landing`), so a watchdog thread ends the process
+as soon as it sees the run's driver lock free while a unit plays, and a unit refused at
+landing for that reason ends it too.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import ray
 
+from pokerarena.workers.landing import UnitNotWanted, unwanted_reason
 from pokerarena.workers.records import GameCache
 from pokerarena.workers.table import execute_unit
+
+WATCH_SECONDS = 2.0
+
+
+def orphaned(run_dir: str, session: str | None) -> bool:
+    """True when the unit's run has no live driver any more (see the module docstring)."""
+    why = unwanted_reason(run_dir, session)
+    return why is not None and why[1]
 
 
 class TableWorker:
     """Plays units and writes their parts (``run_unit``); ``pid`` for tests and ops."""
 
-    def __init__(self) -> None:
+    def __init__(self, watch_seconds: float = WATCH_SECONDS) -> None:
         self.cache = GameCache()
+        self.watch_seconds = watch_seconds
+        self._current: tuple[str, str] | None = None
+        self._watchdog: threading.Thread | None = None
+        self._stop = threading.Event()
 
     def ready(self) -> int:
         """Return the worker's pid once it is up (imports done)."""
@@ -32,9 +51,36 @@ class TableWorker:
         """The worker process id."""
         return os.getpid()
 
+    def _exit(self) -> None:
+        """End this process (an orphan: nobody will read what it returns)."""
+        os._exit(0)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.watch_seconds):
+            current = self._current
+            if current is not None and orphaned(*current):
+                self._exit()
+
+    def _play(self, unit: dict[str, Any], run_dir: str, attempt: int,
+              play: Any) -> dict[str, Any]:
+        session = unit.get("session")
+        if session and self._watchdog is None:
+            self._watchdog = threading.Thread(target=self._watch, daemon=True,
+                                              name="orphan-watchdog")
+            self._watchdog.start()
+        self._current = (run_dir, session) if session else None
+        try:
+            return play(unit, run_dir, attempt, self.cache)
+        except UnitNotWanted as exc:
+            if exc.orphaned:
+                self._exit()
+            raise
+        finally:
+            self._current = None
+
     def run_unit(self, unit: dict[str, Any], run_dir: str, attempt: int = 1) -> dict[str, Any]:
         """Play one unit and write its parts; see :func:`execute_unit`."""
-        return execute_unit(unit, run_dir, attempt, self.cache)
+        return self._play(unit, run_dir, attempt, execute_unit)
 
 
 RemoteTableWorker = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(TableWorker)

@@ -11,7 +11,8 @@ import socket
 import time
 from typing import Any
 
-from pokerarena.workers.parts import write_part
+from pokerarena.workers.landing import check_wanted, landing
+from pokerarena.workers.parts import drop_staged, land_part, stage_part
 from pokerarena.workers.records import DATA_TABLES, GameCache, play_unit, units_row
 
 
@@ -22,11 +23,21 @@ def worker_name() -> str:
 
 def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
                  cache: GameCache | None = None) -> dict[str, Any]:
-    """Play ``unit``, write its ``hands``/``seats``/``actions`` parts, then its ``units``
-    row (last: its presence marks a complete unit on disk). Returns a summary dict:
-    ``unit_id``, ``hands``, ``rows`` per table, ``bytes``, ``play_seconds``,
-    ``write_seconds``, ``cpu_seconds`` (this process's CPU time for the unit: below the
-    wall time when the machine is oversubscribed), ``worker``, ``attempt``."""
+    """Play ``unit``, write its ``hands``/``seats``/``actions``/``faults`` parts and its
+    ``units`` row, and land them together. Returns a summary dict: ``unit_id``,
+    ``hands``, ``rows`` per table, ``bytes``, ``play_seconds``, ``write_seconds``,
+    ``cpu_seconds`` (this process's CPU time for the unit: below the wall time when the
+    machine is oversubscribed), ``worker``, ``attempt``.
+
+    Every part is first written under a temporary name and checked
+    (:func:`~pokerarena.workers.parts.stage_part`); then, holding the run's landing lock,
+    the unit's session (``unit["session"]``, set by the driver) is checked and the parts
+    are renamed into place, the ``units`` part last (its presence marks a complete unit
+    on disk). A unit its run no longer wants (cancelled, ended, driver gone) raises
+    :class:`~pokerarena.workers.landing.UnitNotWanted` and leaves nothing behind.
+    """
+    session = unit.get("session")
+    check_wanted(run_dir, session)  # a queued unit of a cancelled run is not even played
     started = time.time()
     cpu0 = time.process_time()
     t0 = time.perf_counter()
@@ -36,15 +47,26 @@ def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
     nbytes = 0
     rows: dict[str, int] = {}
     uid = unit["unit_id"]
-    for name in DATA_TABLES:
-        nbytes += write_part(tables[name], run_dir, name, uid)
-        rows[name] = tables[name].num_rows
-    t2 = time.perf_counter()
-    worker = worker_name()
-    units = units_row(unit, worker=worker, attempt=attempt, started_at=started,
-                      play_seconds=t1 - t0, write_seconds=t2 - t1, rows=rows, nbytes=nbytes,
-                      bot_time=bot_time)
-    nbytes += write_part(units, run_dir, "units", uid)
+    staged = []
+    try:
+        for name in DATA_TABLES:
+            staged.append(stage_part(tables[name], run_dir, name, uid))
+            nbytes += staged[-1][2]
+            rows[name] = tables[name].num_rows
+        t2 = time.perf_counter()
+        worker = worker_name()
+        units = units_row(unit, worker=worker, attempt=attempt, started_at=started,
+                          play_seconds=t1 - t0, write_seconds=t2 - t1, rows=rows,
+                          nbytes=nbytes, bot_time=bot_time)
+        staged.append(stage_part(units, run_dir, "units", uid))
+        nbytes += staged[-1][2]
+        with landing(run_dir, session):
+            while staged:
+                tmp, final, _size = staged[0]
+                land_part(tmp, final)
+                staged.pop(0)
+    finally:
+        drop_staged(staged)
     return {"unit_id": uid, "hands": int(unit["hands"]), "rows": rows, "bytes": nbytes,
             "play_seconds": t1 - t0, "write_seconds": time.perf_counter() - t1,
             "cpu_seconds": time.process_time() - cpu0, "worker": worker, "attempt": attempt}
