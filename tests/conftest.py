@@ -3,14 +3,35 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_REFERENCE = REPO_ROOT.parent / "shared" / "reference"
+_SESSION_CACHE: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The evaluator's tables (and the bots' pre-flop tables) are built fresh, once per
+    session, in the session's own cache directory: a test never reads tables that an
+    older builder left in the shared cache. Set before any test module is imported, so
+    in-process code and the CLI subprocesses (which inherit it) use the same directory.
+    numba's compiled code stays in its own shared cache (``NUMBA_CACHE_DIR`` or
+    ``__pycache__``)."""
+    if not _SESSION_CACHE:
+        _SESSION_CACHE.append(tempfile.mkdtemp(prefix="pokerarena-test-cache-"))
+        os.environ["POKERARENA_CACHE"] = _SESSION_CACHE[0]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's cache directory."""
+    while _SESSION_CACHE:
+        shutil.rmtree(_SESSION_CACHE.pop(), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

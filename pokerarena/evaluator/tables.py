@@ -5,6 +5,10 @@ for every card count up to seven the key sum identifies the multiset of ranks. A
 row-displacement perfect hash maps the sums of 5, 6 and 7 cards into small tables of
 values; a 13-bit suit mask indexes the flush table; an Omaha table holds, for every
 five-card board and every pair of hole ranks, the best non-flush value.
+
+The cache key of a ranking's tables is its parameters and a digest of the source of the
+code that builds them (:func:`builder_digest`), so an edited builder never reads tables
+an older one left on disk.
 """
 
 from __future__ import annotations
@@ -12,18 +16,22 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 from numba import njit
 
+from pokerarena.evaluator import generic, rankings
 from pokerarena.evaluator.generic import any_value, high_value
 from pokerarena.evaluator.rankings import KIND_A5, P_KIND
 
 RANK_KEYS = np.array([0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345,
                       1479181], dtype=np.int64)
 SUIT_SHIFT = 32
-TABLE_VERSION = 5
 HASH_SIZES = (5, 6, 7)
+# The code that builds the tables: a digest of its source is part of every cache key, so
+# an edited builder (or ranking function) never reads tables an older one built.
+BUILDER_MODULES: tuple[ModuleType | None, ...] = (None, generic, rankings)  # None: this one
 
 
 def card_keys() -> np.ndarray:
@@ -109,10 +117,15 @@ def _displace(keys, shift):
     used = np.zeros(keys.shape[0] * 4 + (1 << shift) + 1, np.bool_)
     offsets = np.zeros(nrows, np.int32)
     size = 0
+    free = 0  # every slot below ``free`` is taken
     for r in order:
         if pop[r] == 0:
             break
-        o = 0
+        # An offset that puts the row's lowest key below ``free`` collides: skip those.
+        low = mask
+        for j in range(start[r], start[r + 1]):
+            low = min(low, keys[by_row[j]] & mask)
+        o = free - low if free > low else 0
         while True:
             ok = True
             for j in range(start[r], start[r + 1]):
@@ -127,22 +140,57 @@ def _displace(keys, shift):
             slot = o + (keys[by_row[j]] & mask)
             used[slot] = True
             size = max(size, slot + 1)
+        while used[free]:
+            free += 1
     return offsets, size
 
 
+_LAYOUTS: dict[bytes, tuple[int, np.ndarray, int]] = {}
+
+
+def _layout(keys: np.ndarray, cached: bool = True) -> tuple[int, np.ndarray, int]:
+    """Smallest (shift, offsets, size) over a few row widths. It depends on the keys
+    only (the same for every ranking), so it is searched once per process and cached on
+    disk next to the tables (``cached=False``: searched afresh)."""
+    tag = hashlib.sha1(keys.tobytes()).digest()
+    found = _LAYOUTS.get(tag) if cached else None
+    if found is not None:
+        return found
+    path = cache_dir() / f"layout-{builder_digest()}-{tag.hex()[:16]}.npz"
+    if cached:
+        try:
+            with np.load(path) as data:
+                found = (int(data["shift"][0]), data["offsets"], int(data["size"][0]))
+        except (OSError, ValueError, KeyError, IndexError):
+            found = None
+    if found is None:
+        best = None
+        for shift in range(7, 13):
+            offsets, size = _displace(keys, shift)
+            cost = size * 4 + offsets.size * 4
+            if best is None or cost < best[0]:
+                best = (cost, shift, offsets, size)
+        assert best is not None
+        found = (best[1], best[2], int(best[3]))
+        _save(path, shift=np.array([found[0]], dtype=np.int64), offsets=found[1],
+              size=np.array([found[2]], dtype=np.int64))
+    _LAYOUTS[tag] = found
+    return found
+
+
 def _perfect_hash(keys: np.ndarray, values: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """Smallest (shift, offsets, table) over a few row widths."""
-    best = None
-    for shift in range(7, 13):
-        offsets, size = _displace(keys, shift)
-        cost = size * 4 + offsets.size * 4
-        if best is None or cost < best[0]:
-            best = (cost, shift, offsets, size)
-    _, shift, offsets, size = best
-    table = np.zeros(size, dtype=np.int32)
-    slots = offsets[keys >> shift].astype(np.int64) + (keys & ((1 << shift) - 1))
-    if np.unique(slots).size != slots.size:
+    """(shift, offsets, table) of the smallest layout over a few row widths."""
+    for cached in (True, False):
+        shift, offsets, size = _layout(keys, cached)
+        rows = keys >> shift
+        if rows.max() >= offsets.size:
+            continue  # a damaged cached layout: search afresh
+        slots = offsets[rows].astype(np.int64) + (keys & ((1 << shift) - 1))
+        if slots.min() >= 0 and slots.max() < size and np.unique(slots).size == slots.size:
+            break
+    else:
         raise RuntimeError("perfect hash collision")
+    table = np.zeros(size, dtype=np.int32)
     table[slots] = values
     return shift, offsets, table
 
@@ -211,6 +259,37 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+_DIGEST: list[str] = []
+
+
+def builder_digest() -> str:
+    """SHA-256 (16 hex digits) of the source of the code that builds the tables."""
+    if not _DIGEST:
+        h = hashlib.sha256()
+        for mod in BUILDER_MODULES:
+            src = Path(__file__ if mod is None else str(mod.__file__))
+            h.update(src.name.encode())
+            h.update(src.read_bytes())
+        _DIGEST.append(h.hexdigest()[:16])
+    return _DIGEST[0]
+
+
+def cache_key(params: np.ndarray) -> str:
+    """The cache key of the tables of ``params``: the parameters and the builder's code."""
+    return hashlib.sha256(params.tobytes() + builder_digest().encode()).hexdigest()[:16]
+
+
+def _save(path: Path, **arrays: np.ndarray) -> None:
+    """Write ``arrays`` to ``path`` atomically; an unwritable cache is only a rebuild."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 def build(params: np.ndarray) -> dict[str, np.ndarray]:
     """Build every table for a table-friendly ranking's parameter array."""
     ranks_only = params[P_KIND] == KIND_A5
@@ -236,8 +315,7 @@ def build(params: np.ndarray) -> dict[str, np.ndarray]:
 
 def load(params: np.ndarray) -> dict[str, np.ndarray]:
     """Tables for ``params`` from the disk cache, building and saving them if missing."""
-    digest = hashlib.sha1(params.tobytes() + bytes([TABLE_VERSION])).hexdigest()[:16]
-    path = cache_dir() / f"high-{digest}.npz"
+    path = cache_dir() / f"high-{cache_key(params)}.npz"
     if path.exists():
         try:
             with np.load(path) as data:
@@ -245,11 +323,5 @@ def load(params: np.ndarray) -> dict[str, np.ndarray]:
         except (OSError, ValueError):
             pass  # a damaged cache file is rebuilt below
     tables = build(params)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **tables)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # an unwritable cache only costs a rebuild next time
+    _save(path, **tables)
     return tables
