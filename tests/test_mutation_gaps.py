@@ -8,7 +8,11 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from pokerarena.engine import Game
+from pokerarena.engine.actions import Action
+from pokerarena.engine.phh import PHHError, replay
 from pokerarena.evaluator import ranking, tables
 
 # The evaluator's table cache. -----------------------------------------------------------
@@ -55,3 +59,69 @@ def test_a_damaged_cached_layout_is_searched_again(tmp_path, monkeypatch):
     again = tables._perfect_hash(keys, values)
     assert again[0] == shift and np.array_equal(again[1], offsets)
     assert np.array_equal(again[2], table)
+
+
+# Pot limit on the engine's general betting path. ---------------------------------------
+
+
+def _pot_limit_max(hand, legal) -> int:
+    """The pot-limit maximum worked out from the chips alone: the current bet, plus the
+    pot after calling (every chip put in so far, and the call)."""
+    p = list(hand.seat_of).index(hand.to_act)  # bets and stacks are by position
+    put_in = sum(hand.starting) - sum(hand.stack)
+    bet, stack = hand.bets[p], hand.stack[p]
+    cur = bet + legal.call
+    return max(legal.min_to, min(cur + put_in + legal.call, bet + stack))
+
+
+def test_pot_limit_with_raise_caps_bets_the_pot_at_most():
+    """With a raise cap the general path (``Hand._raise_range``) computes the range, not
+    the no-cap fast path; its maximum is the pot after the call, at every decision of
+    random hands, and the same as the fast path's while the cap is not reached."""
+    capped = Game("holdem", {"betting": "pot_limit", "max_raises": 20})
+    plain = Game("holdem", {"betting": "pot_limit"})
+    assert not capped.fast_raises and plain.fast_raises
+    first = capped.new_hand(1, 3, [1000] * 3, 0).legal_actions()
+    assert (first.call, first.min_to, first.max_to) == (2, 4, 7)  # blinds 1/2: 2 + 3 + 2
+    rng = np.random.default_rng(12)
+    raises = 0
+    for seed in range(40):
+        stacks = [int(s) for s in rng.integers(30, 400, 4)]
+        a, b = capped.new_hand(seed, 4, stacks, seed % 4), plain.new_hand(seed, 4, stacks, seed % 4)
+        a.starting = b.starting = stacks
+        while not a.is_over:
+            la, lb = a.legal_actions(), b.legal_actions()
+            assert la == lb
+            if a.phase_name == "bet" and "cbr" in la.kinds:
+                assert la.max_to == _pot_limit_max(a, la)
+            kinds = [k for k in la.kinds if k in ("f", "cc", "cbr")] or list(la.kinds)
+            kind = kinds[int(rng.integers(len(kinds)))]
+            if kind == "cbr":
+                raises += 1
+                amount = la.max_to if rng.random() < 0.5 else la.min_to
+                act = Action("cbr", amount)
+            else:
+                act = Action(kind)
+            a.apply(act)
+            b.apply(act)
+    assert raises > 50
+
+
+# PHH replay: nothing after the end of the hand. ------------------------------------------
+
+_FOLDED = {"variant": "NT", "antes": [0, 0, 0], "blinds_or_straddles": [1, 2, 0],
+           "min_bet": 2, "starting_stacks": [100, 100, 100],
+           "actions": ["d dh p1 8h2s", "d dh p2 KcJs", "d dh p3 9d7s", "p3 f", "p1 f"]}
+
+
+@pytest.mark.parametrize("extra", ["p2 cc", "p2 cbr 10", "p3 f", "d db 2c3c4c", "p2 f"])
+def test_phh_refuses_an_action_after_the_end_of_the_hand(extra):
+    done = replay(dict(_FOLDED))
+    assert done.hand.is_over and list(done.finishing_stacks) == [99, 101, 100]
+    with pytest.raises(PHHError, match="action 6 .*over"):
+        replay(dict(_FOLDED, actions=[*_FOLDED["actions"], extra]))
+
+
+def test_phh_accepts_a_voluntary_show_after_the_end():
+    shown = replay(dict(_FOLDED, actions=[*_FOLDED["actions"], "p2 sm KcJs"]))
+    assert list(shown.finishing_stacks) == [99, 101, 100]
