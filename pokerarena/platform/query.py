@@ -6,19 +6,31 @@ a ``leaderboard`` view (per run and bot, with each bot's decisions per second fr
 units' ``bot_decisions`` and ``bot_think_seconds``). The data views show only *complete* units
 (those whose ``units`` row exists; it is written last), so a query never mixes in
 half of a unit that is still being played, retried or was cancelled.
+
+The views name their part files explicitly, grouped by schema (each group read without
+``union_by_name``, the groups combined ``UNION ALL BY NAME``), so building them reads no
+part file but the first of each group. Which files there are, and each file's schema, is
+a :class:`ViewDefs` from :meth:`ViewCache.definitions`: it lists the folders each time (a
+unit that lands, or a part that goes, shows at once) but reads a part's schema only once
+per ``(path, mtime, size)``. The service keeps one cache and hands the definitions to
+its query processes (:mod:`pokerarena.platform.query_pool`).
 """
 
 from __future__ import annotations
 
-import glob
+import contextvars
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
-from pokerarena.platform.storage import TABLES, RunStore, list_runs
-from pokerarena.workers.parts import PART_NAME
+from pokerarena.platform.storage import TABLES, RunStore, list_runs, scan_parts
 from pokerarena.workers.records import SCHEMAS
 
 
@@ -30,9 +42,93 @@ def _sql_str(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _glob(data_dir: Path, table: str, run_id: str | None) -> str:
-    run = run_id if run_id else "*"
-    return str(data_dir / "runs" / run / table / "unit=*" / PART_NAME)
+@dataclass(frozen=True)
+class ViewDefs:
+    """What the views read: per table, groups of part files that share one schema
+    (plain data: it is pickled to the query processes), from the readable parts of
+    :func:`~pokerarena.platform.storage.scan_parts` (complete units whose every part
+    passes the footer check); ``damaged`` are the units left out, as that scan reports
+    them."""
+
+    tables: dict[str, list[list[str]]]
+    damaged: list[dict[str, Any]] = field(default_factory=list)
+
+
+class ViewCache:
+    """Each part file's schema, read once per ``(path, mtime_ns, size)``; thread-safe.
+
+    ``part_reads`` counts the schemas read (tests and metrics)."""
+
+    def __init__(self) -> None:
+        self._schemas: dict[str, tuple[tuple[int, int], str]] = {}
+        self._lock = threading.Lock()
+        self.part_reads = 0
+
+    def _signature(self, path: str) -> str | None:
+        """The part's schema as text; None when it went away or cannot be read."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        key = (st.st_mtime_ns, st.st_size)
+        with self._lock:
+            hit = self._schemas.get(path)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        import pyarrow.parquet as pq
+
+        with self._lock:
+            self.part_reads += 1
+        try:
+            sig = pq.read_schema(path).remove_metadata().to_string()
+        except (OSError, ValueError, pa.ArrowException):
+            return None
+        with self._lock:
+            self._schemas[path] = (key, sig)
+        return sig
+
+    def definitions(self, data_dir: str | Path, run_id: str | None = None) -> ViewDefs:
+        """The readable part files of ``data_dir`` (one run or all), grouped by schema.
+        Lists the folders every time (so a unit that lands or goes shows at once); reads
+        only parts it has not seen with this mtime and size."""
+        scan = scan_parts(data_dir, run_id)
+        tables: dict[str, list[list[str]]] = {}
+        seen: set[str] = set()
+        for table in TABLES:
+            groups: dict[str, list[str]] = {}
+            for path in sorted(str(p) for p in scan.parts.get(table, [])):
+                seen.add(path)
+                sig = self._signature(path)
+                if sig is not None:
+                    groups.setdefault(sig, []).append(path)
+            tables[table] = list(groups.values())
+        if run_id is None:  # a listing of every run: forget the files that went away
+            with self._lock:
+                for path in [p for p in self._schemas if p not in seen]:
+                    del self._schemas[path]
+        return ViewDefs(tables, [d.as_dict() for d in scan.damaged])
+
+
+VIEW_CACHE = ViewCache()
+"""The process's cache (the CLI's, and the service's unless it is given another)."""
+
+_GIVEN: contextvars.ContextVar[ViewDefs | None] = contextvars.ContextVar("views",
+                                                                        default=None)
+
+
+@contextmanager
+def given_views(views: ViewDefs) -> Iterator[None]:
+    """Within the block, :func:`connect` builds its views from ``views`` (a query process
+    gets them from the service instead of listing and reading the parts itself)."""
+    token = _GIVEN.set(views)
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
+
+
+def _files_sql(files: list[str]) -> str:
+    return "[" + ", ".join(_sql_str(f) for f in files) + "]"
 
 
 LEADERBOARD_SQL = """
@@ -78,20 +174,24 @@ SELECT NULL::VARCHAR AS run_id, NULL::VARCHAR AS bot, NULL::BIGINT AS decisions,
 """
 
 
-def connect(data_dir: str | Path, run_id: str | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection with the views over ``data_dir`` (one run or all)."""
+def connect(data_dir: str | Path, run_id: str | None = None, *,
+            views: ViewDefs | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the views over ``data_dir`` (one run or all),
+    built from ``views`` (default: those of :func:`given_views`, else
+    :data:`VIEW_CACHE`'s)."""
     data_dir = Path(data_dir)
     if run_id is not None and not RunStore(data_dir, run_id).exists():
         raise QueryError(f"no run {run_id!r} under {data_dir}")
+    views = views or _GIVEN.get() or VIEW_CACHE.definitions(data_dir, run_id)
     con = duckdb.connect(":memory:")
     for table in TABLES:
-        pattern = _glob(data_dir, table, run_id)
         raw = f"_raw_{table}"
-        if glob.glob(pattern):
-            con.execute(
-                f"CREATE VIEW {raw} AS SELECT * FROM read_parquet({_sql_str(pattern)}, "
-                "hive_partitioning = true, union_by_name = true, "
-                "hive_types = {'unit': VARCHAR})")
+        groups = views.tables.get(table) or []
+        if groups:
+            con.execute(f"CREATE VIEW {raw} AS " + " UNION ALL BY NAME ".join(
+                f"SELECT * FROM read_parquet({_files_sql(files)}, "
+                "hive_partitioning = true, hive_types = {'unit': VARCHAR})"
+                for files in groups))
         else:
             empty = SCHEMAS[table].empty_table().append_column("unit", pa.array([], pa.string()))
             con.register(f"_empty_{table}", empty)

@@ -6,6 +6,7 @@ serve`` runs it with uvicorn. See ``docs/api.md``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -32,10 +33,18 @@ from pokerarena.platform.api.security import (
     QueryTimeout,
     check_http_spec,
     load_or_create_token,
-    run_sandboxed,
     token_matches,
 )
 from pokerarena.platform.metrics import ServiceMetrics
+from pokerarena.platform.query_pool import (
+    PoolClosed,
+    PoolLimits,
+    QueryBusy,
+    QueryKilled,
+    QueryMemoryError,
+    QueryPool,
+    records,
+)
 
 log = logging.getLogger("pokerarena.api")
 
@@ -191,30 +200,28 @@ LEADERBOARD_SQL = ("SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, sh
                    "ORDER BY mbb_per_hand DESC, bot")
 
 
-def _records(con: Any, sql: str) -> list[dict[str, Any]]:
-    cur = con.execute(sql)
-    cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, (_plain(v) for v in row), strict=True)) for row in cur.fetchall()]
+async def _pooled(pool: QueryPool, statements: dict[str, str], run_id: str | None,
+                  limits: QueryLimits) -> dict[str, Any]:
+    """Run ``statements`` in the query pool without holding a server thread; the pool's
+    refusals and limits become :class:`ApiError` (see docs/api.md, Queries)."""
+    from pokerarena.platform.query import QueryError
 
-
-def _plain(v: Any) -> Any:
-    """JSON-friendly cell (decimals become floats, times ISO text)."""
-    if v is None or isinstance(v, bool | int | float | str):
-        return v
     try:
-        import decimal
-
-        if isinstance(v, decimal.Decimal):
-            return float(v)
-    except ImportError:  # pragma: no cover
-        pass
-    if hasattr(v, "isoformat"):
-        return v.isoformat()
-    if isinstance(v, list | tuple):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    return str(v)
+        future = pool.submit(statements, run_id, limits)
+    except QueryBusy as exc:
+        raise ApiError(429, str(exc)) from None
+    except PoolClosed as exc:
+        raise ApiError(503, str(exc)) from None
+    try:
+        return await asyncio.wrap_future(future)
+    except (QueryTimeout, QueryKilled) as exc:
+        raise ApiError(408, str(exc)) from None
+    except QueryMemoryError as exc:
+        raise ApiError(413, str(exc)) from None
+    except (PolicyError, QueryError) as exc:
+        raise ApiError(400, str(exc).splitlines()[0]) from None
+    except PoolClosed as exc:
+        raise ApiError(503, str(exc)) from None
 
 
 def create_app(data_dir: str | Path, *, token: str | None = None,
@@ -224,6 +231,7 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
                max_active: int = 4, allowed_adapter_urls: tuple[str, ...] = (),
                query_limits: QueryLimits | None = None, max_body_bytes: int = MAX_BODY_BYTES,
                web_dir: str | Path | None = WEB_DIR,
+               query_pool: PoolLimits | None = None,
                on_token_created: Callable[[str, Path], None] | None = None,
                bind_host: str | None = None, allowed_hosts: tuple[str, ...] = ()) -> FastAPI:
     """The service over ``data_dir``.
@@ -251,6 +259,7 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     manager = RunManager(data_dir, metrics, executor_factory or MeteredLocalExecutor,
                          resume=resume, max_active=max_active, prepare=prepare)
     holder["m"] = manager
+    pool = QueryPool(data_dir, query_pool)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # noqa: ANN202 - FastAPI's lifespan protocol
@@ -258,7 +267,9 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
         for a in actions:
             log.warning("run %s: %s after a restart", a["run_id"], a["action"])
         app.state.recovered = actions
+        pool.start()
         yield
+        pool.close()
         manager.shutdown()
 
     app = FastAPI(title="pokerarena", version="0.1.0", lifespan=lifespan, docs_url=None,
@@ -267,6 +278,7 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     app.state.manager = manager
     app.state.metrics = metrics
     app.state.data_dir = data_dir
+    app.state.query_pool = pool
 
     # errors ---------------------------------------------------------------------------
     @app.exception_handler(ApiError)
@@ -368,51 +380,46 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
         """Cancel a run: units in flight stop; finished units stay, consistent."""
         return _manager_call(lambda: manager.cancel(run_id))
 
-    def _run_con(run_id: str) -> Any:
-        from pokerarena.platform.query import connect
-
+    async def _run_records(run_id: str, statements: dict[str, str]) -> dict[str, Any]:
         _manager_call(lambda: manager._store(run_id))
-        return connect(data_dir, run_id)
+        out = await _pooled(pool, statements, run_id, limits)
+        return {"run_id": run_id, **{name: records(r) for name, r in out.items()}}
 
     @app.get("/api/runs/{run_id}/leaderboard", tags=["results"])
-    def leaderboard(run_id: RunId) -> dict[str, Any]:
+    async def leaderboard(run_id: RunId) -> dict[str, Any]:
         """Per bot: hands, net chips, mbb/hand with 95% CI, won rate, faults; and the cross
-        table (each bot's mbb/hand at tables with each other bot)."""
-        con = _run_con(run_id)
-        try:
-            return {"run_id": run_id, "leaderboard": _records(con, LEADERBOARD_SQL),
-                    "cross_table": _records(con, CROSS_TABLE_SQL)}
-        finally:
-            con.close()
+        table (each bot's mbb/hand at tables with each other bot). Runs in the query pool
+        (429 when it is full)."""
+        return await _run_records(run_id, {"leaderboard": LEADERBOARD_SQL,
+                                           "cross_table": CROSS_TABLE_SQL})
 
     @app.get("/api/runs/{run_id}/charts", tags=["results"])
-    def charts(run_id: RunId) -> dict[str, Any]:
+    async def charts(run_id: RunId) -> dict[str, Any]:
         """Win rate by position (0 = first after the button) and hand categories at
-        showdown."""
-        con = _run_con(run_id)
-        try:
-            return {"run_id": run_id, "positions": _records(con, POSITIONS_SQL),
-                    "categories": _records(con, CATEGORIES_SQL)}
-        finally:
-            con.close()
+        showdown. Runs in the query pool (429 when it is full)."""
+        return await _run_records(run_id, {"positions": POSITIONS_SQL,
+                                           "categories": CATEGORIES_SQL})
 
-    @app.post("/api/query", tags=["results"])
-    def query(req: QueryRequest) -> dict[str, Any]:
+    @app.post("/api/query", tags=["results"], response_class=Response,
+              responses={200: {"content": {"application/json": {}},
+                               "description": "`columns`, `rows`, `truncated`, "
+                               "`truncated_by`, `row_limit`, `byte_limit`"}})
+    async def query(req: QueryRequest) -> Response:
         """One read-only SELECT over the views ``hands``, ``seats``, ``actions``,
-        ``faults``, ``units``, ``leaderboard`` and the table ``runs``; limited in time
-        and rows; no file access outside the runs, no ATTACH/INSTALL/LOAD/SET/COPY."""
-        from pokerarena.platform.query import QueryError
-
+        ``faults``, ``units``, ``leaderboard`` and the table ``runs``, in a query process
+        of its own: limited in time (408), memory (413), rows and bytes (``truncated``),
+        queries at once (429); no file access outside the runs, no
+        ATTACH/INSTALL/LOAD/SET/COPY."""
         if req.run_id is not None:
             _manager_call(lambda: manager._store(req.run_id))
-        try:
-            out = run_sandboxed(data_dir, req.sql, req.run_id, limits)
-        except QueryTimeout as exc:
-            raise ApiError(408, str(exc)) from None
-        except (PolicyError, QueryError) as exc:
-            raise ApiError(400, str(exc).splitlines()[0]) from None
-        out["rows"] = [[_plain(v) for v in row] for row in out["rows"]]
-        return out
+        out = (await _pooled(pool, {"q": req.sql}, req.run_id, limits))["q"]
+        # The worker encoded the rows (at most response_bytes of them): pass them through.
+        head = json.dumps({"columns": out["columns"]})[:-1]
+        tail = json.dumps({"truncated": out["truncated"] is not None,
+                           "truncated_by": out["truncated"], "row_limit": limits.rows,
+                           "byte_limit": pool.limits.response_bytes})[1:]
+        body = f'{head}, "rows": {out["rows_json"]}, {tail}'
+        return Response(body.encode(), media_type="application/json")
 
     @app.get("/metrics", tags=["service"], response_class=Response)
     def prometheus_metrics() -> Response:
