@@ -257,16 +257,20 @@ def test_fixed_limit_all_in_of_half_a_bet_reopens():
         assert ("cbr" in hand.legal_actions().kinds) == reopened
 
 
-def test_blinds_and_bring_in_follow_the_stakes():
+def test_forced_bets_follow_the_stakes():
     """002_… «Блайнды»: «Малый блайнд равен половине нижнего лимита, с округлением до
     ближайшего доллара ... Большой блайнд равен нижнему лимиту стола»; «Игрок, имеющий
     самую младшую door card, должен начать торговлю, поставив как минимум половину
-    нижнего лимита»."""
+    нижнего лимита»; 000_… «Покер с досдачей»: «Размер предварительной ставки обычно
+    равен минимальной ставке» (RULES.md §2: forced bets follow the stakes unless set)."""
     assert Game("holdem", {"betting": "fixed_limit", "small_bet": 10}).blinds == (5, 10)
     assert Game("holdem", {"betting": "fixed_limit", "small_bet": 5}).blinds == (3, 5)
     assert Game("holdem", {"small_bet": 10, "blinds": (1, 3)}).blinds == (1, 3)
     assert Game("stud7", {"small_bet": 10}).bring_in == 5
     assert Game("stud7").bring_in == 2
+    assert Game("stud7", {"small_bet": 8}).ante == 2       # the ante follows too
+    assert Game("draw5", {"small_bet": 10}).ante == 5
+    assert Game("draw5", {"small_bet": 10, "ante": 1}).ante == 1
 
 
 def test_a_player_may_fold_when_he_could_check():

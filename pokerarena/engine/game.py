@@ -205,14 +205,15 @@ class Game:
         self.system_name = name
         self.sys = _SYS_CODES[name]
         st = v.stakes
-        self.ante = st.ante if o.ante is None else o.ante
         self.small_bet = st.small_bet if o.small_bet is None else o.small_bet
         self.big_bet = st.big_bet if o.big_bet is None else o.big_bet
         self.min_bet = st.min_bet if o.min_bet is None else o.min_bet
         self.max_bet = st.max_bet if o.max_bet is None else o.max_bet
-        # Forced bets follow the stakes unless set explicitly (RULES.md §2): blinds and
-        # the bring-in scale with the small bet.
+        # Forced bets follow the stakes unless set explicitly (RULES.md §2): the ante,
+        # the blinds and the bring-in scale with the small bet (000_… «Размер
+        # предварительной ставки обычно равен минимальной ставке»).
         small, base = self.small_bet, st.small_bet
+        self.ante = o.ante if o.ante is not None else _scaled(st.ante, small, base)
         self.bring_in = (o.bring_in if o.bring_in is not None
                          else _scaled(st.bring_in, small, base))
         if o.blinds is not None:

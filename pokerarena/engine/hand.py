@@ -1283,7 +1283,7 @@ class Hand:
         elif ph == PH_DRAW and self.actor >= 0:
             self._continue_draw()
         elif ph in (PH_EXPOSE, PH_DECLARE, PH_CHOOSE) and self.actor == p:
-            self._end_turn()
+            self._turn_over()
 
     def _next_actor(self, p: int) -> None:
         n, need = self.n, self.need
@@ -1579,9 +1579,9 @@ class Hand:
             self.declared[p] = int(action.amount)
             self.log.append((seat, Action(DECLARE_KIND, int(action.amount))))
         self.turn_done[p] = True
-        self._end_turn()
+        self._turn_over()
 
-    def _end_turn(self) -> None:
+    def _turn_over(self) -> None:
         """The next player's turn (expose, declare, choose), or the next street."""
         q = self._next_turn()
         if q >= 0:

@@ -91,9 +91,11 @@ class Table:
     def _doubled_game(self) -> Game:
         if self._doubled is None:
             g = self.game
+            # The limits double, not the ante (000_… «обычные или начальные пределы
+            # удваиваются»); blinds and bring-in follow the limits.
             update: dict[str, Any] = {
                 "small_bet": 2 * g.small_bet, "big_bet": 2 * g.big_bet,
-                "min_bet": 2 * g.min_bet, "max_bet": 2 * g.max_bet}
+                "min_bet": 2 * g.min_bet, "max_bet": 2 * g.max_bet, "ante": g.ante}
             self._doubled = Game(g.variant, g.options.model_copy(update=update))
         return self._doubled
 
