@@ -37,7 +37,8 @@ class MeteredTableWorker(TableWorker):
         """Play one unit, write its parts, return its result with metrics."""
         from pokerarena.platform.metrics import measured_unit
 
-        return measured_unit(unit, run_dir, attempt, self.cache)
+        # through the actor's _play: the orphan watchdog and the landing refusal apply
+        return self._play(unit, run_dir, attempt, measured_unit)
 
 
 _remote: Any = None
