@@ -8,6 +8,7 @@ the cross table and a few DuckDB queries over the stored hands.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -48,20 +49,143 @@ def _spec(bots: list[str]) -> Any:
 
 
 def _warm_up(spec: Any) -> float:
-    """Play two hands of every game in this process first: numba compiles the evaluator
-    kernels the bots use and caches them on disk, so the Ray workers load them instead
-    of each compiling them again (this matters on a fresh machine)."""
+    """Prepare every game before Ray starts, with a progress display: numba compiles the
+    kernels the bots use and the tables are built, all cached on disk, so that the Ray
+    workers load them instead of each compiling them again (this matters on a fresh
+    machine). Only the chosen games are prepared, one variant per process, as many at
+    once as there are cores; the evaluator's census kernel (for the closing line) too.
+    Returns the seconds it took. A warm-up that fails only leaves the work to the
+    workers."""
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from pokerarena.bots.warmup import WARM_UP_STEPS
     from pokerarena.platform.planner import plan
-    from pokerarena.workers.records import GameCache, play_unit
 
     t0 = time.perf_counter()
-    cache = GameCache()
+    groups: dict[str, list[dict[str, Any]]] = {}
     covered: set[tuple[str, str, str]] = set()
     for unit in plan(spec).units:
         need = {(unit.variant, unit.betting, b) for b in unit.bots} - covered
         if need:
-            play_unit({**unit.to_dict(), "hands": 2}, cache)
+            groups.setdefault(unit.variant, []).append(unit.to_dict())
             covered |= need
+    jobs: dict[str, tuple[Any, tuple[Any, ...], int]] = {}
+    for variant, units in groups.items():
+        n_games = len({json.dumps(u["options"], sort_keys=True) for u in units})
+        jobs[variant] = (_warm_variant, (variant, units, list(spec.bots)),
+                         n_games * len(WARM_UP_STEPS) + len(units))
+    jobs["evaluator"] = (_warm_census, ("evaluator",), 1)
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    queue = ctx.Queue()
+    cores = max(1, min(len(jobs), os.cpu_count() or 1))
+    console.print(f"Warm-up: compiling the kernels and building the tables of "
+                  f"{len(groups)} variants ({', '.join(groups)}) and the evaluator, "
+                  f"{cores} at a time; cached on disk for the Ray workers and later runs")
+    columns = (SpinnerColumn(), TextColumn("[bold]{task.fields[job]:<10}[/bold]"),
+               BarColumn(bar_width=24), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))
+    with ProcessPoolExecutor(cores, mp_context=ctx, initializer=_child_init,
+                             initargs=(queue,)) as pool:
+        futures = {pool.submit(fn, *args): name for name, (fn, args, _) in jobs.items()}
+        with Progress(*columns, console=console) as progress:
+            ids = {name: progress.add_task("[dim]waiting for a free core[/dim]", total=n,
+                                           job=name, start=False)
+                   for name, (_, _, n) in jobs.items()}
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                _drain(queue, progress, ids)
+                for f in finished:
+                    name = futures[f]
+                    try:
+                        seconds = f.result()
+                        text = f"[green]ready[/green] in {seconds:.1f} s"
+                    except Exception as exc:  # noqa: BLE001 - an optimisation only
+                        text = f"[yellow]not prepared[/yellow] ({type(exc).__name__}: {exc})"
+                    progress.start_task(ids[name])
+                    progress.update(ids[name], completed=progress.tasks[ids[name]].total,
+                                    description=text)
+                    progress.stop_task(ids[name])
+                    if not console.is_terminal:  # no live display: one line per job
+                        progress.console.print(f"  {name}: {text}")
+    return time.perf_counter() - t0
+
+
+_QUEUE: Any = None  # a warm-up child's channel back to the progress display
+
+
+def _child_init(queue: Any) -> None:
+    global _QUEUE
+    _QUEUE = queue
+
+
+def _tell(job: str, done: int, total: int, what: str) -> None:
+    if _QUEUE is not None:
+        _QUEUE.put((job, done, total, what))
+
+
+def _drain(queue: Any, progress: Any, ids: dict[str, Any]) -> None:
+    import queue as queue_mod
+
+    while True:
+        try:
+            job, done, total, what = queue.get_nowait()
+        except queue_mod.Empty:
+            return
+        task = ids[job]
+        if not progress.tasks[task].started:
+            progress.start_task(task)
+        progress.update(task, completed=done, total=total, description=what)
+
+
+def _warm_variant(variant: str, units: list[dict[str, Any]], bots: list[str]) -> float:
+    """In a warm-up process: every game of ``variant`` through the bots' warm-up (tables,
+    kernels, a throwaway hand), then two hands of each unit given (every bot once)."""
+    from pokerarena.bots.warmup import WARM_UP_STEPS, warm_up
+    from pokerarena.workers.records import GameCache, new_bot, play_unit
+
+    t0 = time.perf_counter()
+    cache = GameCache()
+    games: dict[str, dict[str, Any]] = {}
+    for u in units:
+        games.setdefault(json.dumps(u["options"], sort_keys=True), u)
+    total = len(games) * len(WARM_UP_STEPS) + len(units)
+    done = 0
+    for u in games.values():
+        label = f"{variant} {u['betting'].replace('_', '-')}"
+        game = cache.get(u["variant"], u["options"])
+        seated = [new_bot(b, 0) for b in bots]
+        warm_up(game, seated, len(u["bots"]),
+                report=lambda i, step, d=done, lb=label: _tell(variant, d + i, total,
+                                                              f"{lb}: {step}"))
+        done += len(WARM_UP_STEPS)
+    for u in units:
+        _tell(variant, done, total, f"{variant} {u['betting'].replace('_', '-')}: two hands "
+              f"of {' v '.join(u['bots'])}")
+        play_unit({**u, "hands": 2}, cache)
+        done += 1
+    return time.perf_counter() - t0
+
+
+def _warm_census(job: str) -> float:
+    """In a warm-up process: the seven-card census kernel and its tables."""
+    from pokerarena.evaluator import ranking
+    from pokerarena.evaluator.census import census
+
+    t0 = time.perf_counter()
+    _tell(job, 0, 1, "census kernel and high-hand tables (numba)")
+    census(7, "standard", ranking("high"))
     return time.perf_counter() - t0
 
 
@@ -236,8 +360,7 @@ def main() -> int:
         "duplicate deals (every deal played twice, cards swapped)\n"
         "on Ray actors, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
-    console.print(f"Warm-up: every game and bot played in-process in {_warm_up(spec):.1f} s "
-                  "(compiled kernels cached for the workers)")
+    console.print(f"Warm-up done in {_warm_up(spec):.1f} s.")
     cpus = os.cpu_count() or 1
     t0 = time.perf_counter()
     owns = init_ray(None, num_cpus=cpus)

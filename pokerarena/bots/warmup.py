@@ -13,7 +13,7 @@ of seats (by the whole game: ``Game.key``, so an option sweep warms every game u
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -25,15 +25,22 @@ from pokerarena.bots.views import ViewMaker
 from pokerarena.engine.actions import CALL_KIND, CHECK_CALL, FOLD_KIND, RAISE_KIND
 from pokerarena.engine.game import Game
 
-__all__ = ["warm_up"]
+__all__ = ["WARM_UP_STEPS", "warm_up"]
 
 _DONE: set[tuple[str, int]] = set()  # (Game.key, seats)
 
+WARM_UP_STEPS: tuple[str, ...] = ("evaluator tables and game profile", "pre-flop tables",
+                                  "bot kernels (numba)", "throwaway hand (numba)")
+"""What :func:`warm_up` prepares, in order (``report`` receives each as it starts)."""
 
-def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
+
+def warm_up(game: Game, bots: Iterable[Any], players: int,
+            report: Callable[[int, str], None] | None = None) -> bool:
     """Play the throwaway hands when one of ``bots`` is a strength bot and ``game`` has
     not been warmed up for ``players`` seats in this process; True when it was played.
-    Never raises: a warm-up that goes wrong only leaves the work to the first decision."""
+    ``report(i, step)`` is called as each step of :data:`WARM_UP_STEPS` starts (a
+    progress display). Never raises: a warm-up that goes wrong only leaves the work to
+    the first decision."""
     if not any(isinstance(b, StrengthBot) for b in bots):
         return False
     lo, hi = game.variant.players
@@ -44,12 +51,20 @@ def warm_up(game: Game, bots: Iterable[Any], players: int) -> bool:
     from pokerarena.bots.equity_bot import EquityBot
     from pokerarena.bots.tag import TagBot
 
+    def say(i: int) -> None:
+        if report is not None:
+            report(i, WARM_UP_STEPS[i])
+
     try:
         # tables that take seconds to build (Omaha's pre-flop ones), for every number
         # of opponents the table may come down to: decisions only read them
+        say(0)
         prof = register_game(game)
+        say(1)
         prof.prepare_preflop(players)
+        say(2)
         prof.compile_kernels()
+        say(3)
         # a hand nobody opens (jackpots) never reaches the draw: deal again
         for seed in range(_HANDS):
             if _throwaway_hand(game, players, seed, TagBot, EquityBot):
