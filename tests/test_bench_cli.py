@@ -7,7 +7,10 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+
+from pokerarena.evaluator.benchmark import _orders_agree
 
 
 def _bench(*args):
@@ -36,10 +39,23 @@ def test_bench_evaluator_json(args, cards, game):
     assert isinstance(data["peers"], dict)
     for rate in data["peers"].values():
         assert rate > 0
-    # Every peer that ran must order the hands exactly as our evaluator does.
-    assert all(data.get("peers_agree", {}).values())
+    # Every peer that ran must order the hands exactly as our evaluator does (the field
+    # is there, one verdict per peer timed, each true).
+    agree = data["peers_agree"]
+    assert set(agree) == set(data["peers"])
+    assert all(ok is True for ok in agree.values())
     if game == "omaha":
         assert "eval7" not in data["peers"]
+
+
+def test_orders_agree_judges_the_order_only():
+    """``peers_agree``'s verdict: the same order under any strictly monotone relabelling
+    (either way), never when ties or order differ."""
+    ours = np.array([5, 1, 9, 1, 7], dtype=np.int32)
+    assert _orders_agree(ours, ours * 3 + 2) and _orders_agree(ours, -ours)
+    assert not _orders_agree(ours, np.array([5, 2, 9, 1, 7]))  # a tie split
+    assert not _orders_agree(ours, np.array([5, 1, 9, 1, 1]))  # ties made
+    assert not _orders_agree(ours, np.array([5, 1, 7, 1, 9]))  # an order swapped
 
 
 def test_bench_evaluator_human_output():

@@ -43,10 +43,28 @@ def test_hand_percentile_matches_batch_percentile():
             np.asarray([hand], dtype=np.uint8), 5)[0]
 
 
+def _answers_between(bot, view, prof, spot, bluff, ths):
+    """For each interval between consecutive thresholds, the set of :meth:`bet`'s answers
+    (their kinds where the size follows the equity) at equities inside it."""
+    cuts = sorted({0.0, 1.0, *(min(1.0, max(0.0, t)) for t in ths)})
+    out = []
+    for lo, hi in zip(cuts, cuts[1:], strict=False):
+        if hi - lo < 1e-6:
+            continue
+        answers = set()
+        for f in (0.02, 0.5, 0.98):
+            act = bot.bet(view, prof, lo + f * (hi - lo), spot, bluff)
+            answers.add(act.kind if bot.style.size_by_equity else act)
+        out.append(answers)
+    return out
+
+
 @pytest.mark.parametrize("bot_name", ["tag", "lag", "equity"])
 def test_decisions_without_equity_do_not_depend_on_it(bot_name):
     """Where :meth:`thresholds` says a decision needs no equity (a bluff, a free check
-    that cannot bet), :meth:`bet` answers the same for any equity."""
+    that cannot bet), :meth:`bet` answers the same for any equity; elsewhere its choice
+    changes only at the thresholds (the sampling stops early once the equity is clear of
+    them). Every bot has decisions of the second kind examined, a bluffer of both."""
     game = Game("holdem", {"betting": "no_limit"})
     seen = []
 
@@ -65,18 +83,25 @@ def test_decisions_without_equity_do_not_depend_on_it(bot_name):
 
     play_match(game, [Spy(), "maniac"], 150, 3)
     bot = make_bot(bot_name, 9)
-    skipped = 0
+    prof = Profile(game)
+    bluffs = (False, True) if bot.style.bluff > 0 else (False,)  # as decide_bet draws it
+    free = bounded = 0
     for view in seen:
         if view.legal is None:
             continue
         spot = bot.spot(view)
-        prof = Profile(game)
-        for bluff in (False, True):
-            if bot.thresholds(view, spot, bluff) is None:
-                skipped += 1
+        for bluff in bluffs:
+            ths = bot.thresholds(view, spot, bluff)
+            if ths is None:
+                free += 1
                 answers = {bot.bet(view, prof, e, spot, bluff) for e in (0.0, 0.3, 0.7, 1.0)}
                 assert len(answers) == 1
-    assert skipped > 0 or bot.style.bluff == 0
+            else:
+                bounded += 1
+                for answers in _answers_between(bot, view, prof, spot, bluff, ths):
+                    assert len(answers) == 1, (ths, answers)
+    assert bounded > 100
+    assert free > 0 or bot.style.bluff == 0
 
 
 def test_acts_last_is_the_live_seat_nearest_the_button_going_back():
