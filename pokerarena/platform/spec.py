@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +22,35 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 KINDS = ("match", "tournament", "simulation")
+
+# What a run may hold. Unit ids are ``m<5 digits>s<5 digits>``: with at most 10^5 units a
+# run's match and shard numbers keep that width, and its plan stays small (about 0.3 KB
+# a unit) and quick to make. Every expanded game is compiled once to validate it.
+MAX_UNITS = 100_000
+MAX_GAMES = 1_000
+# How deep lists and tables may nest in a spec (a real one needs four levels).
+MAX_DEPTH = 32
+# Game options are amounts and counts; the results store them in int32 columns
+# (``hands.ante``, ``hands.big_blind``, ``hands.max_raises``, ...).
+OPTION_MAX = 2**31 - 1
+# Stacks, pots and nets are int64 columns; the chips of a full table (10 seats) must fit.
+STACK_MAX = (2**63 - 1) // 10
+# Time limits (seconds); a thread's wait refuses much larger timeouts.
+SECONDS_MAX = 10**7
+# A run's name starts its id (``<name>-<date>-<time>-<random>``); an id is a path segment
+# of ``/api/runs/{run_id}`` and a folder under ``<data>/runs``, so it neither starts with
+# ``.`` (hidden, ``..``) nor ``-`` (an option to a command line).
+NAME_PATTERN = r"^(?:[A-Za-z0-9_][A-Za-z0-9_.-]*)?$"
+RUN_ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+
+
+def run_id_problem(run_id: str) -> str | None:
+    """Why ``run_id`` cannot be a run id (None when it can): the one rule every run id
+    follows, those made from names and those given with ``--run-id``."""
+    if not isinstance(run_id, str) or not re.fullmatch(RUN_ID_PATTERN, run_id):
+        return (f"{run_id!r} is not a run id: 1 to 128 letters, digits, '_', '.' or '-', "
+                "starting with a letter, a digit or '_'")
+    return None
 
 
 class SpecError(ValueError):
@@ -60,15 +91,16 @@ class GameSpec(_Strict):
 class Limits(_Strict):
     """Time limits of bots and units, the irregularity policy, and unit retries."""
 
-    decision_seconds: float | None = Field(5.0, gt=0, description="per bot decision "
-                                           "(None: no limit)")
-    hand_seconds: float | None = Field(60.0, gt=0, description="per bot and hand")
+    decision_seconds: float | None = Field(5.0, gt=0, le=SECONDS_MAX, description="per bot "
+                                           "decision (None: no limit)")
+    hand_seconds: float | None = Field(60.0, gt=0, le=SECONDS_MAX,
+                                       description="per bot and hand")
     on_fault: Literal["check_fold", "call", "protect"] = Field("check_fold", description="action "
                                                      "given to a faulting bot")
-    max_faults: int | None = Field(None, ge=1, description="faults in a unit after which "
-                                   "a bot is removed (None: never)")
-    unit_seconds: float = Field(600.0, gt=0, description="a unit running longer is "
-                                "abandoned and retried")
+    max_faults: int | None = Field(None, ge=1, le=OPTION_MAX, description="faults in a unit "
+                                   "after which a bot is removed (None: never)")
+    unit_seconds: float = Field(600.0, gt=0, le=SECONDS_MAX, description="a unit running "
+                                "longer is abandoned and retried")
     max_attempts: int = Field(3, ge=1, le=100, description="attempts per unit before the "
                               "run fails")
 
@@ -77,17 +109,27 @@ class RunSpec(_Strict):
     """A run: what to play, by whom, how much, from which seed."""
 
     kind: Literal["match", "tournament", "simulation"]
-    name: str = Field("", max_length=64, pattern=r"^[A-Za-z0-9_.-]*$")
+    name: str = Field("", max_length=64, description="starts the run's id: letters, digits, "
+                      "'_', '.', '-', not starting with '.' or '-'")
     seed: int = Field(0, ge=0, lt=2**63)
     bots: list[str] = Field(min_length=1)
     seats: int | None = Field(None, ge=2, le=10)
     hands: int = Field(ge=1, le=10**9, description="hands per match (per game and lineup)")
     unit_hands: int = Field(1000, ge=1, le=10**7, description="hands per work unit")
-    stack: int | None = Field(None, ge=1, description="chips per seat at every hand's start")
+    stack: int | None = Field(None, ge=1, le=STACK_MAX,
+                              description="chips per seat at every hand's start")
     duplicate: bool = Field(False, description="play every deal once per rotation of the "
                             "lineup (heads-up: twice, cards swapped)")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=Limits)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not re.fullmatch(NAME_PATTERN, value):
+            raise ValueError(f"{value!r}: a name holds letters, digits, '_', '.' and '-', "
+                             "and starts with a letter, a digit or '_'")
+        return value
 
     @property
     def table_size(self) -> int:
@@ -116,6 +158,28 @@ class RunSpec(_Strict):
                         out.append({"variant": variant_id, "betting": betting,
                                     "options": options})
         return out
+
+    def game_count(self) -> int:
+        """How many games :meth:`game_configs` expands to (without expanding them)."""
+        total = 0
+        for g in self.games:
+            k = len(g.variant) * max(1, len(g.betting or ()))
+            for values in g.sweep.values():
+                k *= len(values)
+            total += k
+        return total
+
+    def lineup_count(self) -> int:
+        """How many lineups :meth:`lineups` gives (without listing them)."""
+        if self.kind == "tournament":
+            return math.comb(len(self.bots), self.table_size)
+        return 1
+
+    def plan_size(self) -> tuple[int, int, int]:
+        """``(matches, units, hands)`` of the run's plan, counted, not planned."""
+        matches = self.game_count() * self.lineup_count()
+        shards = -(-self.hands // self.unit_hands)
+        return matches, matches * shards, matches * self.hands
 
     def lineups(self) -> list[tuple[str, ...]]:
         """The bot lineups (one bot per seat) that play every game."""
@@ -167,6 +231,76 @@ def _format(exc: ValidationError) -> str:
     return format_validation_error(exc)
 
 
+def _path(parent: str, key: Any) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    return f"{parent}.{key}" if parent else str(key)
+
+
+def _check_shape(data: Any) -> None:
+    """Every value of raw spec data: nested at most :data:`MAX_DEPTH` deep, every float
+    finite (``Infinity`` and ``NaN`` from JSON cannot be played nor stored)."""
+    stack: list[tuple[str, Any, int]] = [("", data, 0)]
+    while stack:
+        where, value, depth = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            text = "NaN" if math.isnan(value) else ("-" if value < 0 else "") + "Infinity"
+            raise SpecError(f"{where or 'spec'}: {text} is not a finite number")
+        if isinstance(value, dict | list | tuple):
+            if depth >= MAX_DEPTH:
+                raise SpecError(f"{where or 'spec'}: nested more than {MAX_DEPTH} levels deep")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in reversed(list(items)):
+                stack.append((_path(where, key), item, depth + 1))
+
+
+def _check_option_numbers(where: str, value: Any) -> None:
+    """Game options hold amounts and counts: every number, however nested, from 0 to
+    :data:`OPTION_MAX` (what the results' int32 columns hold)."""
+    stack: list[tuple[str, Any]] = [(where, value)]
+    while stack:
+        at, v = stack.pop()
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int | float):
+            if v < 0:
+                raise SpecError(f"{at}: {v} is negative; game options are amounts and "
+                                "counts of 0 or more")
+            if v > OPTION_MAX:
+                raise SpecError(f"{at}: {v} is more than {OPTION_MAX}, the most a game "
+                                "option may be (the results store it as a 32-bit integer)")
+        elif isinstance(v, dict | list | tuple):
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            for key, item in reversed(list(items)):
+                stack.append((_path(at, key), item))
+
+
+def _check_size(spec: RunSpec) -> None:
+    """A run's plan must be small enough to make: at most :data:`MAX_GAMES` games and
+    :data:`MAX_UNITS` units, counted before anything is expanded."""
+    games = spec.game_count()
+    if games > MAX_GAMES:
+        raise SpecError(f"games: the variants x betting systems x sweep points make {games:,} "
+                        f"games; a run plays at most {MAX_GAMES:,}")
+    matches, units, _ = spec.plan_size()
+    if units <= MAX_UNITS:
+        return
+    if matches > MAX_UNITS:
+        raise SpecError(f"bots: {games:,} games x {spec.lineup_count():,} lineups make "
+                        f"{matches:,} matches; a run has at most {MAX_UNITS:,} units")
+    n = spec.table_size
+    shards = MAX_UNITS // matches
+    need = -(-spec.hands // shards)
+    if spec.duplicate:
+        need = -(-need // n) * n
+    where = f"{matches:,} matches x " if matches > 1 else ""
+    hint = (f"raise unit_hands to at least {need:,}" if need <= 10**7
+            else "play fewer hands, games or lineups")
+    raise SpecError(f"unit_hands: {where}{spec.hands:,} hands in units of "
+                    f"{spec.unit_hands:,} make {units:,} units; a run has at most "
+                    f"{MAX_UNITS:,}: {hint}")
+
+
 def _check_semantics(spec: RunSpec) -> None:
     """Checks pydantic cannot do alone: bots, variants, options, table sizes."""
     from pokerarena.engine import Game
@@ -195,6 +329,8 @@ def _check_semantics(spec: RunSpec) -> None:
         if spec.hands % n:
             raise SpecError(f"hands: with duplicate deals, a multiple of the {n} seats")
     for gi, g in enumerate(spec.games):
+        _check_option_numbers(f"games[{gi}].options", g.options)
+        _check_option_numbers(f"games[{gi}].sweep", g.sweep)
         for vi, variant_id in enumerate(g.variant):
             if variant_id not in variant_ids():
                 raise SpecError(f"games[{gi}].variant[{vi}]: unknown variant {variant_id!r}; "
@@ -220,13 +356,15 @@ def _check_semantics(spec: RunSpec) -> None:
                 "odd_chip", []):
             raise SpecError(f"games[{gi}].options.odd_chip: fractional chips cannot be stored; "
                             "use 'called' or 'position'")
-    for ci, cfg in enumerate(spec.game_configs()):
+    _check_size(spec)
+    configs = spec.game_configs()
+    for ci, cfg in enumerate(configs):
         try:
             Game(cfg["variant"], cfg["options"])
-        except (VariantError, ValueError) as exc:
+        except (VariantError, ValueError, ArithmeticError) as exc:
             gi = _game_index(spec, ci)
             raise SpecError(f"games[{gi}].options: {exc}") from None
-    if spec.kind == "match" and len(spec.game_configs()) != 1:
+    if spec.kind == "match" and len(configs) != 1:
         raise SpecError("games: a match plays one game; use kind = \"simulation\" for several")
 
 
@@ -248,6 +386,7 @@ def parse_spec(data: dict[str, Any]) -> RunSpec:
     """Validate spec data (a dict from TOML or JSON) into a :class:`RunSpec`."""
     if not isinstance(data, dict):
         raise SpecError("a run spec is a table (TOML) or an object (JSON)")
+    _check_shape(data)
     try:
         spec = RunSpec.model_validate(data)
     except ValidationError as exc:
@@ -259,15 +398,25 @@ def parse_spec(data: dict[str, Any]) -> RunSpec:
 def load_spec(path: str | Path) -> RunSpec:
     """Read and validate a spec file: ``.json`` as JSON, anything else as TOML."""
     p = Path(path)
+    fmt = "JSON" if p.suffix == ".json" else "TOML"
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
         raise SpecError(f"{p}: cannot read: {exc.strerror}") from None
     try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{p}: not UTF-8 text (byte {exc.start}); a spec is a {fmt} "
+                        "file") from None
+    try:
         data = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise SpecError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'TOML'}: "
-                        f"{exc}") from None
+        raise SpecError(f"{p}: not valid {fmt}: {exc}") from None
+    except RecursionError:
+        raise SpecError(f"{p}: not a run spec: nested too deeply (at most {MAX_DEPTH} "
+                        "levels)") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise SpecError(f"{p}: not valid {fmt}: {exc}") from None
     try:
         return parse_spec(data)
     except SpecError as exc:

@@ -11,6 +11,11 @@ When the service stops it cancels the units in flight and marks its runs
 submitted that is ``interrupted`` (stopped cleanly, or the process died and no driver
 holds the run's lock) is resumed (``resume=True``, the default) or explicitly marked
 ``interrupted`` (``resume=False``); a run is never silently forgotten.
+
+A submitted run is planned in its own thread, never in the request nor under the
+manager's lock: ``submit`` writes the run's spec and answers at once (the spec was
+validated, its size bounded, by ``parse_spec``); until its plan is made the run reads
+``running`` with ``"planning": true`` and the counts of the spec.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any
 from pokerarena.platform.driver import Progress, RunDriver, RunFailed
 from pokerarena.platform.metrics import ServiceMetrics
 from pokerarena.platform.spec import RunSpec, SpecError
-from pokerarena.platform.storage import RunStore, list_runs
+from pokerarena.platform.storage import RunStore, list_runs, new_run_id
 
 log = logging.getLogger("pokerarena.api")
 
@@ -50,8 +55,11 @@ class TooManyRuns(RuntimeError):
 
 @dataclass
 class _Active:
-    driver: RunDriver
+    driver: RunDriver | None  # None while the run is being planned
     thread: threading.Thread | None = None
+    store: RunStore | None = None
+    spec: RunSpec | None = None
+    executor: Any = None
     done: threading.Event = field(default_factory=threading.Event)
     failures: int = 0
     retries: int = 0
@@ -152,31 +160,51 @@ class RunManager:
             self._stopping = True
             active = list(self._active.values())
         for a in active:
-            a.driver.cancel()
+            if a.driver is not None:
+                a.driver.cancel()
         for a in active:
             if a.thread is not None:
                 a.thread.join(timeout)
 
     # runs -----------------------------------------------------------------------------
     def submit(self, spec: RunSpec) -> str:
-        """Create a run from a validated spec and start driving it; returns its id."""
+        """Create a run from a validated spec and start driving it; returns its id.
+
+        Only the slot is taken under the lock; the spec is written and the executor made
+        outside it, and the plan is made in the run's thread (see the module docstring).
+        """
+        store = RunStore(self.data_dir, new_run_id(spec))
+        active = _Active(driver=None, store=store, spec=spec)
         with self._lock:
             if self._stopping:
                 raise TooManyRuns("the service is stopping")
             if len(self._active) >= self.max_active:
                 raise TooManyRuns(f"{len(self._active)} runs are in flight (at most "
                                   f"{self.max_active}); try again when one ends")
-            driver = self._launch(RunDriver.create, spec, self.data_dir, start=False)
-            self._record({"event": "submit", "run_id": driver.run_id})
-            self._start_thread(self._active[driver.run_id])
-            return driver.run_id
+            if store.run_id in self._active:
+                raise RunConflict(f"run {store.run_id} already exists")
+            self._active[store.run_id] = active  # the slot; the run is not on disk yet
+        try:
+            if self.prepare is not None:
+                self.prepare()
+            active.executor = self.executor_factory()
+            if store.exists():
+                raise RunConflict(f"run {store.run_id} already exists")
+            store.create(spec)
+            self._record({"event": "submit", "run_id": store.run_id})
+        except BaseException:
+            with self._lock:
+                self._active.pop(store.run_id, None)
+            raise
+        self._start_thread(active)
+        return store.run_id
 
     def _launch(self, make: Callable[..., RunDriver], *args: Any, start: bool = True,
                 resumed: bool = False) -> RunDriver:
         if self.prepare is not None:
             self.prepare()
         executor = self.executor_factory()
-        active = _Active(driver=None)  # type: ignore[arg-type]
+        active = _Active(driver=None)
 
         def on_progress(p: Progress) -> None:
             self._on_progress(active, p)
@@ -193,9 +221,49 @@ class RunManager:
             self._start_thread(active)
         return driver
 
+    @staticmethod
+    def _run_id(active: _Active) -> str:
+        if active.driver is not None:
+            return active.driver.run_id
+        assert active.store is not None
+        return active.store.run_id
+
+    def _make_driver(self, active: _Active) -> RunDriver | None:
+        """Plan a submitted run (in its thread); None when it is not to be driven (the
+        service stops, or planning failed: the run then ends ``failed``)."""
+        assert active.store is not None and active.spec is not None
+
+        def on_progress(p: Progress) -> None:
+            self._on_progress(active, p)
+
+        def on_unit(result: dict[str, Any]) -> None:
+            if self.metrics is not None:
+                self.metrics.observe_unit(result)
+
+        store = active.store
+        try:
+            driver = RunDriver(store, active.spec, active.executor, on_progress=on_progress,
+                               on_unit=on_unit)
+        except Exception as exc:  # noqa: BLE001 - recorded as the run's end
+            log.exception("run %s could not be planned", store.run_id)
+            with contextlib.suppress(OSError):
+                store.append({"event": "end", "status": "failed",
+                              "error": f"planning failed: {type(exc).__name__}: {exc}"})
+            return None
+        with self._lock:
+            active.driver = driver
+            if active.cancel_requested:
+                driver.cancel()  # it ends ``cancelled`` at once
+            elif self._stopping:
+                with contextlib.suppress(OSError):
+                    store.append({"event": "end", "status": "interrupted",
+                                  "error": "the service stopped"})
+                return None
+        return driver
+
     def _start_thread(self, active: _Active) -> None:
         t = threading.Thread(target=self._drive, args=(active,), daemon=True,
-                             name=f"run-{active.driver.run_id}")
+                             name=f"run-{self._run_id(active)}")
         active.thread = t
         t.start()
 
@@ -209,6 +277,13 @@ class RunManager:
 
     def _drive(self, active: _Active) -> None:
         driver = active.driver
+        if driver is None:
+            driver = self._make_driver(active)
+            if driver is None:
+                with self._lock:
+                    self._active.pop(self._run_id(active), None)
+                active.done.set()
+                return
         try:
             self._run_with_lock_retries(driver)
         except RunFailed as exc:
@@ -254,7 +329,8 @@ class RunManager:
             if active is not None:
                 active.cancel_requested = True
                 self._record({"event": "cancel", "run_id": run_id})
-                active.driver.cancel()
+                if active.driver is not None:
+                    active.driver.cancel()
                 return {"run_id": run_id, "status": "cancelling"}
         info = store.info()
         if info.status in TERMINAL:
@@ -288,7 +364,16 @@ class RunManager:
         out["spec"] = store.spec_doc().get("spec")
         with self._lock:
             active = self._active.get(run_id)
-        if active is not None:
+            planning = active is not None and active.driver is None
+        if planning:
+            assert active is not None and active.spec is not None
+            _, units, hands = active.spec.plan_size()
+            out["status"] = "cancelling" if active.cancel_requested else "running"
+            out["planning"] = True
+            out["units_total"], out["hands_total"] = units, hands
+            out["hands_per_s"], out["units_in_flight"], out["eta_s"] = 0.0, 0, None
+        elif active is not None:
+            assert active.driver is not None
             p = active.driver.progress()
             live = p.as_dict()
             out["live"] = live
@@ -316,9 +401,16 @@ class RunManager:
         for info in reversed(list_runs(self.data_dir)):
             with self._lock:
                 active = self._active.get(info.run_id)
+                driver = None if active is None else active.driver
             d = info.as_dict()
-            if active is not None:
-                p = active.driver.progress()
+            if active is not None and driver is None:
+                assert active.spec is not None
+                _, d["units_total"], d["hands_total"] = active.spec.plan_size()
+                d["status"] = "cancelling" if active.cancel_requested else "running"
+                d["planning"] = True
+                d["hands_per_s"] = 0.0
+            elif active is not None and driver is not None:
+                p = driver.progress()
                 if p.status in ("running", "created"):
                     d["status"] = "cancelling" if active.cancel_requested else "running"
                 d["units_done"] = max(d["units_done"], p.units_done)
@@ -349,7 +441,7 @@ class RunManager:
     def live(self) -> tuple[int, float]:
         """(units in flight, hands per second) over the runs being driven."""
         with self._lock:
-            drivers = [a.driver for a in self._active.values()]
+            drivers = [a.driver for a in self._active.values() if a.driver is not None]
         in_flight, rate = 0, 0.0
         for d in drivers:
             p = d.progress()
