@@ -27,6 +27,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _error(message: str) -> None:
+    """Print a user error as one line on stderr (the first non-blank line of the
+    message: a library's multi-line context is left out)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    print(f"pokerarena: error: {lines[0] if lines else 'failed'}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     parser = build_parser()
@@ -34,12 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"pokerarena: error: {exc}", file=sys.stderr)
+        _error(str(exc))
+        return 2
+    except UnicodeDecodeError as exc:
+        # A binary file read as text (its message alone would be just "utf-8").
+        _error(f"not {exc.encoding.upper()} text: {exc.reason} at byte {exc.start}")
         return 2
     except (ValueError, KeyError) as exc:
         # Value errors from the library (cards, options) are user errors at this level.
         message = exc.args[0] if exc.args else exc
-        print(f"pokerarena: error: {message}", file=sys.stderr)
+        _error(str(message))
         return 2
     except KeyboardInterrupt:
         return 130

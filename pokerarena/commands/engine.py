@@ -68,14 +68,34 @@ def _fmt(x: Any) -> str:
     return json.dumps(x)
 
 
+def _read_phh_file(load: Any, path: str) -> Any:
+    """``load(path)`` (``load_phh`` or ``load_phhs``), with every problem of the file a
+    user can cause (unreadable, not UTF-8, not TOML, nested past the parser) as one
+    :class:`UserError` line."""
+    from pokerarena.engine.phh import PHHError
+
+    try:
+        return load(path)
+    except PHHError as exc:
+        raise UserError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: not UTF-8 text (byte {exc.start}); a PHH file is "
+                        "TOML") from None
+    except RecursionError:
+        raise UserError(f"{path}: not a PHH file: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a PHH file and print its finishing stacks."""
     from pokerarena.engine.phh import PHHError, load_phh, replay
 
     if str(args.file).endswith(".phhs"):
         return _replay_many(args)
+    data = _read_phh_file(load_phh, args.file)
     try:
-        rep = replay(load_phh(args.file), odd_chip=args.odd_chip)
+        rep = replay(data, odd_chip=args.odd_chip)
     except PHHError as exc:
         raise UserError(str(exc)) from None
     res = rep.hand.result()
@@ -114,10 +134,7 @@ def _replay_many(args: argparse.Namespace) -> int:
     stacks (a JSON list of lists, in file order)."""
     from pokerarena.engine.phh import PHHError, load_phhs, replay
 
-    try:
-        hands = load_phhs(args.file)
-    except PHHError as exc:
-        raise UserError(str(exc)) from None
+    hands = _read_phh_file(load_phhs, args.file)
     finishing: list[list] = []
     mismatches = 0
     for key, data in hands:

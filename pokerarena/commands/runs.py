@@ -88,9 +88,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena run``."""
     from pokerarena.platform.driver import RunDriver, RunFailed
     from pokerarena.platform.executors import LocalExecutor, RayExecutor, ray_address
-    from pokerarena.platform.spec import SpecError, load_spec
+    from pokerarena.platform.spec import SpecError, load_spec, run_id_problem
 
     data = _data_dir(args)
+    if args.run_id is not None and (problem := run_id_problem(args.run_id)):
+        raise UserError(f"--run-id: {problem}")
     if args.workers is not None and args.workers < 1:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
     # Default: one worker per local core, or per CPU of the cluster joined.
@@ -286,14 +288,36 @@ def _cell(v: Any) -> str:
 # query ----------------------------------------------------------------------------------
 
 
+def _first_line(message: str) -> str:
+    """The first non-blank line of a message (DuckDB adds ``LINE 1: ...`` context below)."""
+    for line in message.splitlines():
+        if line.strip():
+            return line.strip()
+    return message.strip() or "the query failed"
+
+
+def _has_statement(sql: str) -> bool:
+    """Whether ``sql`` holds a statement (not only blanks, comments or ``;``); text DuckDB
+    cannot parse counts as one: running it reports the parser's error."""
+    import duckdb
+
+    try:
+        return bool(duckdb.extract_statements(sql))
+    except duckdb.Error:
+        return True
+
+
 def cmd_query(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena query``."""
     from pokerarena.platform.query import QueryError, as_records, query
 
+    if not _has_statement(args.sql):
+        raise UserError("query: no SQL statement to run (the text is empty, blank or only "
+                        "comments)")
     try:
         columns, rows = query(_data_dir(args), args.sql, args.run)
     except QueryError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(_first_line(str(exc))) from None
     if args.json:
         print(json.dumps(as_records(columns, rows), default=str))
     elif args.csv:

@@ -1,0 +1,114 @@
+"""Errors a user can cause at the command line, run as a user would (the ``pokerarena``
+console script in a subprocess): one line on stderr, exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pokerarena.platform.api.testing import small_spec
+
+
+def _fails_in_one_line(argv: list[str], cwd: Path, *words: str) -> str:
+    r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr[:2000]
+    assert lines[0].startswith("pokerarena: error: "), lines[0]
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cli-errors-data")
+
+
+@pytest.mark.parametrize("sql", ["", "   ", "\n\t", "-- only a comment", "/* a comment */",
+                                 ";"])
+def test_query_without_a_statement(pokerarena_cli, data_dir, tmp_path, sql):
+    _fails_in_one_line([*pokerarena_cli, "query", sql, "--data", str(data_dir)], tmp_path,
+                       "no SQL statement")
+
+
+@pytest.mark.parametrize("sql", ["selec 1", "SELECT * FROM no_such_table",
+                                 "SELECT\n  nonsense(\n FROM hands"])
+def test_query_errors_are_one_line(pokerarena_cli, data_dir, tmp_path, sql):
+    line = _fails_in_one_line([*pokerarena_cli, "query", sql, "--data", str(data_dir)],
+                              tmp_path)
+    assert "LINE 1" not in line and "Error" in line
+
+
+def _deep_files(tmp_path: Path) -> dict[str, Path]:
+    files = {"deep.json": "[" * 5000 + "]" * 5000,
+             "deep.toml": "a = " + "[" * 5000 + "]" * 5000,
+             "deep_table.toml": "a = " + "{b = " * 5000 + "1" + "}" * 5000}
+    out = {}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        out[name] = tmp_path / name
+    return out
+
+
+def test_run_spec_nested_too_deep(pokerarena_cli, tmp_path):
+    for name, path in _deep_files(tmp_path).items():
+        _fails_in_one_line([*pokerarena_cli, "run", str(path), "--local", "--data",
+                            str(tmp_path / "data")], tmp_path, name, "nested too deeply")
+
+
+def test_run_spec_binary_file(pokerarena_cli, tmp_path):
+    for name in ("spec.toml", "spec.json"):
+        path = tmp_path / name
+        path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
+        _fails_in_one_line([*pokerarena_cli, "run", str(path), "--local", "--data",
+                            str(tmp_path / "data")], tmp_path, name, "not UTF-8")
+
+
+def test_run_spec_with_hostile_numbers_and_names(pokerarena_cli, tmp_path):
+    cases = [
+        ({"unit_hands": 1, "hands": 10**6}, "unit_hands:"),
+        ({"name": "-x"}, "name:"),
+        ({"name": ".."}, "name:"),
+        ({"stack": 2**70}, "stack:"),
+        ({"limits": {"unit_seconds": float("inf")}}, "limits.unit_seconds: Infinity"),
+    ]
+    for i, (changes, words) in enumerate(cases):
+        spec = {**small_spec(), **changes}
+        path = tmp_path / f"spec{i}.json"
+        path.write_text(json.dumps(spec))
+        _fails_in_one_line([*pokerarena_cli, "run", str(path), "--local", "--data",
+                            str(tmp_path / "data")], tmp_path, words)
+    (tmp_path / "big.toml").write_text(
+        'kind = "match"\nbots = ["random", "call"]\nhands = 10\n'
+        '[[games]]\nvariant = "holdem"\nbetting = "no_limit"\n'
+        f'options = {{ blinds = [1, {2**40}] }}\n')
+    _fails_in_one_line([*pokerarena_cli, "run", str(tmp_path / "big.toml"), "--local",
+                        "--data", str(tmp_path / "data")], tmp_path,
+                       "games[0].options.blinds[1]")
+
+
+def test_run_id_follows_the_one_rule(pokerarena_cli, tmp_path):
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(small_spec()))
+    for bad in ("-x", ".hidden", "..", "a/b"):
+        _fails_in_one_line([*pokerarena_cli, "run", str(path), "--local", f"--run-id={bad}",
+                            "--data", str(tmp_path / "data")], tmp_path, "--run-id")
+    assert not (tmp_path / "data" / "runs").exists() or not any(
+        (tmp_path / "data" / "runs").iterdir())
+
+
+def test_replay_nested_too_deep_or_binary(pokerarena_cli, tmp_path):
+    for suffix in (".phh", ".phhs"):
+        path = tmp_path / f"deep{suffix}"
+        path.write_text("variant = " + "[" * 5000 + "]" * 5000)
+        _fails_in_one_line([*pokerarena_cli, "replay", str(path)], tmp_path, path.name,
+                           "nested too deeply")
+        binary = tmp_path / f"binary{suffix}"
+        binary.write_bytes(b"\x00\xff\xfe\x89binary")
+        _fails_in_one_line([*pokerarena_cli, "replay", str(binary)], tmp_path, binary.name,
+                           "not UTF-8")
