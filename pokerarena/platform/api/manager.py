@@ -132,6 +132,10 @@ class RunManager:
             if info.status == "running":  # another process drives it
                 continue
             if rec["cancelled"]:
+                try:  # units that landed before the service died join the record first
+                    store.reconcile()
+                except (OSError, ValueError) as exc:
+                    log.warning("cannot reconcile %s: %s", run_id, exc)
                 store.append({"event": "end", "status": "cancelled",
                               "error": "cancelled while the service was down"})
                 actions.append({"run_id": run_id, "action": "cancelled"})
