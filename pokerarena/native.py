@@ -2,7 +2,8 @@
 
 ``tools/build_native.py`` (run by ``make demo`` / ``make test``) compiles :data:`MODULES`
 in place into extension modules next to their sources and records a digest of the
-sources in :data:`STAMP`. The Python sources stay the reference and run as they are
+sources in :data:`STAMP` (or, when the build failed, the error: :func:`build_status`).
+The Python sources stay the reference and run as they are
 wherever no build exists. A build whose recorded digest no longer matches the sources
 (an edited engine) is ignored as a whole, and so is any build when ``POKERARENA_PURE=1``:
 :func:`install` then makes these modules load from their ``.py`` files.
@@ -54,6 +55,31 @@ def write_stamp() -> None:
     STAMP.write_text(json.dumps({"digest": sources_digest(), "modules": list(MODULES)}))
 
 
+def write_failure(error: str) -> None:
+    """Record that building from the current sources failed (and why): the tests report
+    it instead of comparing the plain sources with themselves."""
+    STAMP.write_text(json.dumps({"failed": {"digest": sources_digest(), "error": error[-4000:]},
+                                 "modules": list(MODULES)}))
+
+
+def build_status() -> tuple[str, str]:
+    """(state, detail) of the build in place: ``current``; ``failed`` (the last build
+    failed, detail: its error); ``stale`` (made from other sources, or incomplete);
+    ``absent`` (never built here)."""
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return "absent", "no native build (run tools/build_native.py or make native)"
+    failed = stamp.get("failed") if isinstance(stamp, dict) else None
+    if isinstance(failed, dict):
+        which = ("these sources" if failed.get("digest") == sources_digest()
+                 else "other sources")
+        return "failed", f"the native build of {which} failed: {failed.get('error', '?')}"
+    if build_is_current():
+        return "current", "a complete build of the current sources"
+    return "stale", "the build in place was made from other sources or is incomplete"
+
+
 def _extensions_present() -> bool:
     """Every compiled module and the shared library are in place."""
     names = [(module_path(m).parent, module_path(m).stem) for m in MODULES]
@@ -65,7 +91,7 @@ def build_is_current() -> bool:
     """True when a complete build exists and was made from the current sources."""
     try:
         recorded = json.loads(STAMP.read_text()).get("digest")
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         return False
     return recorded == sources_digest() and _extensions_present()
 

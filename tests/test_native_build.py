@@ -34,19 +34,89 @@ def test_pure_mode_loads_the_sources():
     assert _probe(pure=True) is False
 
 
-@pytest.mark.skipif(not native.build_is_current(), reason="no current native build here")
+def _require_current_build() -> None:
+    """Fail when the last native build failed (a failed build is reported, not hidden);
+    skip, saying so, when there is no current build: the sessions would then compare the
+    plain sources with themselves."""
+    state, detail = native.build_status()
+    if state == "failed":
+        pytest.fail(f"{detail} (rerun tools/build_native.py or make native)")
+    if state != "current":
+        pytest.skip(f"{state}: {detail}; nothing compiled to compare")
+
+
+# Runs the CLI in-process and says on stderr which table loop ran (the play's JSON
+# is unchanged): the comparison knows it compared the build with the sources.
+_PLAY_REPORTING = ("import sys\nfrom pokerarena import cli, native\n"
+                   "rc = cli.main(sys.argv[1:])\n"
+                   "print('\\ncompiled=%s' % native.compiled(), file=sys.stderr)\n"
+                   "sys.exit(rc)")
+
+
+def _ran_compiled(out: subprocess.CompletedProcess) -> bool:
+    lines = out.stderr.strip().splitlines()
+    assert lines and lines[-1].startswith("compiled="), out.stderr
+    return lines[-1] == "compiled=True"
+
+
 def test_a_current_build_is_used():
+    _require_current_build()
     assert _probe(pure=False) is True
 
 
 @pytest.mark.parametrize(("variant", "bots"), GAMES, ids=[g[0] for g in GAMES])
-def test_compiled_and_pure_sessions_agree(pokerarena_cli, variant, bots):
-    argv = [*pokerarena_cli, *(a.format(v=variant, b=bots) for a in PLAY)]
+def test_compiled_and_pure_sessions_agree(variant, bots):
+    _require_current_build()
+    argv = [sys.executable, "-c", _PLAY_REPORTING,
+            *(a.format(v=variant, b=bots) for a in PLAY)]
     pure, built = _run(argv, pure=True), _run(argv, pure=False)
     assert pure.returncode == 0 and built.returncode == 0, pure.stderr + built.stderr
+    assert not _ran_compiled(pure)
+    assert _ran_compiled(built), "the build was current but the session ran the sources"
     a, b = json.loads(pure.stdout), json.loads(built.stdout)
     assert a == b
     assert a["chips_conserved"] and a["hands"] == 40
+
+
+def test_a_failed_build_is_recorded_and_reported(tmp_path, monkeypatch):
+    _fake_tree(tmp_path, monkeypatch)
+    assert native.build_status()[0] == "absent"
+    native.write_stamp()
+    assert native.build_status()[0] == "current"
+    native.write_failure("error: command 'gcc' failed")
+    state, detail = native.build_status()
+    assert state == "failed" and "these sources" in detail and "gcc" in detail
+    assert not native.build_is_current()  # never used, whatever .so files are left
+    with pytest.raises(pytest.fail.Exception, match="gcc"):
+        _require_current_build()
+    hand = native.module_path("pokerarena.engine.hand")
+    hand.write_text(hand.read_text() + "# edited\n")
+    assert "other sources" in native.build_status()[1]
+    native.write_stamp()
+    hand.write_text(hand.read_text() + "# edited again\n")
+    assert native.build_status()[0] == "stale"
+    with pytest.raises(pytest.skip.Exception, match="stale"):
+        _require_current_build()
+
+
+def test_the_build_tool_records_a_failure(tmp_path):
+    """tools/build_native.py exits 1 and records the error when the build fails (here:
+    mypyc cannot be imported), and --if-stale tries again after a failure."""
+    code = ("import runpy, sys, pathlib\n"
+            "from pokerarena import native\n"
+            "native.STAMP = pathlib.Path(sys.argv[1])\n"
+            "sys.modules['mypyc'] = None  # the import fails\n"
+            "sys.argv = ['build_native.py', '--if-stale']\n"
+            "runpy.run_path(%r, run_name='__main__')\n")
+    tool = native.PACKAGE_DIR.parent / "tools" / "build_native.py"
+    stamp = tmp_path / "_native.json"
+    out = subprocess.run([sys.executable, "-c", code % str(tool), str(stamp)],
+                         capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, POKERARENA_PURE="1"))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "native build FAILED" in out.stderr
+    recorded = json.loads(stamp.read_text())
+    assert "mypyc" in recorded["failed"]["error"] and "digest" not in recorded
 
 
 def _fake_tree(tmp_path, monkeypatch):
