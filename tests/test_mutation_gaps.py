@@ -4,6 +4,7 @@ path, PHH replay refusing actions after the end of the hand."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -125,3 +126,129 @@ def test_phh_refuses_an_action_after_the_end_of_the_hand(extra):
 def test_phh_accepts_a_voluntary_show_after_the_end():
     shown = replay(dict(_FOLDED, actions=[*_FOLDED["actions"], "p2 sm KcJs"]))
     assert list(shown.finishing_stacks) == [99, 101, 100]
+
+
+# The ACPC client refuses a dealer playing another game than its definition. -------------
+
+_ACPC_LIMIT = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+_ACPC_NOLIMIT = """GAMEDEF
+nolimit
+numPlayers = 2
+numRounds = 4
+stack = 20000 20000
+blind = 100 50
+firstPlayer = 2 1 1 1
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+
+@pytest.mark.parametrize(("gdef", "state"), [
+    (_ACPC_LIMIT, "MATCHSTATE:0:0:r300:AsKd|"),   # a no-limit dealer's raise
+    (_ACPC_NOLIMIT, "MATCHSTATE:0:0:r:AsKd|"),    # a limit dealer's raise
+    (_ACPC_NOLIMIT, "MATCHSTATE:0:0:r90000:AsKd|"),  # more than the definition's stacks
+])
+def test_acpc_client_refuses_another_game(gdef, state):
+    from pokerarena.bots.adapters.acpc import (
+        AcpcError,
+        parse_gamedef,
+        parse_match_state,
+        replay_state,
+    )
+
+    gd = parse_gamedef(gdef)
+    with pytest.raises(AcpcError, match="does not match"):
+        replay_state(gd.game(dealing="manual"), gd, parse_match_state(state))
+
+
+def test_acpc_client_stops_on_a_mismatched_dealer():
+    """Connected with the limit definition to a dealer sending no-limit states, the
+    client stops with an error instead of playing on."""
+    import socket
+    import threading
+
+    from pokerarena.bots.adapters.acpc import AcpcError, Client, parse_gamedef
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def dealer():
+        conn, _ = server.accept()
+        with conn:
+            conn.makefile().readline()  # VERSION
+            conn.sendall(b"MATCHSTATE:1:0:r250:|AsKd\r\n")
+            conn.settimeout(10)
+            with contextlib.suppress(OSError):
+                conn.recv(100)
+
+    t = threading.Thread(target=dealer, daemon=True)
+    t.start()
+    client = Client(parse_gamedef(_ACPC_LIMIT), "call", read_timeout=10)
+    with pytest.raises(AcpcError, match="does not match"):
+        client.run("127.0.0.1", server.getsockname()[1])
+    t.join(10)
+    server.close()
+
+
+# `pokerarena replay` says when the file's finishing stacks disagree. ---------------------
+
+_PHH = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [5, 10, 0]
+min_bet = 10
+starting_stacks = [1000, 1000, 1000]
+actions = ['d dh p1 AsKs', 'd dh p2 QdQc', 'd dh p3 7h2c', 'p3 f', 'p1 cbr 30', 'p2 f']
+finishing_stacks = [1010, 990, 1000]
+"""
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_replay_exits_1_when_the_files_finishing_stacks_disagree(tmp_path, capsys, json_flag):
+    from pokerarena.cli import main
+
+    good, bad = tmp_path / "good.phh", tmp_path / "bad.phh"
+    good.write_text(_PHH)
+    bad.write_text(_PHH.replace("[1010, 990, 1000]", "[1000, 1000, 1000]"))
+    assert main(["replay", str(good), *json_flag]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(bad), *json_flag]) == 1
+    out = capsys.readouterr()
+    assert out.out.strip().splitlines()[-1] == "[1010, 990, 1000]"  # still printed
+    assert "differ" in out.err
+    many = tmp_path / "hands.phhs"
+    many.write_text("[1]\n" + _PHH + "\n[2]\n" + bad.read_text())
+    assert main(["replay", str(many), *json_flag]) == 1
+    assert "1 hand(s)" in capsys.readouterr().err
+    many.write_text("[1]\n" + _PHH + "\n[2]\n" + _PHH)
+    assert main(["replay", str(many), *json_flag]) == 0
+
+
+def test_no_help_text_prints_a_doubled_percent(capsys):
+    """argparse %-formats ``help`` but prints ``description`` as written."""
+    from pokerarena.cli import main
+
+    for argv in (["match", "--help"], ["--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out
+        assert "%%" not in out
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    assert "95% confidence" in " ".join(capsys.readouterr().out.split())

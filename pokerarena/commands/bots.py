@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Bots play a match at one table (same stacks "
                               "each hand, the button moving); prints each bot's result in "
                               "mbb/hand (thousandths of the big blind, or of the small bet "
-                              "without blinds) with a 95%% confidence interval.")
+                              "without blinds) with a 95% confidence interval.")
     p.add_argument("--variant", default="holdem", help="variant id or variant file")
     p.add_argument("--betting", help="betting system (default: the variant's first)")
     p.add_argument("--option", action="append", default=[], metavar="K=V",

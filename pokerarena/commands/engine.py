@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from pokerarena.commands import UserError, check_bench_counts
@@ -126,6 +127,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print("matches the file's finishing_stacks: "
                   f"{'yes' if _same(expected, rep.finishing_stacks) else 'NO'}")
     print(_fmt(rep.finishing_stacks))
+    if expected is not None and not _same(expected, rep.finishing_stacks):
+        print(f"{args.file}: the replay's finishing stacks differ from the file's "
+              "finishing_stacks", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -158,6 +163,10 @@ def _replay_many(args: argparse.Namespace) -> int:
         print(f"{len(hands)} hands replayed" + (f", {mismatches} not as in the file"
                                                if mismatches else ""))
     print(_fmt(finishing))
+    if mismatches:
+        print(f"{args.file}: {mismatches} hand(s) finish otherwise than the file's "
+              "finishing_stacks", file=sys.stderr)
+        return 1
     return 0
 
 

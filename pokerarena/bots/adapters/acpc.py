@@ -622,6 +622,7 @@ def replay_state(game: Game, gd: GameDef, st: ParsedState) -> Any:
         cards = st.holes[pos] or [UNKNOWN, UNKNOWN]
         hand.apply(Action(DEAL_HOLE_KIND, 0, tuple(cards), pos), DEALER)
     boards = list(st.boards)
+    kind = "limit" if gd.limit else "no-limit"
     for tok in _tokens(st.betting):
         _deal_boards(hand, boards)
         if tok == "/":
@@ -629,18 +630,29 @@ def replay_state(game: Game, gd: GameDef, st: ParsedState) -> Any:
         if hand.is_over or hand.to_act is None or hand.to_act == DEALER:
             raise AcpcError(f"betting {st.betting!r}: {tok!r} when no player is to act")
         pos = hand.to_act
-        if tok in ("c", "k"):
-            hand.apply(Action(CALL_KIND))
-        elif tok == "f":
-            hand.apply(Action(FOLD_KIND))
-        else:
-            legal = hand.legal_actions()
-            if gd.limit or len(tok) == 1:
-                hand.apply(Action(RAISE_KIND, legal.min_to))
+        if tok[0] == "r" and (len(tok) > 1) == gd.limit:
+            # a limit dealer sends a bare 'r', a no-limit one the amount: the dealer plays
+            # another game than our definition describes
+            raise AcpcError(f"betting {st.betting!r}: the raise {tok!r} is not one of a "
+                            f"{kind} game: the dealer's game does not match the game "
+                            "definition")
+        try:
+            if tok in ("c", "k"):
+                hand.apply(Action(CALL_KIND))
+            elif tok == "f":
+                hand.apply(Action(FOLD_KIND))
             else:
-                obs = hand.observation(pos)
-                before = obs.committed[pos] - obs.bets[pos]
-                hand.apply(Action(RAISE_KIND, int(tok[1:]) - before))
+                legal = hand.legal_actions()
+                if gd.limit:
+                    hand.apply(Action(RAISE_KIND, legal.min_to))
+                else:
+                    obs = hand.observation(pos)
+                    before = obs.committed[pos] - obs.bets[pos]
+                    hand.apply(Action(RAISE_KIND, int(tok[1:]) - before))
+        except IllegalAction as exc:
+            raise AcpcError(f"betting {st.betting!r}: {tok!r} is illegal in the {kind} game "
+                            f"of the definition ({exc}): the dealer's game does not match "
+                            "it") from None
     _deal_boards(hand, boards)
     return hand
 
