@@ -213,6 +213,7 @@ def show_data(data: Path, run_id: str) -> dict[str, Any]:
         raise UserError(f"no run {run_id!r} under {data}")
     info = store.info().as_dict()
     info["spec"] = store.spec_doc()["spec"]
+    info["unreadable_units"] = store.damaged_units()
     con = connect(data, run_id)
     try:
         info["leaderboard"] = as_records(*run_query(
@@ -248,6 +249,11 @@ def cmd_show(args: argparse.Namespace) -> int:
                   + (f"  {info['seconds']:.1f} s" if info["seconds"] else ""))
     if info.get("error"):
         console.print(f"[red]{info['error']}[/red]")
+    if info.get("unreadable_units"):
+        units = info["unreadable_units"]
+        console.print(f"[yellow]{len(units)} unit(s) left out, a part damaged: "
+                      f"{', '.join(sorted(units))} (resume the run to play them again)"
+                      "[/yellow]")
     if info.get("bots_think_share") is not None:
         console.print(f"The bots' thinking took {100 * info['bots_think_share']:.0f}% of "
                       "the workers' play time (the rest: the engine and the records).")

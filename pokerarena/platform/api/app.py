@@ -388,10 +388,16 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     @app.get("/api/runs/{run_id}/leaderboard", tags=["results"])
     async def leaderboard(run_id: RunId) -> dict[str, Any]:
         """Per bot: hands, net chips, mbb/hand with 95% CI, won rate, faults; and the cross
-        table (each bot's mbb/hand at tables with each other bot). Runs in the query pool
+        table (each bot's mbb/hand at tables with each other bot); ``unreadable_units``:
+        the units left out because a part of theirs is damaged. Runs in the query pool
         (429 when it is full)."""
-        return await _run_records(run_id, {"leaderboard": LEADERBOARD_SQL,
-                                           "cross_table": CROSS_TABLE_SQL})
+        out = await _run_records(run_id, {"leaderboard": LEADERBOARD_SQL,
+                                          "cross_table": CROSS_TABLE_SQL})
+        # The units whose parts fail the footer check are left out of the views: say so.
+        store = _manager_call(lambda: manager._store(run_id))
+        out["unreadable_units"] = [{"unit": unit, "tables": tables} for unit, tables
+                                   in sorted(store.damaged_units().items())]
+        return out
 
     @app.get("/api/runs/{run_id}/charts", tags=["results"])
     async def charts(run_id: RunId) -> dict[str, Any]:
