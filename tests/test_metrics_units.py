@@ -64,6 +64,7 @@ def test_faults_failures_and_http_are_counted():
                                       "evaluations": 7, "latency": {}}})
     metrics.observe_failures(2, 1)
     metrics.observe_failures(0, 0)
+    metrics.bind_routes(lambda: ["/api/runs"])   # the route templates (create_app binds them)
     metrics.observe_http("GET", "/api/runs", 200, 0.003)
     s = _samples(metrics)
     assert s[("pokerarena_bot_faults_total", (("bot", "slowbot"), ("kind", "timeout")))] == 2

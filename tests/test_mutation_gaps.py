@@ -69,7 +69,7 @@ def _pot_limit_max(hand, legal) -> int:
     """The pot-limit maximum worked out from the chips alone: the current bet, plus the
     pot after calling (every chip put in so far, and the call)."""
     p = list(hand.seat_of).index(hand.to_act)  # bets and stacks are by position
-    put_in = sum(hand.starting) - sum(hand.stack)
+    put_in = sum(hand.start) - sum(hand.stack)
     bet, stack = hand.bets[p], hand.stack[p]
     cur = bet + legal.call
     return max(legal.min_to, min(cur + put_in + legal.call, bet + stack))
@@ -89,7 +89,6 @@ def test_pot_limit_with_raise_caps_bets_the_pot_at_most():
     for seed in range(40):
         stacks = [int(s) for s in rng.integers(30, 400, 4)]
         a, b = capped.new_hand(seed, 4, stacks, seed % 4), plain.new_hand(seed, 4, stacks, seed % 4)
-        a.starting = b.starting = stacks
         while not a.is_over:
             la, lb = a.legal_actions(), b.legal_actions()
             assert la == lb

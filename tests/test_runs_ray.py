@@ -171,7 +171,9 @@ def test_driver_killed_then_resume_without_duplicates(ray_cluster: str, tmp_path
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     final = json.loads(r.stdout)
-    assert final["status"] == "finished" and final["units_skipped"] == len(before)
+    # A unit that landed just before the kill, before the driver recorded it, is
+    # recovered on resume (recorded, not played again): skipped along with the others.
+    assert final["status"] == "finished" and final["units_skipped"] >= len(before)
     events = store.events()
     done = [e["unit"] for e in events if e.get("event") == "unit"]
     assert len(done) == len(set(done)) == units  # no finished unit was played again
