@@ -146,6 +146,7 @@ def test_a_full_pool_answers_429_and_health_goes_on(service):
     client, _app, _data, run_id, url = service
     n = WORKERS + QUEUE + 4
     answers: list[tuple[int, float]] = []
+    retry: list[str | None] = []
     lock = threading.Lock()
     started = threading.Barrier(n + 1)
 
@@ -155,6 +156,8 @@ def test_a_full_pool_answers_429_and_health_goes_on(service):
             r = _query(c, "SELECT max(hash(i)) FROM range(10000000000) t(i)")
             with lock:
                 answers.append((r.status_code, time.monotonic()))
+                if r.status_code == 429:
+                    retry.append(r.headers.get("retry-after"))
 
     threads = [threading.Thread(target=slow) for _ in range(n)]
     for t in threads:
@@ -175,6 +178,7 @@ def test_a_full_pool_answers_429_and_health_goes_on(service):
         t.join()
     codes = sorted(code for code, _ in answers)
     assert codes.count(429) == n - WORKERS - QUEUE, codes
+    assert retry and all(r == "1" for r in retry)   # a busy answer says when to come back
     assert codes.count(408) == WORKERS + QUEUE, codes
     assert others == {"runs": 200, "run": 200}
     last_slow = max(at for code, at in answers if code == 408)

@@ -76,8 +76,13 @@ class QueryRequest(BaseModel):
     run_id: str | None = Field(None, pattern=RUN_ID, description="only this run's rows")
 
 
+RETRY_AFTER_S = 1  # what a 429 (busy) or 503 (stopping) answer asks a client to wait
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message, "status": status}, status_code=status)
+    headers = {"Retry-After": str(RETRY_AFTER_S)} if status in (429, 503) else None
+    return JSONResponse({"error": message, "status": status}, status_code=status,
+                        headers=headers)
 
 
 class BodyLimitMiddleware:
