@@ -74,3 +74,7 @@ def test_serve_rejects_bad_arguments(pokerarena_cli, tmp_path):
     r = subprocess.run([*pokerarena_cli, "serve", "--port", "0", "--data", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--port" in r.stderr and "Traceback" not in r.stderr
+    for flag in ("--query-workers", "--query-memory-mb"):
+        r = subprocess.run([*pokerarena_cli, "serve", flag, "0", "--data", str(tmp_path),
+                            "--local"], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr

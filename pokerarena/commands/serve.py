@@ -45,6 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "address, localhost, 127.0.0.1 and [::1]; requests naming any other "
                    "host get 421 (DNS rebinding). Repeatable; '*.example.org' allows the "
                    "names under example.org, '*' every name")
+    p.add_argument("--query-workers", type=int, default=2, metavar="N",
+                   help="query processes (each capped in memory; default: 2)")
+    p.add_argument("--query-queue", type=int, default=8, metavar="N",
+                   help="queries that may wait for a process; past that 429 (default: 8)")
+    p.add_argument("--query-memory-mb", type=int, default=1024, metavar="MB",
+                   help="memory a query process may add to its idle size; past that 413 "
+                   "(default: 1024)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -63,6 +70,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
     if args.max_runs < 1:
         raise UserError(f"--max-runs must be at least 1, got {args.max_runs}")
+    for flag, value, least in (("--query-workers", args.query_workers, 1),
+                               ("--query-queue", args.query_queue, 0),
+                               ("--query-memory-mb", args.query_memory_mb, 64)):
+        if value < least:
+            raise UserError(f"{flag} must be at least {least}, got {value}")
+    from pokerarena.platform.query_pool import MIB, PoolLimits
+
+    pool = PoolLimits(workers=args.query_workers, queue=args.query_queue,
+                      memory_bytes=args.query_memory_mb * MIB)
     from pokerarena.platform.api.security import PolicyError, allowed_hosts
 
     try:
@@ -100,7 +116,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                      prepare=prepare, resume=not args.no_resume, max_active=args.max_runs,
                      allowed_adapter_urls=tuple(args.allow_adapter_url),
                      on_token_created=announce, bind_host=args.host,
-                     allowed_hosts=tuple(args.allowed_host))
+                     allowed_hosts=tuple(args.allowed_host), query_pool=pool)
     print(f"serving http://{args.host}:{args.port}/ (API docs at /docs), data in {data}",
           file=sys.stderr, flush=True)
     print("answering requests for host " + ", ".join(sorted(hosts)) + " (more with "
