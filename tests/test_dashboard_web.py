@@ -12,7 +12,7 @@ import pytest
 from pokerarena.platform.api import create_app
 from pokerarena.platform.api.executors import MeteredRayExecutor
 from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import small_spec
+from pokerarena.platform.api.testing import require_binary, small_spec
 
 TOKEN = "test-token-web"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -21,22 +21,11 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
                   "--disable-sync", "--no-first-run"]
 
 
-INSTALL = "sudo apt-get update && sudo apt-get install -y chromium prometheus"
-
-
-def _installed(path: str) -> str:
-    """``path`` when it is installed; else the test fails (never skips) with the command
-    that installs it (``make test`` and ``.ci/run`` run it themselves as root)."""
-    if os.access(path, os.X_OK):
-        return path
-    pytest.fail(f"{path} is not installed (a Debian package this test drives); install it "
-                f"with:  {INSTALL}")
-    raise AssertionError("unreachable")
 
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium = _installed("/usr/bin/chromium")
+    chromium = require_binary("/usr/bin/chromium")
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     try:
         from playwright import sync_api

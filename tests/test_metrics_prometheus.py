@@ -5,7 +5,6 @@ only metrics the service exposes."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
 import subprocess
@@ -17,7 +16,7 @@ import pytest
 from pokerarena.platform.api import create_app
 from pokerarena.platform.api.executors import MeteredRayExecutor
 from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import small_spec, wait_for
+from pokerarena.platform.api.testing import require_binary, small_spec, wait_for
 from pokerarena.platform.metrics import METRIC_NAMES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,23 +31,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-INSTALL = "sudo apt-get update && sudo apt-get install -y chromium prometheus"
-
-
-def _installed(path: str) -> str:
-    """``path`` when it is installed; else the test fails (never skips) with the command
-    that installs it (``make test`` and ``.ci/run`` run it themselves as root)."""
-    if os.access(path, os.X_OK):
-        return path
-    pytest.fail(f"{path} is not installed (a Debian package this test drives); install it "
-                f"with:  {INSTALL}")
-    raise AssertionError("unreachable")
 
 
 @pytest.fixture(scope="module")
 def stack(ray_cluster, tmp_path_factory):
     """The service (Ray executors) and a Prometheus scraping it every second."""
-    binary = _installed("/usr/bin/prometheus")
+    binary = require_binary("/usr/bin/prometheus")
     tmp = tmp_path_factory.mktemp("prom")
     app = create_app(tmp / "data", token=TOKEN, web_dir=None,
                      executor_factory=lambda: MeteredRayExecutor(1))

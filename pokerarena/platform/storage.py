@@ -347,21 +347,9 @@ class RunStore:
             os.close(fd)
 
     def is_driven(self) -> bool:
-        """True while some driver holds the run's lock."""
-        path = self.run_dir / ".driver.lock"
-        if not path.exists():
-            return False
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            # shared: probes never exclude each other, only a driver's exclusive lock
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        else:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            return False
-        finally:
-            os.close(fd)
+        """True while some driver holds the run's lock (a shared probe: probes never
+        exclude each other, only a driver's exclusive lock)."""
+        return landing.driver_alive(self.run_dir)
 
     def info(self) -> RunInfo:
         """The run's state and counts, from disk."""
