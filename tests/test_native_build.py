@@ -35,14 +35,14 @@ def test_pure_mode_loads_the_sources():
 
 
 def _require_current_build() -> None:
-    """Fail when the last native build failed (a failed build is reported, not hidden);
-    skip, saying so, when there is no current build: the sessions would then compare the
-    plain sources with themselves."""
+    """Fail when the last native build failed or there is no current build (a stale or
+    missing build would have the sessions compare the plain sources with themselves):
+    ``make test`` builds first, so a failure here is a build it did not make."""
     state, detail = native.build_status()
     if state == "failed":
         pytest.fail(f"{detail} (rerun tools/build_native.py or make native)")
     if state != "current":
-        pytest.skip(f"{state}: {detail}; nothing compiled to compare")
+        pytest.fail(f"{state}: {detail}; nothing compiled to compare (run make native)")
 
 
 # Runs the CLI in-process and says on stderr which table loop ran (the play's JSON
@@ -95,7 +95,7 @@ def test_a_failed_build_is_recorded_and_reported(tmp_path, monkeypatch):
     native.write_stamp()
     hand.write_text(hand.read_text() + "# edited again\n")
     assert native.build_status()[0] == "stale"
-    with pytest.raises(pytest.skip.Exception, match="stale"):
+    with pytest.raises(pytest.fail.Exception, match="stale"):
         _require_current_build()
 
 

@@ -150,7 +150,6 @@ def test_units_that_landed_unrecorded_are_recorded_not_replayed(tmp_path: Path) 
 
 
 def test_an_orphaned_worker_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("ray")
     from pokerarena.workers.actor import TableWorker
 
     store = RunStore(tmp_path, "orphan")
