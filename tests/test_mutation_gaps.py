@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_acpc_protocol import LIMIT2, NOLIMIT2
 
 from pokerarena.engine import Game
 from pokerarena.engine.actions import Action
@@ -129,33 +130,8 @@ def test_phh_accepts_a_voluntary_show_after_the_end():
 
 # The ACPC client refuses a dealer playing another game than its definition. -------------
 
-_ACPC_LIMIT = """GAMEDEF
-limit
-numPlayers = 2
-numRounds = 4
-blind = 10 5
-raiseSize = 10 10 20 20
-firstPlayer = 2 1 1 1
-maxRaises = 3 4 4 4
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
-_ACPC_NOLIMIT = """GAMEDEF
-nolimit
-numPlayers = 2
-numRounds = 4
-stack = 20000 20000
-blind = 100 50
-firstPlayer = 2 1 1 1
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
+# the heads-up definitions of the ACPC protocol tests
+_ACPC_LIMIT, _ACPC_NOLIMIT = LIMIT2, NOLIMIT2
 
 
 @pytest.mark.parametrize(("gdef", "state"), [
