@@ -29,6 +29,7 @@ from pokerarena.engine.actions import (
     Action,
     Legal,
 )
+from pokerarena.engine.hand import DOWN_KIND
 
 __all__ = [
     "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "ViewMaker", "action_from_json",
@@ -146,9 +147,6 @@ def down_cards(view: SeatView) -> tuple[int, ...]:
 
 EXPOSE_KIND = getattr(_actions, "EXPOSE_KIND", "ex")
 DECLARE_KIND = getattr(_actions, "DECLARE_KIND", "dc")
-
-
-DOWN_KIND = "dd"  # stud's last card asked for face down (engine.hand.DOWN_KIND)
 
 
 def passive_action(legal: Legal | None, hole: tuple[int, ...] | list[int] = (),

@@ -941,7 +941,6 @@ class Hand:
         if pend is not None:
             return self._legal_pending(p, pend)
         lo, hi, choices = self._raise_range(p)
-        cur = self.cur
         if to_call > 0 or (g.free_fold and (cur or self.check_ok or not hi)):
             # A player may fold at any time, also when he could check (000_… «Игрок
             # может сделать это в любой момент»; option free_fold).
@@ -1072,16 +1071,17 @@ class Hand:
                     nominal = size if (self.nraises == 0 and cur < size) else cur + size
                 elif legal.choices and g.freeze_multiple and to > cur + size:
                     self.frozen = True  # a freeze bet: call or fold only from now on
+                full_inc = size  # what a full raise adds
                 full = to >= nominal
                 if (not full and g.half_bet_reopens and self.nraises > 0
                         and self.stack[p] == 0 and 2 * inc >= size):
                     full = True  # casino: an all-in of half a bet or more is a raise
-            elif sysc in (SYS_NO, SYS_POT):
-                base = g.open_min
-                full = inc >= self.min_raise or (self.nraises == 0 and cur < base <= to)
-            else:  # spread, last bet, fixed amounts: any legal amount is a full raise
-                base = g.amounts[0] if sysc == SYS_AMOUNTS else g.min_bet
-                full = inc >= base or (self.nraises == 0 and cur < base <= to)
+            else:
+                if sysc in (SYS_NO, SYS_POT):
+                    base, full_inc = g.open_min, self.min_raise
+                else:  # spread, last bet, fixed amounts: any legal amount is a full raise
+                    base = full_inc = g.amounts[0] if sysc == SYS_AMOUNTS else g.min_bet
+                full = inc >= full_inc or (self.nraises == 0 and cur < base <= to)
             self.cur = to
             self.top = p
             self.show_first = p
@@ -1106,13 +1106,9 @@ class Hand:
             else:
                 if self.nraises == 0:
                     self.short_open = True  # an all-in opening bet below the bet size
-                reopen = 0
-                if g.cumulative_reopen:
-                    # Casino: short all-ins that together make a full raise reopen the
-                    # betting for a player who has acted.
-                    reopen = (self.bet_sz if sysc == SYS_FIXED else self.min_raise
-                              if sysc in (SYS_NO, SYS_POT) else
-                              g.amounts[0] if sysc == SYS_AMOUNTS else g.min_bet)
+                # Casino: short all-ins that together make a full raise reopen the
+                # betting for a player who has acted.
+                reopen = full_inc if g.cumulative_reopen else 0
                 acted_at = self.acted_at
                 for q in range(n):
                     if q != p and not folded[q] and stack[q] > 0 and self.bets[q] < to:
