@@ -18,6 +18,7 @@ from pokerarena.bots.faults import FaultPolicy, GuardedBot
 from pokerarena.bots.match import play_hand as _play
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.strength import register_game
+from pokerarena.bots.views import game_info_of
 from pokerarena.bots.warmup import warm_up
 from pokerarena.engine.game import Game
 from pokerarena.engine.table import Table
@@ -94,7 +95,7 @@ def play_session(game: Game, bot_names: list[str], hands: int, seed: int,
             label = f"{name}#{j}" if bot_names.count(name) > 1 else name
             guards.append(GuardedBot(bot, policy, label=label))
         chips = stack if stack is not None else game.variant.stakes.stack
-        info = game.describe()
+        info = game_info_of(game)
         warm_up(game, [g.bot for g in guards], n)  # kernels and tables, before any clock
         for j, g in enumerate(guards):
             g.start_match(MatchInfo(0, game.variant.id, game.system_name, info, n, hands,
@@ -115,12 +116,15 @@ def _session(game: Game, bot_names: list[str], guards: list[GuardedBot], hands: 
                   wangdoodle=wangdoodle, jackpot=jackpot)
     summary = SessionSummary(game.variant.id, game.system_name, seed, 0, list(bot_names),
                              [0] * n, [0] * n, [0] * n, faults=[0] * n)
-    info = game.describe()
+    infos: dict[str, dict[str, Any]] = {}  # by Game.key: doubled or jackpot deals differ
     for hand_no in range(hands):
         if table.is_over:
             break
         hand = table.new_hand()
         seats = table.hand_seats
+        info = infos.get(hand.game.key)
+        if info is None:
+            info = infos[hand.game.key] = game_info_of(hand.game)
         _play(hand, [guards[s] for s in seats], list(range(len(seats))), hand_no=hand_no,
               game_info=info)
         res = hand.result()
