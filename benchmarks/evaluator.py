@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from pokerarena.evaluator.benchmark import bench_evaluator
+from pokerarena.bench.evaluator import bench_evaluator
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from pokerarena.bots.match import play_match
+from pokerarena.arena.match import play_match
 from pokerarena.engine import Game
 from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, Action
 

@@ -68,7 +68,7 @@ def _warm_up(spec: Any) -> float:
         TimeElapsedColumn,
     )
 
-    from pokerarena.bots.warmup import WARM_UP_STEPS
+    from pokerarena.arena.warmup import WARM_UP_STEPS
     from pokerarena.platform.planner import plan
 
     t0 = time.perf_counter()
@@ -152,7 +152,7 @@ def _drain(queue: Any, progress: Any, ids: dict[str, Any]) -> None:
 def _warm_variant(variant: str, units: list[dict[str, Any]], bots: list[str]) -> float:
     """In a warm-up process: every game of ``variant`` through the bots' warm-up (tables,
     kernels, a throwaway hand), then two hands of each unit given (every bot once)."""
-    from pokerarena.bots.warmup import WARM_UP_STEPS, warm_up
+    from pokerarena.arena.warmup import WARM_UP_STEPS, warm_up
     from pokerarena.workers.records import GameCache, new_bot, play_unit
 
     t0 = time.perf_counter()

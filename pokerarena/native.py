@@ -24,11 +24,11 @@ MODULES = (
     "pokerarena.engine.game",
     "pokerarena.engine.hand",
     "pokerarena.engine.table",
-    "pokerarena.bots.views",
-    "pokerarena.bots.faults",
-    "pokerarena.bots.match",
-    "pokerarena.bots.session",
-    "pokerarena.bots.call_bot",
+    "pokerarena.arena.views",
+    "pokerarena.arena.faults",
+    "pokerarena.arena.match",
+    "pokerarena.arena.session",
+    "pokerarena.bots.simple.call_bot",
     "pokerarena.evaluator.lookup",
 )
 GROUP = "pokerarena._native"  # the shared library: pokerarena/_native__mypyc.*.so

@@ -24,8 +24,8 @@ CALLS: list[str] = []
 
 
 def _forbidden() -> tuple[type, ...]:
-    from pokerarena.bots.base import ViewMaker
-    from pokerarena.bots.faults import GuardedBot
+    from pokerarena.arena.faults import GuardedBot
+    from pokerarena.arena.views import ViewMaker
     from pokerarena.engine.game import Game
     from pokerarena.engine.hand import Hand, Observation
     from pokerarena.engine.table import Table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerarena.bots.fastmc import pack, run_packed
+from pokerarena.bots.strength.fastmc import pack, run_packed
 
 
 def assert_each_deal_scores(prof, rows: np.ndarray, want: np.ndarray) -> None:

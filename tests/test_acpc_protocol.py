@@ -5,7 +5,7 @@ betting string with ``f``/``c``/``r``/``r<N>`` and ``/`` between rounds, hole ca
 position separated by ``|``, board cards of each round after a ``/``; client answers
 are the state plus ``:<action>``; positions rotate with the hand number; no-limit
 raises are totals over the hand; rounds nobody can bet in are still marked by ``/``).
-It shares no code with :mod:`pokerarena.bots.adapters.acpc`; only the hand evaluator
+It shares no code with :mod:`pokerarena.arena.acpc`; only the hand evaluator
 scores showdowns.
 """
 
@@ -20,7 +20,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from pokerarena.bots.adapters.acpc import (
+from pokerarena.arena.acpc import (
     AcpcError,
     Client,
     Dealer,

@@ -117,7 +117,7 @@ def test_query_has_a_time_limit(service):
 def test_specs_over_http_name_no_python_paths(service):
     client, data, _run = service
     before = sorted(p.name for p in (data / "runs").iterdir())
-    for bot in ("os:system", "pokerarena.bots.tag:TagBot", "subprocess:Popen?args=id",
+    for bot in ("os:system", "pokerarena.bots.strength.tag:TagBot", "subprocess:Popen?args=id",
                 "http://127.0.0.1:1/bot"):
         r = client.post("/api/runs", json=small_spec(bots=(bot, "call")), headers=AUTH)
         assert r.status_code == 422, (bot, r.text)

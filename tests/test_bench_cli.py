@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from pokerarena.evaluator.benchmark import _orders_agree
+from pokerarena.bench.evaluator import _orders_agree
 
 
 def _bench(*args):

@@ -9,11 +9,11 @@ import random
 import numpy as np
 import pytest
 
-from pokerarena.bots import drawmc, fastmc
-from pokerarena.bots.drawlog import discard_log
-from pokerarena.bots.match import play_match
+from pokerarena.arena.match import play_match
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.strength import _discard_masks, _discard_shape, profile
+from pokerarena.bots.strength import drawmc, fastmc
+from pokerarena.bots.strength.drawlog import discard_log
+from pokerarena.bots.strength.estimate import _discard_masks, _discard_shape, profile
 from pokerarena.engine.actions import DISCARD_KIND
 from pokerarena.engine.game import Game
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerarena.bots.fastmc import Plan, mc_equity, sample_rows, supported
-from pokerarena.bots.strength import Profile
+from pokerarena.bots.strength.estimate import Profile
+from pokerarena.bots.strength.fastmc import Plan, mc_equity, sample_rows, supported
 from pokerarena.cards import parse_cards
 from pokerarena.engine import Game
 from pokerarena.evaluator import ranking
@@ -85,7 +85,7 @@ def test_narrowing_shrinks_a_medium_hand():
 def test_kernel_agrees_with_the_numpy_path(game):
     """A mid-hand view: the one-call kernel and the general arrays give the same
     estimate within sampling error."""
-    from pokerarena.bots.base import build_view
+    from pokerarena.arena.views import build_view
 
     g = Game(game)
     prof = Profile(g)

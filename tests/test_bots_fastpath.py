@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from kernel_check import assert_each_deal_scores
 
-from pokerarena.bots.match import play_match
+from pokerarena.arena.match import play_match
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.strength import Profile
+from pokerarena.bots.strength.estimate import Profile
 from pokerarena.engine import Game
 
 
@@ -109,7 +109,7 @@ def test_acts_last_is_the_live_seat_nearest_the_button_going_back():
     import random as _random
     from types import SimpleNamespace
 
-    from pokerarena.bots.policy import acts_last
+    from pokerarena.bots.strength.policy import acts_last
 
     rng = _random.Random(1)
     for _ in range(5000):

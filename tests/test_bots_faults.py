@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
+from pokerarena.arena.faults import FaultPolicy, GuardedBot
+from pokerarena.arena.match import play_match
 from pokerarena.bots.base import BaseBot
-from pokerarena.bots.faults import FaultPolicy, GuardedBot
-from pokerarena.bots.match import play_match
 from pokerarena.engine import Game
 from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, Action
 
@@ -184,7 +184,7 @@ def test_call_policy():
 
 def test_guard_closes_its_worker():
     g = GuardedBot(Staller(), FaultPolicy(decision_time=0.02, isolate=True))
-    from pokerarena.bots.base import build_view
+    from pokerarena.arena.views import build_view
 
     hand = GAME.new_hand(1, 2, [200, 200], 0)
     view = build_view(hand, hand.to_act)

@@ -9,8 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from pokerarena.bots.faults import FaultPolicy
-from pokerarena.bots.match import play_match
+from pokerarena.arena.faults import FaultPolicy
+from pokerarena.arena.match import play_match
 from pokerarena.engine import Game
 
 RELEASE = threading.Event()

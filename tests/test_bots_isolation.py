@@ -12,9 +12,9 @@ import isolation_spy
 import numpy as np
 import pytest
 
-from pokerarena.bots.base import build_view
-from pokerarena.bots.faults import FaultPolicy
-from pokerarena.bots.match import play_match, showdown_categories
+from pokerarena.arena.faults import FaultPolicy
+from pokerarena.arena.match import play_match, showdown_categories
+from pokerarena.arena.views import build_view
 from pokerarena.cli import main
 from pokerarena.engine import Game
 from pokerarena.engine.actions import (
@@ -34,7 +34,7 @@ SPY = "isolation_spy:Spy"
 def hands(monkeypatch):
     """Every hand played while the test runs, in order (the test's own record, taken
     through the sessions' and matches' ``on_hand`` hooks)."""
-    from pokerarena.bots import match, session
+    from pokerarena.arena import match, session
 
     dealt = []
 
@@ -263,7 +263,7 @@ def _all_games():
 def test_incremental_views_equal_fresh_ones(game):
     """A ViewMaker's views (history extended, up cards reused) equal views built afresh,
     for every seat at every step, whoever is asked in whatever order."""
-    from pokerarena.bots.base import ViewMaker
+    from pokerarena.arena.views import ViewMaker
     from pokerarena.bots.registry import make_bot
 
     n = min(4, game.variant.players[1])

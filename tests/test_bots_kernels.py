@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from kernel_check import assert_each_deal_scores
 
-from pokerarena.bots import drawmc, fastmc
-from pokerarena.bots.strength import Profile
+from pokerarena.bots.strength import drawmc, fastmc
+from pokerarena.bots.strength.estimate import Profile
 from pokerarena.engine import Game
 from pokerarena.evaluator import evaluate_batch, ranking
 

@@ -11,11 +11,12 @@ from contextlib import redirect_stdout
 import numpy as np
 import pytest
 
-from pokerarena.bots.base import SeatView, build_view, view_to_json
-from pokerarena.bots.faults import FaultPolicy
-from pokerarena.bots.match import play_match
+from pokerarena.arena.faults import FaultPolicy
+from pokerarena.arena.match import play_match
+from pokerarena.arena.views import build_view
+from pokerarena.bots.base import SeatView, view_to_json
 from pokerarena.bots.registry import REGISTRY, BotSpecError, make_bot, parse_spec
-from pokerarena.bots.strength import Profile
+from pokerarena.bots.strength.estimate import Profile
 from pokerarena.cards import card_str
 from pokerarena.engine import Game
 from pokerarena.engine.actions import DISCARD_KIND, UNKNOWN
@@ -182,13 +183,13 @@ def test_equity_estimates_are_sane():
 
 def test_registry_and_specs():
     assert parse_spec("tag?samples=50&narrow=true") == ("tag", {"samples": 50, "narrow": True})
-    bot = make_bot("pokerarena.bots.tag:TagBot?samples=40", seed=1)
+    bot = make_bot("pokerarena.bots.strength.tag:TagBot?samples=40", seed=1)
     assert bot.samples == 40 and bot.name == "tag"
     for name in REGISTRY:
         assert callable(make_bot(name, seed=0).act)
-    for bad in ("nosuchbot", "pokerarena.nothing:X", "pokerarena.bots.tag:Nope",
+    for bad in ("nosuchbot", "pokerarena.nothing:X", "pokerarena.bots.strength.tag:Nope",
                 "tag?nonsense", "tag?colour=blue", "os:system", "subprocess:Popen?args=true",
-                "pokerarena.bots.policy:Style"):
+                "pokerarena.bots.strength.policy:Style"):
         with pytest.raises(BotSpecError):
             make_bot(bad)
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from pokerarena.bots import policy
-from pokerarena.bots.match import play_match
-from pokerarena.bots.strength import profile
+from pokerarena.arena.match import play_match
+from pokerarena.bots.strength import policy
+from pokerarena.bots.strength.estimate import profile
 from pokerarena.engine.actions import UNKNOWN
 from pokerarena.engine.game import Game
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerarena.bots import preflop
-from pokerarena.bots.base import build_view
-from pokerarena.bots.strength import Profile
+from pokerarena.arena.views import build_view
+from pokerarena.bots.strength import preflop
+from pokerarena.bots.strength.estimate import Profile
 from pokerarena.cards import parse_cards
 from pokerarena.engine import Game
 from pokerarena.evaluator import evaluate_batch, ranking
@@ -66,7 +66,7 @@ def _flop_view(game: Game):
     while not hand.board or hand.to_act is None:
         seat = hand.to_act
         view = build_view(hand, seat)
-        from pokerarena.bots.call_bot import CallBot
+        from pokerarena.bots.simple.call_bot import CallBot
 
         hand.apply(CallBot().act(view))
     return build_view(hand, hand.to_act, hand_no=3)
@@ -95,7 +95,7 @@ def test_narrowed_table_agrees_with_the_kernel_and_narrows():
     """Heads-up against a narrowed range: the table (read between grid points too)
     against the kernel's own narrowing with many deals; a tighter range beats small
     pairs and weak hands more often."""
-    from pokerarena.bots import fastmc
+    from pokerarena.bots.strength import fastmc
 
     prof = Profile(Game("holdem"))
     plan = prof.plan

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerarena.bots import preflop_omaha
-from pokerarena.bots.strength import Profile
+from pokerarena.bots.strength import preflop_omaha
+from pokerarena.bots.strength.estimate import Profile
 from pokerarena.cards import parse_cards
 from pokerarena.engine import Game
 from pokerarena.evaluator import evaluate_omaha_batch, ranking
@@ -87,7 +87,7 @@ def test_a_decision_reads_but_never_builds_a_table(tmp_path, monkeypatch, omaha_
     prof = Profile(Game("omaha"))
     assert prof.preflop_omaha
     hand = Game("omaha").new_hand(np.random.default_rng(1), 2, [200, 200], 0)
-    from pokerarena.bots.base import build_view
+    from pokerarena.arena.views import build_view
 
     view = build_view(hand, hand.to_act)
     import random

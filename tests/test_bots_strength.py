@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pokerarena.bots.match import play_match
+from pokerarena.arena.match import play_match
 from pokerarena.engine import Game
 
 GAMES = {"nl_holdem": ("holdem", "no_limit", 400), "fl_holdem": ("holdem", "fixed_limit", 200),

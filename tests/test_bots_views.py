@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerarena.arena.views import ViewMaker, build_view
 from pokerarena.bots import RandomBot
-from pokerarena.bots.views import ViewMaker, build_view
 from pokerarena.engine import Game
 
 GAMES = [("holdem", "no_limit"), ("holdem", "fixed_limit"), ("omaha_hilo", "pot_limit"),

@@ -3,9 +3,9 @@ first timed decision, once per process, game and number of seats."""
 
 from __future__ import annotations
 
-from pokerarena.bots import match, session
+from pokerarena.arena import match, session
+from pokerarena.arena.warmup import warm_up
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.warmup import warm_up
 from pokerarena.engine import Game
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from pokerarena.bots import drawmc, fastmc
-from pokerarena.bots.strength import _discard_masks, profile
+from pokerarena.bots.strength import drawmc, fastmc
+from pokerarena.bots.strength.estimate import _discard_masks, profile
 from pokerarena.engine.game import Game
 
 

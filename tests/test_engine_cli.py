@@ -93,7 +93,7 @@ def test_play_with_betting_and_options(pokerarena_cli):
 
 
 def test_play_with_every_kind_of_bot_name(pokerarena_cli):
-    bots = "tag,lag,rock,equity,maniac,pokerarena.bots.call_bot:CallBot,random?seed=3"
+    bots = "tag,lag,rock,equity,maniac,pokerarena.bots.simple.call_bot:CallBot,random?seed=3"
     out = run(pokerarena_cli, "play", "--variant", "holdem", "--bots", bots, "--hands", "6",
               "--seed", "2", "--on-fault", "protect", "--json")
     assert out.returncode == 0, out.stderr
@@ -120,7 +120,7 @@ def test_play_user_errors_exit_2(pokerarena_cli, args, message):
 
 
 def test_engine_bench_reports_a_rate_without_asserting_it():
-    from pokerarena.bots.bench import engine_bench
+    from pokerarena.bench.engine import engine_bench
 
     out = engine_bench("holdem", "no_limit", players=3, hands=20, peers=False)
     assert out["hands"] == 20 and out["hands_per_sec"] > 0 and out["chips_conserved"]

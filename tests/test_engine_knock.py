@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerarena.bots.session import play_session
+from pokerarena.arena.session import play_session
 from pokerarena.engine import Game
 from pokerarena.engine.actions import Action, IllegalAction
 from pokerarena.engine.phh import dumps_phh, loads_phh, replay
@@ -104,8 +104,8 @@ def test_bots_play_knock_and_chips_are_conserved(bots, immediate):
 
 
 def test_played_knock_hands_export_and_replay_exactly():
+    from pokerarena.arena.session import play_hand
     from pokerarena.bots import RandomBot
-    from pokerarena.bots.session import play_hand
 
     for seed in range(12):
         game = Game("knock", {"knock_immediate": seed % 3 == 0})
@@ -127,8 +127,8 @@ streets = [{ knock = {} }, { deal = { down = 5 } }]
 
 
 def test_discards_are_face_up_for_every_seat_but_stock_cards_stay_hidden():
+    from pokerarena.arena.views import build_view
     from pokerarena.bots import RandomBot
-    from pokerarena.bots.base import build_view
     from pokerarena.engine.actions import DEAL_HOLE_KIND, DISCARD_KIND, UNKNOWN
 
     game = Game("knock")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pokerarena.bots.session import play_session
+from pokerarena.arena.session import play_session
 from pokerarena.engine import Game
 from pokerarena.engine.phh import PHHError, loads_phh, replay
 

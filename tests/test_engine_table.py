@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pokerarena.arena.session import play_hand, play_session
 from pokerarena.bots import CallBot, RandomBot
-from pokerarena.bots.session import play_hand, play_session
 from pokerarena.cards import parse_cards
 from pokerarena.engine import CHECK_CALL, DEALER, Action, Game, bet_to
 from pokerarena.engine.table import Table

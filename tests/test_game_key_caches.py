@@ -12,10 +12,10 @@ import sys
 
 import numpy as np
 
-from pokerarena.bots.faults import FaultPolicy
-from pokerarena.bots.match import play_match
-from pokerarena.bots.strength import profile, register_game
-from pokerarena.bots.views import ViewMaker
+from pokerarena.arena.faults import FaultPolicy
+from pokerarena.arena.match import play_match
+from pokerarena.arena.views import ViewMaker
+from pokerarena.bots.strength.estimate import profile, register_game
 from pokerarena.engine import Game
 
 # (variant, options): the catalogue game first, then options that change its deck (a
@@ -38,8 +38,8 @@ BOTS = ["tag", "equity"]
 
 _PLAY = """
 import json, sys
-from pokerarena.bots.faults import FaultPolicy
-from pokerarena.bots.match import play_match
+from pokerarena.arena.faults import FaultPolicy
+from pokerarena.arena.match import play_match
 from pokerarena.engine import Game
 variant, options, bots, hands, seed = json.loads(sys.argv[1])
 res = play_match(Game(variant, options), bots, hands, seed,
@@ -100,7 +100,7 @@ def test_a_view_finds_the_profile_of_its_own_game():
 
 
 def test_a_bot_that_plays_on_in_another_game_changes_profile():
-    from pokerarena.bots.tag import TagBot
+    from pokerarena.bots.strength.tag import TagBot
     from pokerarena.rules import load_variant
 
     # one variant object: the views' variant (and betting) strings are the same objects

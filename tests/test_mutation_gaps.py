@@ -140,7 +140,7 @@ _ACPC_LIMIT, _ACPC_NOLIMIT = LIMIT2, NOLIMIT2
     (_ACPC_NOLIMIT, "MATCHSTATE:0:0:r90000:AsKd|"),  # more than the definition's stacks
 ])
 def test_acpc_client_refuses_another_game(gdef, state):
-    from pokerarena.bots.adapters.acpc import (
+    from pokerarena.arena.acpc import (
         AcpcError,
         parse_gamedef,
         parse_match_state,
@@ -158,7 +158,7 @@ def test_acpc_client_stops_on_a_mismatched_dealer():
     import socket
     import threading
 
-    from pokerarena.bots.adapters.acpc import AcpcError, Client, parse_gamedef
+    from pokerarena.arena.acpc import AcpcError, Client, parse_gamedef
 
     server = socket.socket()
     server.bind(("127.0.0.1", 0))

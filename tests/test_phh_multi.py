@@ -8,8 +8,8 @@ import subprocess
 import numpy as np
 import pytest
 
+from pokerarena.arena.session import play_hand
 from pokerarena.bots import RandomBot
-from pokerarena.bots.session import play_hand
 from pokerarena.engine import Game
 from pokerarena.engine.phh import PHHError, dumps_phhs, loads_phhs, replay
 

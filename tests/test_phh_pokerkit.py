@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 import pytest
 
+from pokerarena.arena.session import play_hand
 from pokerarena.bots import RandomBot
-from pokerarena.bots.session import play_hand
 from pokerarena.engine import Game
 from pokerarena.engine.phh import dumps_phh, loads_phh, replay
 from pokerarena.rules import phh_codes

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerarena.arena.session import play_hand
 from pokerarena.bots import RandomBot
-from pokerarena.bots.session import play_hand
 from pokerarena.engine import Game
 from pokerarena.engine.phh import PHHError, dumps_phh, loads_phh, replay
 from pokerarena.rules import all_variants, load_variant

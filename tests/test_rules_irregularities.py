@@ -8,8 +8,9 @@ import threading
 import pytest
 from handplay import deal, manual
 
-from pokerarena.bots.base import BaseBot, build_view
-from pokerarena.bots.faults import FaultPolicy, GuardedBot
+from pokerarena.arena.faults import FaultPolicy, GuardedBot
+from pokerarena.arena.views import build_view
+from pokerarena.bots.base import BaseBot
 from pokerarena.engine import CHECK_CALL, FOLD, Action, IllegalAction, bet_to, discard
 
 RELEASE = threading.Event()

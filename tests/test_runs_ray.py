@@ -204,7 +204,7 @@ def test_cancel_on_ray_then_resume_in_process(ray_cluster: str, tmp_path: Path,
 
 
 def test_bench_scaling_reports_what_docs_scaling_uses(ray_cluster: str, tmp_path: Path) -> None:
-    from pokerarena.platform.bench import bench_scaling
+    from pokerarena.bench.cluster import bench_scaling
 
     r = bench_scaling([1, 2], hands=160, unit_hands=20, overhead_units=6, data=str(tmp_path))
     assert [x["workers"] for x in r["runs"]] == [1, 2]
@@ -243,6 +243,6 @@ def test_unit_over_its_time_limit_is_abandoned_and_retried_then_fails(
 
 
 def test_machine_rate_measures_plain_processes() -> None:
-    from pokerarena.platform.bench import machine_rate
+    from pokerarena.bench.cluster import machine_rate
 
     assert machine_rate(1, seconds=0.3) > 0

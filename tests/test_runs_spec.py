@@ -56,7 +56,7 @@ def test_bad_specs_name_the_field(changes: dict, field: str, words: str) -> None
 
 def test_specs_from_files_may_name_python_paths_and_adapter_urls() -> None:
     """A local spec may seat any bot the registry can build (the HTTP service may not)."""
-    spec = parse_spec(spec_with(bots=["pokerarena.bots.call_bot:CallBot",
+    spec = parse_spec(spec_with(bots=["pokerarena.bots.simple.call_bot:CallBot",
                                       "http://127.0.0.1:9/bot", "tag?seed=4"], seats=2))
     assert spec.bots[1] == "http://127.0.0.1:9/bot"
 

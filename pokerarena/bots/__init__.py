@@ -5,8 +5,8 @@ A bot answers ``act(view) -> Action`` where ``view`` is a
 engine's hand or observation); ``start_match``, ``start_hand`` and ``end_hand`` are
 optional hooks. :func:`make_bot` builds any bot a spec names: a registered name
 (``pokerarena bots`` lists them), a Python path ``package.module:Class`` or an
-``http://`` URL. Tables play bots through :mod:`pokerarena.bots.match` (fault guard,
-time limits) and :mod:`pokerarena.bots.session` (a session at a
+``http://`` URL. Tables play bots through :mod:`pokerarena.arena.match` (fault guard,
+time limits) and :mod:`pokerarena.arena.session` (a session at a
 :class:`~pokerarena.engine.table.Table`).
 """
 
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokerarena.bots.base import BaseBot, Bot, SeatView, build_view, passive_action
-from pokerarena.bots.call_bot import CallBot
-from pokerarena.bots.random_bot import RandomBot
+from pokerarena.bots.base import BaseBot, Bot, SeatView, passive_action
 from pokerarena.bots.registry import REGISTRY, BotSpecError, make_bot
+from pokerarena.bots.simple.call_bot import CallBot
+from pokerarena.bots.simple.random_bot import RandomBot
 from pokerarena.engine.actions import Action, Legal
 
 __all__ = ["BUILTIN_BOTS", "BaseBot", "Bot", "BotSpecError", "CallBot", "RandomBot",
-           "SeatView", "build_view", "default_action", "make_bot"]
+           "SeatView", "default_action", "make_bot"]
 
 # Registered bot names -> "module:Class" (kept for callers that list the built-in bots).
 BUILTIN_BOTS: dict[str, Any] = {name: path for name, (path, _) in REGISTRY.items()}

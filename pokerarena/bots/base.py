@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from pokerarena.bots.views import SeatView, ViewMaker, build_view
+from pokerarena.bots.seat_view import SeatView
 from pokerarena.cards import card_str, parse_cards
 from pokerarena.engine import actions as _actions
 from pokerarena.engine.actions import (
@@ -32,8 +32,8 @@ from pokerarena.engine.actions import (
 from pokerarena.engine.hand import DOWN_KIND
 
 __all__ = [
-    "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "ViewMaker", "action_from_json",
-    "action_to_json", "build_view", "build_summary", "down_cards", "legal_to_json", "legalize",
+    "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "action_from_json",
+    "action_to_json", "build_summary", "down_cards", "legal_to_json", "legalize",
     "passive_action",
     "view_to_json",
 ]

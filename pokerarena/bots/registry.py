@@ -21,20 +21,20 @@ from typing import Any
 
 # name -> (module:Class, one-line description)
 REGISTRY: dict[str, tuple[str, str]] = {
-    "random": ("pokerarena.bots.random_bot:RandomBot",
+    "random": ("pokerarena.bots.simple.random_bot:RandomBot",
                "uniform over the legal action kinds, then over amounts and discards"),
-    "call": ("pokerarena.bots.call_bot:CallBot",
+    "call": ("pokerarena.bots.simple.call_bot:CallBot",
              "calling station: checks or calls every bet, never raises"),
-    "rock": ("pokerarena.bots.rock:RockBot",
+    "rock": ("pokerarena.bots.strength.rock:RockBot",
              "tight-passive: plays strong hands, rarely raises, never bluffs"),
-    "tag": ("pokerarena.bots.tag:TagBot",
+    "tag": ("pokerarena.bots.strength.tag:TagBot",
             "tight-aggressive: equity vs. pot odds, value bets, few bluffs"),
-    "lag": ("pokerarena.bots.lag:LagBot",
+    "lag": ("pokerarena.bots.strength.lag:LagBot",
             "loose-aggressive: wide calls, frequent bets and bluffs"),
-    "equity": ("pokerarena.bots.equity_bot:EquityBot",
+    "equity": ("pokerarena.bots.strength.equity_bot:EquityBot",
                "Monte-Carlo equity vs. ranges narrowed by aggression; value bets, "
                "pot-odds calls"),
-    "maniac": ("pokerarena.bots.maniac:ManiacBot",
+    "maniac": ("pokerarena.bots.simple.maniac:ManiacBot",
                "raises whenever it may (pot-sized or all-in), never folds"),
 }
 

@@ -14,8 +14,8 @@ import importlib
 import json
 from collections.abc import Callable
 
+from pokerarena.bench.evaluator import bench_evaluator
 from pokerarena.commands import check_bench_counts
-from pokerarena.evaluator.benchmark import bench_evaluator
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
 BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",

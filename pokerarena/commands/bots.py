@@ -102,7 +102,7 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 
 def cmd_bench_bots(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench bots``."""
-    from pokerarena.bots.decision_bench import (
+    from pokerarena.bench.decisions import (
         DEFAULT_BOTS,
         TOURNAMENT_BOTS,
         bench_bots,
@@ -165,7 +165,7 @@ def _policy_args(p: argparse.ArgumentParser) -> None:
 
 
 def _policy(args: argparse.Namespace) -> Any:
-    from pokerarena.bots.faults import FaultPolicy
+    from pokerarena.arena.faults import FaultPolicy
 
     return FaultPolicy(decision_time=args.decision_time, hand_time=args.hand_time,
                        on_fault=args.on_fault, max_faults=args.max_faults)
@@ -222,7 +222,7 @@ def _print_result(d: dict[str, Any], as_json: bool) -> None:
 
 def cmd_match(args: argparse.Namespace) -> int:
     """Play a match and print the result."""
-    from pokerarena.bots.match import play_match
+    from pokerarena.arena.match import play_match
     from pokerarena.bots.registry import BotSpecError, make_bot
 
     game = _game(args)
@@ -250,7 +250,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def cmd_acpc_serve(args: argparse.Namespace) -> int:
     """Run an ACPC dealer."""
-    from pokerarena.bots.adapters.acpc import AcpcError, Dealer, load_gamedef
+    from pokerarena.arena.acpc import AcpcError, Dealer, load_gamedef
 
     try:
         gd = load_gamedef(args.gamedef)
@@ -275,7 +275,7 @@ def cmd_acpc_serve(args: argparse.Namespace) -> int:
 
 def cmd_acpc_connect(args: argparse.Namespace) -> int:
     """Play a bot as an ACPC client."""
-    from pokerarena.bots.adapters.acpc import AcpcError, Client, load_gamedef
+    from pokerarena.arena.acpc import AcpcError, Client, load_gamedef
     from pokerarena.bots.registry import BotSpecError
 
     try:

@@ -376,9 +376,9 @@ def options_schema() -> dict[str, Any]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a session with any bots and print the summary."""
-    from pokerarena.bots.faults import FaultPolicy
+    from pokerarena.arena.faults import FaultPolicy
+    from pokerarena.arena.session import play_session
     from pokerarena.bots.registry import REGISTRY, BotSpecError, parse_spec
-    from pokerarena.bots.session import play_session
     from pokerarena.engine import EngineError, Game, parse_option_value
     from pokerarena.rules import VariantError
 
@@ -469,8 +469,8 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 
 def cmd_bench_engine(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench engine``."""
+    from pokerarena.bench.engine import engine_bench
     from pokerarena.bots import BUILTIN_BOTS
-    from pokerarena.bots.bench import engine_bench
     from pokerarena.engine import EngineError
     from pokerarena.rules import VariantError
 

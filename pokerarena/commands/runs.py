@@ -360,7 +360,7 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 
 def cmd_bench_scaling(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench scaling``."""
-    from pokerarena.platform.bench import bench_scaling
+    from pokerarena.bench.cluster import bench_scaling
 
     try:
         counts = [int(x) for x in args.workers.split(",") if x.strip()]

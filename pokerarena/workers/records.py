@@ -100,10 +100,10 @@ def play_unit(unit: dict[str, Any], cache: GameCache | None = None,
     ``think_seconds`` in lineup order). The hands are played by the bots package's
     ``play_match`` (bots' hooks, time limits and the irregularity policy), seeded from
     the unit's SeedSequence; its per-decision hook gives each decision's street and
-    fault, and :func:`~pokerarena.bots.match.showdown_categories` the categories at the
+    fault, and :func:`~pokerarena.arena.match.showdown_categories` the categories at the
     showdown."""
-    from pokerarena.bots.faults import FaultPolicy
-    from pokerarena.bots.match import Decision, play_match, showdown_categories
+    from pokerarena.arena.faults import FaultPolicy
+    from pokerarena.arena.match import Decision, play_match, showdown_categories
 
     cache = cache or GameCache()
     game = cache.get(unit["variant"], unit["options"])

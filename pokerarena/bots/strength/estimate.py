@@ -25,12 +25,12 @@ from typing import Any
 import numba
 import numpy as np
 
-from pokerarena.bots import drawmc, fastmc, preflop_omaha
-from pokerarena.bots.drawlog import discard_log
-from pokerarena.bots.preflop import narrowed_equity, preflop_equity, prepare_narrowed
-from pokerarena.bots.views import game_digest, game_of
+from pokerarena.bots.strength import drawmc, fastmc, preflop_omaha
+from pokerarena.bots.strength.drawlog import discard_log
+from pokerarena.bots.strength.preflop import narrowed_equity, preflop_equity, prepare_narrowed
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
 from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
+from pokerarena.engine.keys import game_digest, game_of
 from pokerarena.evaluator import (
     evaluate,
     evaluate_batch,
@@ -297,12 +297,12 @@ class Profile:
                                  *self._kernel_consts)
             self._frac2 = np.ones(2, dtype=np.float64)  # heads-up narrowing fractions
         # hold'em-like games (two hole cards, a board, no low half, no wild cards):
-        # pre-flop equities by hand class come from a table (pokerarena.bots.preflop)
+        # pre-flop equities by hand class come from a table (pokerarena.bots.strength.preflop)
         self.preflop_table = (self.plan is not None and self.board_final == 5 and hole == 2
                               and self.low is None and not self.omaha and wild == "none"
                               and not self.approximate)
         # Omaha (high or eight-or-better): pre-flop equities of every four-card hand
-        # come from a table once it is built (pokerarena.bots.preflop_omaha)
+        # come from a table once it is built (pokerarena.bots.strength.preflop_omaha)
         self.preflop_omaha = (self.plan is not None and self.omaha and hole == 4
                               and self.board_final == 5 and wild == "none"
                               and preflop_omaha.supported(self.plan))

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from pokerarena import native
-from pokerarena.bots.session import play_session
+from pokerarena.arena.session import play_session
 from pokerarena.engine.game import Game
 
 

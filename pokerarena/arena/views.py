@@ -16,10 +16,10 @@ by which a bot finds what it keeps per game (an option sweep keeps the variant i
 
 from __future__ import annotations
 
-import hashlib
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
+from pokerarena.bots.seat_view import SeatView
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
@@ -30,57 +30,15 @@ from pokerarena.engine.actions import (
     RAISE_KIND,
     UNKNOWN,
     Action,
-    Legal,
 )
 from pokerarena.engine.game import ST_DECLARE as _ST_DECLARE
 from pokerarena.engine.game import ST_EXPOSE as _ST_EXPOSE
 from pokerarena.engine.hand import _PHASE_NAMES, EngineError, Hand
 from pokerarena.engine.hand import PH_BET as _PH_BET
+from pokerarena.engine.keys import game_digest, game_info_of, game_of
 
 __all__ = ["SeatView", "ViewMaker", "build_view", "game_digest", "game_info_of",
            "game_of"]
-
-
-class SeatView(NamedTuple):
-    """Everything one seat may see at one moment, and nothing else (an immutable named
-    tuple: cheap to build once per decision).
-
-    Seats are table seats (``button`` is the dealer's seat). ``hole``: the seat's own
-    cards (down and up) in the order dealt; ``up``: every seat's face-up cards; ``board``:
-    community cards; ``stacks``/``bets`` by seat (``bets``: this betting round);
-    ``committed``: chips each seat put in during the hand; ``pot``: all chips committed;
-    ``to_call``; ``legal``: the legal actions with amount ranges (None unless the seat is
-    to act); ``history``: the public action log, ``(seat or DEALER, Action)`` pairs with
-    hidden cards as ``UNKNOWN``; ``folded``; ``street``: index of the variant's street;
-    ``phase``: ``bet``, ``draw``, ``showdown`` or ``over``; ``hand_no``/``match_no``.
-    """
-
-    variant: str
-    betting: str
-    game: dict[str, Any]
-    hand_no: int
-    match_no: int
-    seat: int
-    button: int
-    players: int
-    hole: tuple[int, ...]
-    up: tuple[tuple[int, ...], ...]
-    board: tuple[int, ...]
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    pot: int
-    to_call: int
-    legal: Legal | None
-    history: tuple[tuple[int, Action], ...]
-    folded: tuple[bool, ...]
-    street: int
-    phase: str
-
-    @property
-    def live(self) -> int:
-        """Seats that have not folded."""
-        return sum(1 for f in self.folded if not f)
 
 
 _new: Final = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
@@ -317,35 +275,6 @@ def _may_turn_up(act: Action) -> bool:
     if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
         return False
     return kind != DEAL_HOLE_KIND or bool(act.amount)
-
-
-# Game.key -> its digest; digest -> the first game seen with it (see game_of)
-_DIGESTS: dict[str, str] = {}
-_GAMES: dict[str, Any] = {}
-
-
-def game_digest(game: Any) -> str:
-    """The ``game_key`` of a view of ``game``: the first 16 hex digits of the SHA-256 of
-    ``game.key`` (the canonical identity of the whole game), computed once per key."""
-    key: str = game.key
-    digest = _DIGESTS.get(key)
-    if digest is None:
-        digest = _DIGESTS[key] = hashlib.sha256(key.encode()).hexdigest()[:16]
-        _GAMES.setdefault(digest, game)
-    return digest
-
-
-def game_of(digest: str) -> Any:
-    """A game (of this process) whose :func:`game_digest` is ``digest``; None if none."""
-    return _GAMES.get(digest)
-
-
-def game_info_of(game: Any) -> dict[str, Any]:
-    """The ``game`` of the views of ``game``: its summary and its ``game_key``."""
-    info = game.describe()
-    if getattr(game, "key", None) is None:
-        return info
-    return {**info, "game_key": game_digest(game)}
 
 
 _FAST: dict[str, bool] = {}  # by Game.key

@@ -3,7 +3,7 @@ the nuts-ish."""
 
 from __future__ import annotations
 
-from pokerarena.bots.policy import StrengthBot, Style
+from pokerarena.bots.strength.policy import StrengthBot, Style
 
 
 class RockBot(StrengthBot):

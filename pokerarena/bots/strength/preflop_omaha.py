@@ -4,7 +4,7 @@ hands.
 
 The 270,725 four-card hands fall into 16,432 classes under the 24 relabellings of the
 suits; each class is dealt ``deals_for(n)`` seeded deals by
-:func:`~pokerarena.bots.fastmc.mc_equity` (a few seconds per table on one core) and
+:func:`~pokerarena.bots.strength.fastmc.mc_equity` (a few seconds per table on one core) and
 every hand of the class reads the class's share. Tables are built for a number of
 opponents on request (:func:`prepare`, which the tables' warm-up calls before the first
 timed decision) and cached on disk next to the hold'em ones; :func:`lookup` never
@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from pokerarena.bots.fastmc import Plan, mc_equity
-from pokerarena.bots.preflop import load_cached, save_cached
+from pokerarena.bots.strength.fastmc import Plan, mc_equity
+from pokerarena.bots.strength.preflop import load_cached, save_cached
 from pokerarena.evaluator.tables import cache_dir
 
 VERSION = 1

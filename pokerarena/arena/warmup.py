@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from pokerarena.arena.views import ViewMaker
 from pokerarena.bots.base import passive_action
-from pokerarena.bots.policy import StrengthBot
-from pokerarena.bots.strength import register_game
-from pokerarena.bots.views import ViewMaker
+from pokerarena.bots.strength.estimate import register_game
+from pokerarena.bots.strength.policy import StrengthBot
 from pokerarena.engine.actions import CALL_KIND, CHECK_CALL, FOLD_KIND, RAISE_KIND
 from pokerarena.engine.game import Game
 
@@ -48,8 +48,8 @@ def warm_up(game: Game, bots: Iterable[Any], players: int,
     if key in _DONE or not lo <= players <= hi:
         return False
     _DONE.add(key)
-    from pokerarena.bots.equity_bot import EquityBot
-    from pokerarena.bots.tag import TagBot
+    from pokerarena.bots.strength.equity_bot import EquityBot
+    from pokerarena.bots.strength.tag import TagBot
 
     def say(i: int) -> None:
         if report is not None:

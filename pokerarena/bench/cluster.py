@@ -35,7 +35,7 @@ def workload_spec(hands: int, unit_hands: int, seed: int = 2026) -> RunSpec:
 
 def _ceiling_child(start_at: float, seconds: float, out: Any) -> None:
     """Play random vs call hold'em in a plain process for ``seconds``; report hands/s."""
-    from pokerarena.bots.match import play_match
+    from pokerarena.arena.match import play_match
     from pokerarena.bots.registry import make_bot
     from pokerarena.engine import Game
 

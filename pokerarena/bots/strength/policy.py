@@ -7,7 +7,7 @@ that the heads-up thresholds hold multi-way. Calls follow pot odds plus the styl
 margin; bets and raises need the style's value threshold (raised for each raise already
 made this round); bluffs come at the style's rate; no-limit and pot-limit sizes are a
 fraction of the pot, all-in when the stack is mostly committed; draw games discard with
-:meth:`~pokerarena.bots.strength.Profile.best_discard`.
+:meth:`~pokerarena.bots.strength.estimate.Profile.best_discard`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from pokerarena.bots.base import (
     legalize,
     passive_action,
 )
-from pokerarena.bots.drawlog import discard_log
-from pokerarena.bots.strength import CLEAR_Z, Profile, profile, raise_counts
+from pokerarena.bots.strength.drawlog import discard_log
+from pokerarena.bots.strength.estimate import CLEAR_Z, Profile, profile, raise_counts
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,

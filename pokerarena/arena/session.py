@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from pokerarena.arena.faults import FaultPolicy, GuardedBot
+from pokerarena.arena.match import play_hand as _play
+from pokerarena.arena.warmup import warm_up
 from pokerarena.bots.base import MatchInfo
-from pokerarena.bots.faults import FaultPolicy, GuardedBot
-from pokerarena.bots.match import play_hand as _play
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.strength import register_game
-from pokerarena.bots.views import game_info_of
-from pokerarena.bots.warmup import warm_up
+from pokerarena.bots.strength.estimate import register_game
 from pokerarena.engine.game import Game
+from pokerarena.engine.keys import game_info_of
 from pokerarena.engine.table import Table
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pokerarena.bots.base import BaseBot, SeatView, down_cards, legalize
-from pokerarena.bots.simple import keep_pairs_discard
+from pokerarena.bots.simple.discards import keep_pairs_discard
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,

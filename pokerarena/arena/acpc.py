@@ -34,12 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import MatchInfo, ViewMaker, build_summary, build_view
-from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
-from pokerarena.bots.match import EntrantResult, MatchResult, big_blind
+from pokerarena.arena.faults import Fault, FaultPolicy, GuardedBot, policy_action
+from pokerarena.arena.match import EntrantResult, MatchResult, big_blind
+from pokerarena.arena.views import ViewMaker, build_view
+from pokerarena.arena.warmup import warm_up
+from pokerarena.bots.base import MatchInfo, build_summary
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.strength import register_game
-from pokerarena.bots.warmup import warm_up
+from pokerarena.bots.strength.estimate import register_game
 from pokerarena.cards import card_str, parse_cards
 from pokerarena.engine.actions import (
     CALL_KIND,

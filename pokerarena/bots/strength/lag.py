@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pokerarena.bots.policy import StrengthBot, Style
+from pokerarena.bots.strength.policy import StrengthBot, Style
 
 
 class LagBot(StrengthBot):

@@ -4,7 +4,7 @@ and the percentile of a hand among random hands of its ranking.
 :func:`_best_discard_fast` (through :class:`DrawTables`) is the one the bots call;
 :func:`_discard_core` is the first, plainer version of the same scoring, kept as the
 reference the fast one is tested against (the same rows, the same answers). Both rank
-hands with :mod:`pokerarena.bots.fastmc`'s tables and table-free rankings.
+hands with :mod:`pokerarena.bots.strength.fastmc`'s tables and table-free rankings.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from pokerarena.bots.fastmc import (
+from pokerarena.bots.strength.fastmc import (
     _LOW_WORD,
     _SUIT_BIAS,
     _SUIT_FLAGS,

@@ -1,7 +1,7 @@
 """Pre-flop equity tables for hold'em-like games: the pot share of each of the 169
 starting-hand classes against ``n`` random hands, built once from the evaluator.
 
-A table is built by :func:`~pokerarena.bots.fastmc.mc_equity` (``DEALS`` seeded deals
+A table is built by :func:`~pokerarena.bots.strength.fastmc.mc_equity` (``DEALS`` seeded deals
 per class; more opponents, fewer deals) for one ranking and deck, lazily per number of
 opponents, and cached on disk next to the evaluator's tables (``$POKERARENA_CACHE`` or
 ``~/.cache/pokerarena``). Classes whose cards the deck lacks (short deck) are NaN.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerarena.bots.fastmc import SCORE_PREFLOP, Plan, mc_equity
+from pokerarena.bots.strength.fastmc import SCORE_PREFLOP, Plan, mc_equity
 from pokerarena.evaluator.tables import cache_dir
 
 VERSION = 1

@@ -12,7 +12,7 @@ hand made so far) lies in its top fraction.
 
 Cards are drawn by a partial Fisher-Yates shuffle driven by a seeded xorshift generator
 (:func:`sample_rows` draws the same rows for the general numpy path). The draw games'
-discard kernels, built on the same rankings, are in :mod:`pokerarena.bots.drawmc`.
+discard kernels, built on the same rankings, are in :mod:`pokerarena.bots.strength.drawmc`.
 """
 
 from __future__ import annotations

@@ -19,15 +19,16 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bots.base import MatchInfo, ViewMaker, build_summary, down_cards
-from pokerarena.bots.faults import Fault, FaultPolicy, GuardedBot, policy_action
+from pokerarena.arena.faults import Fault, FaultPolicy, GuardedBot, policy_action
+from pokerarena.arena.views import ViewMaker
+from pokerarena.arena.warmup import warm_up
+from pokerarena.bots.base import MatchInfo, build_summary, down_cards
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.strength import register_game
-from pokerarena.bots.views import game_info_of
-from pokerarena.bots.warmup import warm_up
+from pokerarena.bots.strength.estimate import register_game
 from pokerarena.engine.actions import DEALER, IllegalAction
 from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
+from pokerarena.engine.keys import game_info_of
 
 
 def big_blind(game: Game) -> int:

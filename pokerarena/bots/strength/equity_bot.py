@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pokerarena.bots.base import HandSummary
-from pokerarena.bots.policy import StrengthBot, Style
-from pokerarena.bots.strength import Profile
+from pokerarena.bots.strength.estimate import Profile
+from pokerarena.bots.strength.policy import StrengthBot, Style
 from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND
 
 

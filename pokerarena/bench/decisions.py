@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pokerarena.bots.match import play_match
+from pokerarena.arena.match import play_match
 from pokerarena.engine.game import Game
 
 DEFAULT_BOTS = ("tag", "lag", "rock", "equity")
