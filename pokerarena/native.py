@@ -1,22 +1,27 @@
 """The optional native build: the hot modules of the table loop compiled with mypyc.
 
 ``tools/build_native.py`` (run by ``make demo`` / ``make test``) compiles :data:`MODULES`
-in place into extension modules next to their sources and records a digest of the
-sources in :data:`STAMP` (or, when the build failed, the error: :func:`build_status`).
-The Python sources stay the reference and run as they are
-wherever no build exists. A build whose recorded digest no longer matches the sources
-(an edited engine) is ignored as a whole, and so is any build when ``POKERARENA_PURE=1``:
-:func:`install` then makes these modules load from their ``.py`` files.
+in place into extension modules next to their sources and records in :data:`STAMP` a
+digest of everything they were built from (:func:`dependencies`: the modules and every
+``pokerarena`` module they import; the compiler's version), or, when the build failed,
+the error (:func:`build_status`). The Python sources stay the reference and run as they
+are wherever no build exists. A build whose recorded digest no longer matches the sources
+(an edited engine, or an edited module it imports) is ignored as a whole, and so is any
+build when ``POKERARENA_PURE=1``: :func:`install` then makes these modules load from
+their ``.py`` files.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.abc
 import importlib.util
 import json
 import os
+import re
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,24 +46,93 @@ def module_path(name: str) -> Path:
     return PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
 
 
-def sources_digest() -> str:
-    """SHA-256 over the sources of :data:`MODULES` (what a build was made from)."""
-    h = hashlib.sha256()
-    for name in MODULES:
-        h.update(name.encode())
-        h.update(module_path(name).read_bytes())
+def _source_of(name: str) -> Path | None:
+    """The file of the ``pokerarena`` module or package ``name``, None when it has none."""
+    base = PACKAGE_DIR.joinpath(*name.split(".")[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imported(name: str, path: Path, tree: ast.Module) -> Iterator[str]:
+    """Every ``pokerarena`` name imported anywhere in a module (in functions too: mypy
+    reads their types as well), each ``from m import x`` both as ``m`` and ``m.x``."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package[:len(package) - node.level + 1] if node.level else []
+            base = ".".join([*parts, *([node.module] if node.module else [])])
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def dependencies() -> list[Path]:
+    """The sources a build of :data:`MODULES` is made from: the modules, every
+    ``pokerarena`` module they import (transitively) and the packages above them. mypyc
+    inlines the ``Final`` constants and reads the types of all of them, so an edit to
+    any one makes another build. Found by parsing the imports (:mod:`ast`), so the list
+    follows :data:`MODULES` and the imports as they change."""
+    found: dict[str, Path] = {}
+    todo = list(MODULES)
+    while todo:
+        name = todo.pop()
+        path = None if name in found else _source_of(name)
+        if path is None:
+            continue  # a name imported from a module, not a module itself
+        found[name] = path
+        parts = name.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))
+        tree = ast.parse(path.read_bytes(), str(path))
+        todo.extend(m for m in _imported(name, path, tree) if m.split(".")[0] == "pokerarena")
+    return sorted(found.values())
+
+
+def compiler_version() -> str:
+    """The installed mypy's (and so mypyc's) version, read from its ``version.py``
+    without importing mypy (a build by another compiler is another build); ``none``
+    when mypy is not installed."""
+    spec = importlib.util.find_spec("mypy")
+    if spec is None or spec.origin is None:
+        return "none"
+    try:
+        text = (Path(spec.origin).parent / "version.py").read_text()
+    except OSError:
+        return "unknown"
+    match = re.search(r"""__version__\s*=\s*["']([^"']+)["']""", text)
+    return match.group(1) if match else hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def sources_digest(files: Iterable[Path] | None = None) -> str:
+    """SHA-256 over the compiler's version and ``files`` (by default
+    :func:`dependencies`, what a build is made from), each with its path."""
+    h = hashlib.sha256(compiler_version().encode())
+    for path in dependencies() if files is None else files:
+        h.update(b"\0" + path.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 
+def _stamp_body() -> dict[str, Any]:
+    files = dependencies()
+    return {"digest": sources_digest(files), "modules": list(MODULES),
+            "compiler": compiler_version(),
+            "files": [f.relative_to(PACKAGE_DIR).as_posix() for f in files]}
+
+
 def write_stamp() -> None:
-    """Record that the build in place was made from the current sources."""
-    STAMP.write_text(json.dumps({"digest": sources_digest(), "modules": list(MODULES)}))
+    """Record that the build in place was made from the current sources, with the list
+    of files it depends on (checked at each start without parsing anything again)."""
+    STAMP.write_text(json.dumps(_stamp_body()))
 
 
 def write_failure(error: str) -> None:
     """Record that building from the current sources failed (and why): the tests report
     it instead of comparing the plain sources with themselves."""
-    STAMP.write_text(json.dumps({"failed": {"digest": sources_digest(), "error": error[-4000:]},
+    body = _stamp_body()
+    STAMP.write_text(json.dumps({"failed": {"digest": body["digest"], "error": error[-4000:]},
                                  "modules": list(MODULES)}))
 
 
@@ -88,12 +162,18 @@ def _extensions_present() -> bool:
 
 
 def build_is_current() -> bool:
-    """True when a complete build exists and was made from the current sources."""
+    """True when a complete build exists and was made from the current sources. The
+    files recorded at the build are hashed again, not found again: the set of files a
+    build depends on changes only by an edit to one of them (an import added), and that
+    edit already changes the digest."""
     try:
-        recorded = json.loads(STAMP.read_text()).get("digest")
-    except (OSError, ValueError, AttributeError):
+        stamp = json.loads(STAMP.read_text())
+        files = [PACKAGE_DIR / f for f in stamp["files"]]
+        current = (stamp["modules"] == list(MODULES)
+                   and stamp["digest"] == sources_digest(files))
+    except (OSError, ValueError, KeyError, TypeError):  # no stamp, an old one, a file gone
         return False
-    return recorded == sources_digest() and _extensions_present()
+    return current and _extensions_present()
 
 
 class _SourceFirst(importlib.abc.MetaPathFinder):

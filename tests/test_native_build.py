@@ -144,7 +144,7 @@ def test_a_build_is_current_only_for_the_sources_it_was_made_from(tmp_path, monk
     hand.write_text(hand.read_text() + "# edited\n")
     assert not native.build_is_current()  # an edited source: the build is stale
     native.write_stamp()
-    next(pkg.glob("bots/views.*.so")).unlink()
+    next(pkg.glob("arena/views.*.so")).unlink()
     assert not native.build_is_current()  # an incomplete build is not used either
 
 
