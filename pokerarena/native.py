@@ -198,7 +198,10 @@ def install() -> None:
 
 
 def compiled() -> bool:
-    """Whether the table loop runs compiled (the engine's hand module is an extension)."""
-    from pokerarena.engine import hand
-
-    return not str(getattr(hand, "__file__", "")).endswith(".py")
+    """Whether the table loop runs compiled: the engine's hand module, once imported, is
+    an extension; before that, whether :func:`install` chose the build (this module sits
+    below the engine and imports nothing of it)."""
+    hand = sys.modules.get("pokerarena.engine.hand")
+    if hand is not None:
+        return not str(getattr(hand, "__file__", "")).endswith(".py")
+    return bool(_INSTALLED) and not any(isinstance(f, _SourceFirst) for f in sys.meta_path)
