@@ -11,7 +11,7 @@ SYSTEM_PKGS := chromium prometheus
 APT_GET ?= apt-get
 INSTALL_CMD := sudo apt-get update && sudo apt-get install -y $(SYSTEM_PKGS)
 
-.PHONY: demo test native native-or-pure system-deps lint bench clean
+.PHONY: demo test native native-or-pure system-deps lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,13 @@ demo: $(STAMP) native-or-pure
 test: $(STAMP) system-deps native
 	$(VENV)/bin/ruff check pokerarena tests benchmarks tools
 	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check pokerarena tests benchmarks tools
+
+# mypy over the package, tools/ and benchmarks/ with pyproject.toml's [tool.mypy].
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(VENV)/bin/pokerarena bench evaluator --cards 7 --json

@@ -38,7 +38,9 @@ def raw_rate(game: Game, n: int, hands: int) -> float:
             elif "sd" in kinds:
                 hand.apply(Action("sd", 0, ()))
             elif "sm" in kinds:
-                hand.apply(Action("sm", 0, tuple(hand.observation(hand.to_act).hole)))
+                seat = hand.to_act
+                assert seat is not None  # a seat stands pat
+                hand.apply(Action("sm", 0, tuple(hand.observation(seat).hole)))
             elif "pb" in kinds:
                 hand.apply(Action("pb"))
             else:

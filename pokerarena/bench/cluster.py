@@ -74,6 +74,78 @@ def _unit_events(data: str, run_id: str) -> list[dict[str, Any]]:
     return [e for e in RunStore(data, run_id).events() if e.get("event") == "unit"]
 
 
+def _run_row(workers: int, progress: Any, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """One worker count's figures, from the run's progress and its units' events."""
+    w, p = workers, progress
+    rows = sum(sum(e["rows"].values()) for e in events)
+    write_s = sum(e["write_seconds"] for e in events)
+    play_s = sum(e["play_seconds"] for e in events)
+    cpu_s = sum(e.get("cpu_seconds", 0.0) for e in events)
+    return {"workers": w, "hands": p.hands_done, "units": p.units_done,
+            "seconds": round(p.elapsed_s, 3),
+            "hands_per_s": round(p.hands_per_s, 1),
+            "rows": rows, "bytes": p.bytes,
+            "rows_written_per_s_per_worker": round(rows / write_s, 0),
+            "write_share_of_unit_time": round(write_s / (write_s + play_s), 4),
+            "hands_per_s_per_worker_busy": round(p.hands_done / play_s, 1),
+            # share of the workers' wall time spent inside units
+            "worker_utilization": round((play_s + write_s) / (w * p.elapsed_s), 4),
+            # unit CPU time / unit wall time: below 1 when other processes
+            # take the cores (the efficiency then measures the machine)
+            "cpu_share_in_units": round(cpu_s / (play_s + write_s), 4),
+            "hands_per_cpu_s": round(p.hands_done / cpu_s, 1) if cpu_s else None}
+
+
+def _add_efficiencies(runs: list[dict[str, Any]], ceiling: dict[int, float]) -> float:
+    """Each run's efficiency against one worker's rate (returned: hands/s per worker)."""
+    one = next((r for r in runs if r["workers"] == 1), runs[0])
+    base = float(one["hands_per_s"] / one["workers"])
+    cpu_base = one["hands_per_cpu_s"]
+    for r in runs:
+        r["efficiency"] = round(r["hands_per_s"] / (r["workers"] * base), 4)
+        # the same with the cores other processes took out of the picture
+        if cpu_base and r["hands_per_cpu_s"]:
+            r["cpu_efficiency"] = round(r["hands_per_cpu_s"] / cpu_base
+                                        * r["worker_utilization"]
+                                        / one["worker_utilization"], 4)
+        # The machine's own parallel efficiency just before this run (plain processes,
+        # no Ray), and the platform's share: efficiency over what the machine allowed.
+        if ceiling.get(1) and r["workers"] in ceiling:
+            machine = ceiling[r["workers"]] / (r["workers"] * ceiling[1])
+            r["machine_efficiency"] = round(machine, 4)
+            r["platform_efficiency"] = round(r["efficiency"] / machine, 4)
+    return base
+
+
+def _unit_overhead(tmp: str, address: str | None, units: int, base: float,
+                   unit_hands: int) -> dict[str, Any]:
+    """Per-unit overhead: many one-hand units through one worker."""
+    tiny = parse_spec({"kind": "match", "name": "bench-overhead", "seed": 7,
+                       "bots": ["random", "call"], "hands": units,
+                       "unit_hands": 1, "games": [GAMES[0]]})
+    driver = RunDriver.create(tiny, tmp, RayExecutor(1, address))
+    cpu0 = time.process_time()
+    p = driver.run()
+    cpu = time.process_time() - cpu0
+    events = _unit_events(tmp, driver.run_id)
+    worker_ms = 1000 * sum(e["play_seconds"] + e["write_seconds"]
+                           for e in events) / len(events)
+    pipeline_ms = 1000 * p.elapsed_s / p.units_done
+    hand_ms = 1000 / base
+    unit_ms = unit_hands * hand_ms
+    driver_cpu_ms = 1000 * cpu / p.units_done
+    return {
+        "units": p.units_done,
+        "pipeline_ms_per_unit": round(pipeline_ms, 3),
+        "driver_cpu_ms_per_unit": round(driver_cpu_ms, 3),
+        "worker_fixed_ms_per_unit": round(max(0.0, worker_ms - hand_ms), 3),
+        "hand_ms": round(hand_ms, 4),
+        "unit_ms": round(unit_ms, 1),
+        "overhead_fraction": round(max(0.0, pipeline_ms - hand_ms) / unit_ms, 5),
+        "max_workers_per_driver": int(unit_ms / driver_cpu_ms) if driver_cpu_ms else None,
+    }
+
+
 def bench_scaling(counts: list[int], hands: int = 48_000, unit_hands: int = 2000,
                   overhead_units: int = 300, address: str | None = None,
                   data: str | None = None) -> dict[str, Any]:
@@ -91,67 +163,9 @@ def bench_scaling(counts: list[int], hands: int = 48_000, unit_hands: int = 2000
                 ceiling[w] = machine_rate(w)
             driver = RunDriver.create(spec, tmp, RayExecutor(w, address))
             p = driver.run()
-            events = _unit_events(tmp, driver.run_id)
-            rows = sum(sum(e["rows"].values()) for e in events)
-            write_s = sum(e["write_seconds"] for e in events)
-            play_s = sum(e["play_seconds"] for e in events)
-            cpu_s = sum(e.get("cpu_seconds", 0.0) for e in events)
-            runs.append({"workers": w, "hands": p.hands_done, "units": p.units_done,
-                         "seconds": round(p.elapsed_s, 3),
-                         "hands_per_s": round(p.hands_per_s, 1),
-                         "rows": rows, "bytes": p.bytes,
-                         "rows_written_per_s_per_worker": round(rows / write_s, 0),
-                         "write_share_of_unit_time": round(write_s / (write_s + play_s), 4),
-                         "hands_per_s_per_worker_busy": round(p.hands_done / play_s, 1),
-                         # share of the workers' wall time spent inside units
-                         "worker_utilization": round((play_s + write_s) / (w * p.elapsed_s),
-                                                     4),
-                         # unit CPU time / unit wall time: below 1 when other processes
-                         # take the cores (the efficiency then measures the machine)
-                         "cpu_share_in_units": round(cpu_s / (play_s + write_s), 4),
-                         "hands_per_cpu_s": round(p.hands_done / cpu_s, 1) if cpu_s else None})
-        one = next((r for r in runs if r["workers"] == 1), runs[0])
-        base = one["hands_per_s"] / one["workers"]
-        cpu_base = one["hands_per_cpu_s"]
-        for r in runs:
-            r["efficiency"] = round(r["hands_per_s"] / (r["workers"] * base), 4)
-            # the same with the cores other processes took out of the picture
-            if cpu_base and r["hands_per_cpu_s"]:
-                r["cpu_efficiency"] = round(r["hands_per_cpu_s"] / cpu_base
-                                            * r["worker_utilization"]
-                                            / one["worker_utilization"], 4)
-            # The machine's own parallel efficiency just before this run (plain processes,
-            # no Ray), and the platform's share: efficiency over what the machine allowed.
-            if ceiling.get(1) and r["workers"] in ceiling:
-                machine = ceiling[r["workers"]] / (r["workers"] * ceiling[1])
-                r["machine_efficiency"] = round(machine, 4)
-                r["platform_efficiency"] = round(r["efficiency"] / machine, 4)
-
-        # Per-unit overhead: many one-hand units through one worker.
-        tiny = parse_spec({"kind": "match", "name": "bench-overhead", "seed": 7,
-                           "bots": ["random", "call"], "hands": overhead_units,
-                           "unit_hands": 1, "games": [GAMES[0]]})
-        driver = RunDriver.create(tiny, tmp, RayExecutor(1, address))
-        cpu0 = time.process_time()
-        p = driver.run()
-        cpu = time.process_time() - cpu0
-        events = _unit_events(tmp, driver.run_id)
-        worker_ms = 1000 * sum(e["play_seconds"] + e["write_seconds"]
-                               for e in events) / len(events)
-        pipeline_ms = 1000 * p.elapsed_s / p.units_done
-        hand_ms = 1000 / base
-        unit_ms = unit_hands * hand_ms
-        driver_cpu_ms = 1000 * cpu / p.units_done
-        overhead = {
-            "units": p.units_done,
-            "pipeline_ms_per_unit": round(pipeline_ms, 3),
-            "driver_cpu_ms_per_unit": round(driver_cpu_ms, 3),
-            "worker_fixed_ms_per_unit": round(max(0.0, worker_ms - hand_ms), 3),
-            "hand_ms": round(hand_ms, 4),
-            "unit_ms": round(unit_ms, 1),
-            "overhead_fraction": round(max(0.0, pipeline_ms - hand_ms) / unit_ms, 5),
-            "max_workers_per_driver": int(unit_ms / driver_cpu_ms) if driver_cpu_ms else None,
-        }
+            runs.append(_run_row(w, p, _unit_events(tmp, driver.run_id)))
+        base = _add_efficiencies(runs, ceiling)
+        overhead = _unit_overhead(tmp, address, overhead_units, base, unit_hands)
         return {"benchmark": "scaling", "workload": "random vs call heads-up: holdem NL, "
                 "stud7 FL, draw5 PL, omaha PL", "hands": spec.hands * len(GAMES),
                 "unit_hands": spec.unit_hands, "cpus": os.cpu_count(), "runs": runs,

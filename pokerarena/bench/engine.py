@@ -73,8 +73,10 @@ def engine_call_rate(game: Game, players: int, hands: int, seed: int) -> float:
             hand = table.new_hand()
             while not hand.is_over:
                 seat = hand.to_act
+                assert seat is not None  # a hand still being played has a seat to act
                 obs = hand.observation(seat)
                 legal = obs.legal
+                assert legal is not None  # ... and it has legal actions
                 if CALL_KIND in legal.kinds:
                     hand.apply(CHECK_CALL)
                 elif "pb" in legal.kinds:
