@@ -1,0 +1,169 @@
+"""The tournament statistics measured against what they claim: interval coverage, SPRT
+error rates, rating recovery, the ACPC rankings and ICM, on synthetic data whose truth
+is known (the bot-level checks play real matches elsewhere)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pokerarena.tournaments.estimates import block_rate, reduction, t95
+from pokerarena.tournaments.icm import icm_equity, payout_table
+from pokerarena.tournaments.rankings import instant_runoff, total_bankroll
+from pokerarena.tournaments.ratings import bradley_terry, openskill_ratings, order_stability
+from pokerarena.tournaments.sprt import Sprt, wald_bounds
+
+
+def _binomial_band(p: float, n: int, z: float = 3.5) -> tuple[float, float]:
+    half = z * math.sqrt(p * (1 - p) / n)
+    return p - half, p + half
+
+
+def test_t_quantiles_match_tables():
+    for df, exact in [(3, 3.182), (5, 2.571), (10, 2.228), (30, 2.042), (1000, 1.962)]:
+        assert t95(df) == pytest.approx(exact, rel=0.01)
+
+
+@pytest.mark.parametrize("equal", [True, False])
+def test_block_intervals_cover_the_true_rate_95_percent_of_the_time(equal):
+    """Heavy-tailed block results around a known rate: the 95% interval covers it in
+    93-97% of 600 repetitions (unequal block sizes: the bootstrap path)."""
+    rng = np.random.default_rng(7)
+    true, trials, hits = 0.05, 600, 0
+    for _ in range(trials):
+        sizes = np.full(120, 2) if equal else rng.integers(1, 9, 120)
+        totals = true * sizes + rng.standard_t(4, 120) * np.sqrt(sizes)
+        est = block_rate(totals, sizes, seed=int(rng.integers(1 << 30)), resamples=400)
+        assert est.method == ("normal" if equal else "bootstrap")
+        hits += est.covers(true)
+    assert 0.93 <= hits / trials <= 0.97, hits / trials
+
+
+def test_block_rate_is_the_ratio_of_sums_and_refuses_bad_input():
+    est = block_rate([3, -1, 4], [2, 2, 4])
+    assert est.value == pytest.approx(6 / 8)
+    assert est.hands == 8 and est.blocks == 3
+    with pytest.raises(ValueError):
+        block_rate([1, 2], [1])
+    assert block_rate([], []).method == "none"
+
+
+def test_reduction_reports_sd_and_hands_ratio():
+    rng = np.random.default_rng(1)
+    noise = rng.standard_normal(500)
+    raw = noise + rng.standard_normal(500)
+    red = reduction(raw, noise * 0.5, np.ones(500))
+    assert red.sd_ratio < 0.5
+    assert red.hands_ratio == pytest.approx(red.sd_ratio ** 2)
+
+
+def test_wald_bounds_for_five_percent():
+    lo, hi = wald_bounds(0.05, 0.05)
+    assert lo == pytest.approx(-2.944, abs=1e-3) and hi == pytest.approx(2.944, abs=1e-3)
+    with pytest.raises(ValueError):
+        wald_bounds(0.0, 0.05)
+    with pytest.raises(ValueError):
+        Sprt(10, 10)
+
+
+def _run_sprt(true: float, rng: np.random.Generator, limit: int = 20_000) -> Sprt:
+    s = Sprt(0.0, 50.0)
+    for x in true + 300 * rng.standard_t(5, limit):
+        if s.add(float(x)):
+            break
+    return s
+
+
+def test_sprt_error_rates_at_h0_and_h1():
+    """400 tests at a true difference of 0 accept H1 at most α = 5% of the time (within
+    binomial noise), and 400 at the H1 value accept H0 at most β of the time."""
+    rng = np.random.default_rng(11)
+    trials = 400
+    false_h1 = sum(_run_sprt(0.0, rng).decision == "H1" for _ in range(trials))
+    false_h0 = sum(_run_sprt(50.0, rng).decision == "H0" for _ in range(trials))
+    assert false_h1 / trials <= _binomial_band(0.05, trials)[1]
+    assert false_h0 / trials <= _binomial_band(0.05, trials)[1]
+
+
+def test_sprt_decides_later_when_the_difference_is_smaller():
+    rng = np.random.default_rng(3)
+    far = [_run_sprt(150.0, rng).n for _ in range(40)]
+    near = [_run_sprt(60.0, rng).n for _ in range(40)]
+    assert np.median(far) < np.median(near)
+
+
+def test_sprt_state_reports_everything_the_command_prints():
+    s = Sprt(0.0, 5.0, min_pairs=3)
+    for x in (1.0, 2.0, 3.0, 4.0):
+        s.add(x)
+    st = s.state()
+    assert set(st) == {"decision", "pairs", "hands", "llr", "bounds", "mbb_per_hand", "ci95"}
+    assert st["pairs"] == 4 and st["hands"] == 8 and st["mbb_per_hand"] == 2.5
+    assert st["ci95"][0] < 2.5 < st["ci95"][1]
+
+
+def test_bradley_terry_recovers_the_order_and_its_intervals_cover():
+    """Three bots of known Elo gaps (+200, 0, -200): the fit orders them, and each
+    interval covers the true rating."""
+    rng = np.random.default_rng(5)
+    truth = np.array([200.0, 0.0, -200.0])
+    pairs = []
+    for i in range(3):
+        for j in range(i + 1, 3):
+            p = 1 / (1 + 10 ** ((truth[j] - truth[i]) / 400))
+            for _ in range(300):
+                pairs.append((i, j, 1.0 if rng.random() < p else -1.0))
+    ratings = bradley_terry(["a", "b", "c"], pairs, resamples=100)
+    assert [r.bot for r in sorted(ratings, key=lambda r: -r.value)] == ["a", "b", "c"]
+    for r, t in zip(ratings, truth, strict=True):
+        assert r.lo <= t <= r.hi, (r, t)
+
+
+def test_order_stability_flags_a_fragile_top():
+    rng = np.random.default_rng(2)
+    clear = [(0, 1, 1.0)] * 40 + [(0, 1, -1.0)] * 10
+    close = [(0, 1, float(rng.choice([1, -1]))) for _ in range(50)]
+    close += [(0, 1, 1.0), (0, 1, 1.0)]
+    assert order_stability(["a", "b"], clear, drop=5)["top_kept"] == 1.0
+    assert order_stability(["a", "b"], close, drop=5)["top_kept"] < 1.0
+
+
+def test_openskill_ranks_the_consistent_winner_first():
+    blocks = [[(0, 10.0), (1, -3.0), (2, -7.0)] for _ in range(30)]
+    ratings, history = openskill_ratings(["a", "b", "c"], blocks)
+    assert ratings[0].value > ratings[1].value > ratings[2].value
+    assert len(history) == 30 and history[-1][0] == ratings[0].value
+    assert ratings[0].lo < ratings[0].value < ratings[0].hi
+
+
+def test_total_bankroll_and_instant_runoff_can_disagree():
+    """The ACPC's two rankings: ``x`` exploits the weak ``w`` hugely but loses a little
+    to ``y``; total bankroll puts ``x`` first, instant run-off (``w`` out first, then
+    ``x`` loses to ``y`` head to head) puts ``y`` first."""
+    bots = ["x", "y", "w"]
+    cross = [[0, -10, 500], [10, 0, 20], [-500, -20, 0]]
+    assert [b for b, _ in total_bankroll(bots, cross)] == ["x", "y", "w"]
+    assert instant_runoff(bots, cross) == ["y", "x", "w"]
+
+
+def test_icm_two_players_is_linear_and_sums_to_the_prizes():
+    eq = icm_equity([3000, 1000], [70, 30])
+    assert eq == pytest.approx([30 + 40 * 0.75, 30 + 40 * 0.25])
+    eq3 = icm_equity([5000, 3000, 2000], [50, 30, 20])
+    assert sum(eq3) == pytest.approx(100)
+    # first player: 0.5*50 + P(second) * 30 + P(third) * 20, by hand
+    p2 = 0.3 * 5 / 7 + 0.2 * 5 / 8
+    p3 = 1 - 0.5 - p2
+    assert eq3[0] == pytest.approx(0.5 * 50 + p2 * 30 + p3 * 20)
+    assert icm_equity([0, 10, 10], [60, 40]) == pytest.approx([0, 50, 50])
+
+
+def test_payouts_sum_to_the_pool_and_refuse_bad_tables():
+    prizes = payout_table(1000, [0.5, 0.3, 0.2])
+    assert sum(prizes) == pytest.approx(1000)
+    with pytest.raises(ValueError):
+        payout_table(1000, [0.5, 0.3])
+    with pytest.raises(ValueError):
+        icm_equity([1] * 13, [1.0])
