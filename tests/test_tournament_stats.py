@@ -167,3 +167,59 @@ def test_payouts_sum_to_the_pool_and_refuse_bad_tables():
         payout_table(1000, [0.5, 0.3])
     with pytest.raises(ValueError):
         icm_equity([1] * 13, [1.0])
+
+
+# pairings -------------------------------------------------------------------------
+
+def test_round_robin_gauntlet_and_seatings():
+    from pokerarena.tournaments.pairings import gauntlet, round_robin, seatings
+
+    assert round_robin(["a", "b", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert len(round_robin(list("abcdefg"), 3)) == 35
+    assert gauntlet("x", ["a", "b", "x"]) == [("x", "a"), ("x", "b")]
+    assert len(seatings(2)) == 2 and len(seatings(3)) == 6 and len(seatings(4)) == 24
+    six = seatings(6)
+    assert len(six) == 6
+    for j in range(6):  # every lineup member sits in every seat once
+        assert sorted(s[j] for s in six) == list(range(6))
+    with pytest.raises(ValueError):
+        round_robin(["a"], 2)
+
+
+def test_deal_seeds_are_shared_across_pairings_and_differ_across_deals():
+    from pokerarena.tournaments.pairings import deal_seed
+
+    seeds = [deal_seed(7, 0, k) for k in range(200)]
+    assert len(set(seeds)) == 200
+    assert deal_seed(7, 0, 5) == seeds[5]  # the same for any pairing: no pairing argument
+    assert deal_seed(7, 1, 5) != seeds[5] and deal_seed(8, 0, 5) != seeds[5]
+
+
+def test_swiss_pairs_by_score_without_rematches():
+    from pokerarena.tournaments.pairings import swiss_round
+
+    scores = {"a": 3, "b": 3, "c": 1, "d": 1, "e": 0}
+    first = swiss_round(scores, set())
+    assert first[0] == ("a", "b") and len(first) == 2  # the odd one out sits out
+    played = {frozenset(p) for p in first}
+    second = swiss_round(scores, played)
+    assert not any(frozenset(p) in played for p in second)
+    assert all(len(set(p)) == 2 for p in second)
+
+
+def test_ring_tables_spread_the_meetings():
+    """Nine bots at 3-max tables for 12 rounds: every pair meets, and the most-met pair
+    meets at most twice as often as the least-met (a random draw does far worse)."""
+    from pokerarena.tournaments.pairings import ring_tables
+
+    bots = [f"b{i}" for i in range(9)]
+    rounds = ring_tables(bots, 3, 12, seed=1)
+    met: dict[frozenset[str], int] = {}
+    for tables in rounds:
+        assert sorted(b for t in tables for b in t) == sorted(bots)
+        for t in tables:
+            for i, a in enumerate(t):
+                for b in t[i + 1:]:
+                    met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+    assert len(met) == 36
+    assert max(met.values()) <= 2 * min(met.values())
