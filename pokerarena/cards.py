@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from pokerarena.errors import UserError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKER_1 = 52
@@ -26,7 +28,7 @@ RANK_PLURALS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
                 "tens", "jacks", "queens", "kings", "aces")
 
 
-class CardError(ValueError):
+class CardError(ValueError, UserError):
     """A card string, card list or deck that cannot be used."""
 
 

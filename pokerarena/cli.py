@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-from pokerarena.commands import UserError
+from pokerarena.errors import UserError
 
 # Subcommand modules under pokerarena.commands; each has register(subparsers).
 COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve")
@@ -35,22 +35,17 @@ def _error(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit status."""
+    """Entry point of the console script; returns the exit status: 2 with one line for
+    a :class:`UserError` (and its subclasses: spec, variant, engine, card, bot spec,
+    ACPC and query errors), a traceback and 1 for anything else."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
+        # Anything else (a ValueError or KeyError from deep in the library included)
+        # is a bug and keeps its traceback.
         _error(str(exc))
-        return 2
-    except UnicodeDecodeError as exc:
-        # A binary file read as text (its message alone would be just "utf-8").
-        _error(f"not {exc.encoding.upper()} text: {exc.reason} at byte {exc.start}")
-        return 2
-    except (ValueError, KeyError) as exc:
-        # Value errors from the library (cards, options) are user errors at this level.
-        message = exc.args[0] if exc.args else exc
-        _error(str(message))
         return 2
     except KeyboardInterrupt:
         return 130

@@ -112,3 +112,46 @@ def test_replay_nested_too_deep_or_binary(pokerarena_cli, tmp_path):
         binary.write_bytes(b"\x00\xff\xfe\x89binary")
         _fails_in_one_line([*pokerarena_cli, "replay", str(binary)], tmp_path, binary.name,
                            "not UTF-8")
+
+
+def test_a_user_error_is_one_line_and_exit_2(pokerarena_cli, tmp_path):
+    # A CardError is a UserError: the evaluator command reports it in one line.
+    _fails_in_one_line([*pokerarena_cli, "eval", "hand", "AsKx"], tmp_path, "unknown card")
+
+
+def test_the_user_errors_share_one_type():
+    from pokerarena.arena.acpc import AcpcError
+    from pokerarena.bots.registry import BotSpecError
+    from pokerarena.cards import CardError
+    from pokerarena.engine.actions import EngineError
+    from pokerarena.errors import UserError
+    from pokerarena.platform.query import QueryError
+    from pokerarena.platform.spec import SpecError
+    from pokerarena.rules.model import VariantError
+
+    for cls in (AcpcError, BotSpecError, CardError, EngineError, QueryError, SpecError,
+                VariantError):
+        assert issubclass(cls, UserError), cls
+
+
+_BUG = """
+import sys
+import pokerarena.cards as cards
+def boom(*a, **k):
+    raise KeyError("a library bug")
+cards.parse_cards = boom
+import pokerarena.commands.evaluator as ev
+ev.parse_cards = boom
+from pokerarena.cli import main
+sys.exit(main(["eval", "hand", "AsKd"]))
+"""
+
+
+def test_a_library_bug_keeps_its_traceback_and_exits_1(tmp_path):
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _BUG], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Traceback" in r.stderr and "KeyError: 'a library bug'" in r.stderr, r.stderr
+    assert "pokerarena: error:" not in r.stderr

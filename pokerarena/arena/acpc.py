@@ -54,12 +54,13 @@ from pokerarena.engine.actions import (
     IllegalAction,
 )
 from pokerarena.engine.game import Game
+from pokerarena.errors import UserError
 
 VERSION = "VERSION:2.0.0"
 LIMIT_STACK = 10**9  # "infinite" stacks of limit games
 
 
-class AcpcError(ValueError):
+class AcpcError(ValueError, UserError):
     """A game definition or protocol problem."""
 
 

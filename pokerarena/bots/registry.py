@@ -19,6 +19,8 @@ import importlib
 import inspect
 from typing import Any
 
+from pokerarena.errors import UserError
+
 # name -> (module:Class, one-line description)
 REGISTRY: dict[str, tuple[str, str]] = {
     "random": ("pokerarena.bots.simple.random_bot:RandomBot",
@@ -39,7 +41,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
 }
 
 
-class BotSpecError(ValueError):
+class BotSpecError(ValueError, UserError):
     """A bot spec that names no bot."""
 
 

@@ -5,9 +5,9 @@ Each module exposes ``register(subparsers)``, which adds its subcommands and set
 ``UserError`` for anything a user can get wrong; the CLI prints it and exits 2.
 """
 
+from pokerarena.errors import UserError
 
-class UserError(Exception):
-    """An error the user caused: printed as one line, exit status 2."""
+__all__ = ["UserError", "check_bench_counts"]
 
 
 def check_bench_counts(args) -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from pokerarena.errors import UserError
+
 DEALER: Final = -1
 UNKNOWN: Final = 255  # a card nobody knows (PHH "??")
 
@@ -110,5 +112,5 @@ class IllegalAction(ValueError):
     """An action the rules do not allow; the hand is unchanged."""
 
 
-class EngineError(ValueError):
+class EngineError(ValueError, UserError):
     """A hand that cannot be set up (bad stacks, too many players, ...)."""

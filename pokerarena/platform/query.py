@@ -30,11 +30,12 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from pokerarena.errors import UserError
 from pokerarena.platform.storage import TABLES, RunStore, list_runs, scan_parts
 from pokerarena.workers.records import SCHEMAS
 
 
-class QueryError(ValueError):
+class QueryError(ValueError, UserError):
     """SQL that DuckDB rejected; the message is DuckDB's."""
 
 

@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from pokerarena.errors import UserError
+
 KINDS = ("match", "tournament", "simulation")
 
 # What a run may hold. Unit ids are ``m<5 digits>s<5 digits>``: with at most 10^5 units a
@@ -53,7 +55,7 @@ def run_id_problem(run_id: str) -> str | None:
     return None
 
 
-class SpecError(ValueError):
+class SpecError(ValueError, UserError):
     """A run spec that cannot be used; the message names the field and the problem."""
 
 

@@ -22,6 +22,7 @@ from pydantic import (
 
 from pokerarena.cards import DECK_NAMES, CardError, parse_cards
 from pokerarena.cards import deck as deck_cards
+from pokerarena.errors import UserError
 
 RANKING_NAMES = ("high", "short_deck", "three_card", "three_card_casino", "two_card",
                  "a5_low", "hilo_low", "27_low", "badugi")
@@ -40,7 +41,7 @@ FIRST_TO_ACT = ("left_of_button", "left_of_blinds", "bring_in", "high_showing",
 OPENERS = ("any", "jacks_or_better", "progressive", "jacks_or_bobtail")
 
 
-class VariantError(ValueError):
+class VariantError(ValueError, UserError):
     """A variant file (or variant data) that cannot be used; the message names the field."""
 
 
