@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 MODULES = (
+    "pokerarena.engine.program",
     "pokerarena.engine.game",
     "pokerarena.engine.hand",
     "pokerarena.engine.table",

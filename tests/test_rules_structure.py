@@ -212,7 +212,7 @@ def test_spit_in_the_ocean_draws_as_usual():
         assert steps[0] == ("bet", 4, 0, 1)
         assert [s[0] for s in steps] == ["bet", "draw", "bet", "showdown"]
         assert Game(variant).variant.streets[2].max == 3
-        assert Game(variant, {"draw_max": 4}).streets[2][2] == 4
+        assert Game(variant, {"draw_max": 4}).program.steps[2].max == 4
 
 
 def test_lowball_and_blind_open_structure():

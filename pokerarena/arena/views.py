@@ -31,10 +31,7 @@ from pokerarena.engine.actions import (
     UNKNOWN,
     Action,
 )
-from pokerarena.engine.game import ST_DECLARE as _ST_DECLARE
-from pokerarena.engine.game import ST_EXPOSE as _ST_EXPOSE
-from pokerarena.engine.hand import _PHASE_NAMES, EngineError, Hand
-from pokerarena.engine.hand import PH_BET as _PH_BET
+from pokerarena.engine.hand import EngineError, Hand
 from pokerarena.engine.keys import game_digest, game_info_of, game_of
 
 __all__ = ["SeatView", "ViewMaker", "build_view", "game_digest", "game_info_of",
@@ -226,15 +223,7 @@ class ViewMaker:
                  for cards, isup in zip(h.hole, h.isup, strict=True)])
             self._up_at = length
         p = h.pos_of[seat]
-        actor = h.actor
-        if actor == p and not h.over:
-            legal = h._legal
-            if legal is None:
-                legal = h.legal_actions()
-        else:
-            legal = None
-        phase = h.phase
-        to_call = h.cur - h.bets[p] if phase == _PH_BET else 0
+        legal = h.legal_actions() if h.actor == p and not h.over else None
         by = self._by_seat
         si = h.si
         if self._chips_si != si or not self._only_checks_since(log, length):
@@ -256,8 +245,8 @@ class ViewMaker:
         return _new(SeatView, (
             game.variant_id, game.system_name, self.game_info, self.hand_no, self.match_no,
             seat, h.button, h.n, tuple(h.hole[p]), up, self._board_t, self._stacks_t,
-            self._bets_t, self._comm_t, self._pot, to_call if to_call > 0 else 0, legal,
-            tuple(hist), self._folded_t, si, _PHASE_NAMES[phase]))
+            self._bets_t, self._comm_t, self._pot, h.to_call(seat), legal,
+            tuple(hist), self._folded_t, si, h.phase_name))
 
     def _only_checks_since(self, log: list[tuple[int, Action]], length: int) -> bool:
         """Whether every log entry since the chips were last read is a check."""
@@ -277,21 +266,14 @@ def _may_turn_up(act: Action) -> bool:
     return kind != DEAL_HOLE_KIND or bool(act.amount)
 
 
-_FAST: dict[str, bool] = {}  # by Game.key
-
-
 def _fast_game(hand: Any) -> bool:
-    """Whether views of ``hand`` may take the fast path: a plain engine hand (not a
-    subclass) of at least two seats, of a game without expose or declare streets (their
-    simultaneous choices hide log entries for a while)."""
-    if type(hand) is not Hand or hand.n < 2:
+    """Whether views of ``hand`` may take the fast path: an engine hand of at least two
+    seats, of a game where no choice stays hidden for a while (simultaneous expose or
+    declare streets) and discards are face down."""
+    if not isinstance(hand, Hand) or hand.n < 2:
         return False
-    game = hand.game
-    key = game.key
-    ok = _FAST.get(key)
-    if ok is None:
-        ok = _FAST[key] = all(st[0] not in (_ST_EXPOSE, _ST_DECLARE) for st in game.streets)
-    return ok
+    prog = hand.prog
+    return not prog.hides_choices and not prog.discards_face_up
 
 
 def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,

@@ -23,9 +23,10 @@ from pokerarena.engine.actions import (
 )
 from pokerarena.engine.game import Game, GameOptions, parse_option_value
 from pokerarena.engine.hand import Hand, HandResult, Observation, Pot
+from pokerarena.engine.knock import KnockHand  # registers the knock poker family
 
 __all__ = [
     "BRING_IN", "CHECK_CALL", "DEALER", "FOLD", "MUCK", "UNKNOWN", "Action", "EngineError",
     "IllegalAction", "Legal", "bet_to", "discard", "show", "Game", "GameOptions",
-    "parse_option_value", "Hand", "HandResult", "Observation", "Pot",
+    "parse_option_value", "Hand", "HandResult", "KnockHand", "Observation", "Pot",
 ]

@@ -32,20 +32,30 @@ from pokerarena.engine.actions import (
     IllegalAction,
     Legal,
 )
-from pokerarena.engine.game import (
-    ST_BET,
-    ST_CHOOSE,
-    ST_DEAL,
-    ST_DECLARE,
-    ST_EXPOSE,
-    ST_KNOCK,
+from pokerarena.engine.program import (
+    OPEN_BRING_IN,
+    OPEN_HIGH_SHOWING,
+    OPEN_LEFT_OF_ANTES,
+    OPEN_LEFT_OF_BLINDS,
+    OPEN_LOW_SHOWING,
+    OPEN_OPENER,
+    SIZE_ANTE,
     SYS_AMOUNTS,
     SYS_FIXED,
     SYS_LASTBET,
     SYS_NO,
     SYS_POT,
     SYS_SPREAD,
-    Game,
+    BetStep,
+    ChooseStep,
+    DealStep,
+    DeclareStep,
+    DrawStep,
+    ExposeStep,
+    FamilyStep,
+    Program,
+    bet_size,
+    register_family,
 )
 from pokerarena.engine.scoring import positional_wilds
 
@@ -76,11 +86,19 @@ _C: Final[tuple[str, ...]] = (CALL_KIND,)
 _CHECK: Final = Action(CALL_KIND)  # logged for every check (shared: actions are immutable)
 _NO_RAISE: tuple[int, int, tuple[int, ...]] = (0, 0, ())
 _new_tuple: Final = tuple.__new__  # Legal(...) without NamedTuple.__new__'s keyword handling
-PH_KNOCK: Final = 8  # knock poker's turns (pokerarena.engine.knock)
-PH_CHOOSE: Final = 9  # each player chooses his next up card up (cc) or down (dd)
+PH_CHOOSE: Final = 8  # each player chooses his next up card up (cc) or down (dd)
 DOWN_KIND: Final = "dd"
-_PHASE_NAMES: Final = ("none", "bet", "draw", "deal", "showdown", "over", "expose", "declare",
-                "knock", "choose")
+# Phase names by phase number; families add theirs (new_phase).
+PHASE_NAMES: list[str] = ["none", "bet", "draw", "deal", "showdown", "over", "expose",
+                          "declare", "choose"]
+
+
+def new_phase(name: str) -> int:
+    """A new phase for a family of games (its hand sets ``phase`` to it): its number."""
+    if name in PHASE_NAMES:
+        return PHASE_NAMES.index(name)
+    PHASE_NAMES.append(name)
+    return len(PHASE_NAMES) - 1
 
 
 def _card_text(c: int) -> str:
@@ -313,7 +331,7 @@ class Observation:
             elif name == "street":
                 c[name] = h.si
             elif name == "phase":
-                c[name] = _PHASE_NAMES[h.phase]
+                c[name] = PHASE_NAMES[h.phase]
         return c[name]
 
     @property
@@ -455,7 +473,7 @@ class Observation:
         immutable entries where nothing is hidden)."""
         out = self._hand.log[start:self._loglen]
         seat, hf = self.seat, self._hidden_from
-        face_up_discards = self._hand.game.has_knock
+        face_up_discards = self._hand.prog.discards_face_up
         for i, entry in enumerate(out):
             act = entry[1]
             kind = act.kind
@@ -485,10 +503,11 @@ class Observation:
 class Hand:
     """One hand of a :class:`~pokerarena.engine.game.Game`; see the module docstring."""
 
-    def __init__(self, game: Game, rng, n: int, stacks, button: int, *, carry: int = 0,
-                 passes: int = 0) -> None:
-        g = game
-        self.game = g
+    def __init__(self, game: Any, rng: Any, n: int, stacks: Any, button: int, *,
+                 carry: int = 0, passes: int = 0) -> None:
+        g = game.program
+        self.game = game  # the Game (its program: ``prog``)
+        self.prog: Program = g
         self.rng = rng
         self.n = n
         self.button = button
@@ -585,7 +604,7 @@ class Hand:
         self.went_to_showdown = False
         self.acted_at = [0] * n      # the bet each player last acted at (reopening)
         self.pending: dict[int, int] = {}  # house: chips bet out of turn, by position
-        antes, blinds = g.forced_by_position(n)
+        antes, blinds = game.forced_by_position(n)
         stack, committed = self.stack, self.committed
         live_ante = g.live_ante
         for p in range(n):
@@ -632,7 +651,21 @@ class Hand:
     @property
     def phase_name(self) -> str:
         """``bet``, ``draw``, ``deal`` (manual), ``showdown`` (manual) or ``over``."""
-        return _PHASE_NAMES[self.phase]
+        return PHASE_NAMES[self.phase]
+
+    def to_call(self, seat: int) -> int:
+        """Chips ``seat`` must add to call (0 outside a betting round)."""
+        if self.phase != PH_BET:
+            return 0
+        to_call = self.cur - self.bets[self.pos_of[seat]]
+        return to_call if to_call > 0 else 0
+
+    def showdown_order(self) -> list[int]:
+        """Positions (0: left of the button) of the players still in, in the order they
+        show down."""
+        n = self.n
+        start = self.show_first
+        return [(start + i) % n for i in range(n) if not self.folded[(start + i) % n]]
 
     def stacks(self) -> list[int]:
         """Chips behind, by seat."""
@@ -666,7 +699,7 @@ class Hand:
         if ph == PH_BET:
             return self._legal_bet(self.actor)
         # A player may fold at any decision (000_… «в любой момент»; option free_fold).
-        f = (FOLD_KIND,) if self.game.free_fold else ()
+        f = (FOLD_KIND,) if self.prog.free_fold else ()
         if ph == PH_DRAW:
             if self.actor >= 0:
                 p = self.actor
@@ -754,7 +787,7 @@ class Hand:
             p = self.pos_of[seat]
             if kind == SHOW_KIND and not self.folded[p] and self.phase != PH_BET:
                 return self._apply_show(p, action)
-            if self.game.house and kind in PLAYER_KINDS:
+            if self.prog.house and kind in PLAYER_KINDS:
                 return self._out_of_turn(p, action)
             raise IllegalAction(f"seat {seat} cannot act now: seat {self.to_act} is to act")
         if actor_pos < 0:
@@ -765,7 +798,7 @@ class Hand:
         if ph == PH_BET:
             self._apply_bet(actor_pos, action)
         elif kind == FOLD_KIND and ph in (PH_DRAW, PH_EXPOSE, PH_DECLARE, PH_CHOOSE):
-            if not self.game.free_fold:
+            if not self.prog.free_fold:
                 raise IllegalAction(f"seat {self.seat_of[actor_pos]} cannot fold now")
             self._fold(actor_pos)
         elif ph == PH_DRAW:
@@ -810,7 +843,7 @@ class Hand:
                 break
         else:
             return _NO_RAISE
-        g = self.game
+        g = self.prog
         freeze_to = 0
         if not g.plain_raises:
             if (g.freeze_multiple and g.sys == SYS_FIXED and self.nraises >= 3
@@ -901,13 +934,13 @@ class Hand:
         if self.bring_in_pending and p == self.bring_in_pos:
             lo, hi, choices = self._raise_range(p)
             kinds: tuple[str, ...] = (BRING_IN_KIND, RAISE_KIND) if hi else (BRING_IN_KIND,)
-            return Legal(kinds, bring_in=min(self.game.bring_in, self.stack[p]),
+            return Legal(kinds, bring_in=min(self.prog.bring_in, self.stack[p]),
                          min_to=lo, max_to=hi, choices=choices)
         cur, bets, stacks = self.cur, self.bets, self.stack
         bet, stack = bets[p], stacks[p]
         to_call = cur - bet
         call = to_call if to_call < stack else stack
-        g = self.game
+        g = self.prog
         if g.fast_raises and not self.need_openers and self.check_raise_ok and not self.pending:
             # Hot path: _raise_range inlined for no-limit and pot-limit without caps.
             lo = hi = 0
@@ -994,7 +1027,7 @@ class Hand:
         n = self.n
         if self.bring_in_pending and p == self.bring_in_pos:
             if kind == BRING_IN_KIND:
-                amt = min(self.game.bring_in, self.stack[p])
+                amt = min(self.prog.bring_in, self.stack[p])
                 self.stack[p] -= amt
                 self.bets[p] += amt
                 self.committed[p] += amt
@@ -1010,11 +1043,11 @@ class Hand:
                 raise IllegalAction(f"seat {seat} must post the bring-in (pb) or complete "
                                     f"(cbr), not {kind!r}")
         legal = self.legal_actions()
-        if self.game.house and (kind == RAISE_KIND or (kind == FOLD_KIND
+        if self.prog.house and (kind == RAISE_KIND or (kind == FOLD_KIND
                                                        and kind not in legal.kinds)):
             action = self._house_fix(p, action, legal)
             kind = action.kind
-        if kind not in legal.kinds and not (kind == FOLD_KIND and self.game.house):
+        if kind not in legal.kinds and not (kind == FOLD_KIND and self.prog.house):
             if kind == FOLD_KIND:
                 raise IllegalAction(f"seat {seat} cannot fold: nothing to call (check instead)")
             if kind == CALL_KIND:
@@ -1059,7 +1092,7 @@ class Hand:
             self.bets[p] = to
             self.committed[p] += add
             inc = to - cur
-            g = self.game
+            g = self.prog
             sysc = g.sys
             if sysc == SYS_FIXED:
                 size = self.bet_sz
@@ -1295,12 +1328,12 @@ class Hand:
         self._advance()
 
     def _end_round(self) -> None:
-        if self.cur > 0 and not self.game.reset_each_round:
+        if self.cur > 0 and not self.prog.reset_each_round:
             self.lb_open = max(self.lb_open, self.cur)  # last-bet limit keeps growing
         if self.need_openers and self.phase == PH_BET and self.live > 1:
             self.passed = True  # nobody could or would open: the deal is passed
         elif (self.phase == PH_BET and self.bet_rounds == 1 and self.cur == 0
-              and self.live > 1 and self.game.void_if_all_check):
+              and self.live > 1 and self.prog.void_if_all_check):
             # 000_…: «Если все игроки пропустили ход в первом круге ставок, игра
             # аннулируется и завершается»: the pot waits for the next deal.
             self.passed = True
@@ -1316,23 +1349,21 @@ class Hand:
         self.bring_in_pending = False
         self.phase = PH_NONE
 
-    def _start_bet(self, size_code: int, first: int, check: bool = True,
-                   open_pair: bool = False, round_no: int = 0,
-                   check_raise: bool = True) -> bool:
-        """Set up a betting round (``size_code``: 0 small, 1 big, 2 the ante); False when
-        nobody can bet (round skipped)."""
-        g, n = self.game, self.n
+    def _start_bet(self, step: BetStep) -> bool:
+        """Set up a betting round; False when nobody can bet (round skipped)."""
+        g, n = self.prog, self.n
         folded, stack, bets = self.folded, self.stack, self.bets
-        self.bet_sz = g.bet_size(size_code, round_no)
-        self.bet_sz_ante = size_code == 2
+        first = step.opener
+        self.bet_sz = bet_size(g, step.size, step.round_no)
+        self.bet_sz_ante = step.size == SIZE_ANTE
         self.raises_by = [0] * n
         self.acted_at = [0] * n
         self.short_open = False
         self.frozen = False
-        self.check_raise_ok = check_raise
+        self.check_raise_ok = step.check_raise
         self.checked = [False] * n
-        self.check_ok = check
-        self.open_pair = open_pair and self._open_pair_showing()
+        self.check_ok = step.check
+        self.open_pair = step.open_pair and self._open_pair_showing()
         cur = max(bets)
         self.cur = cur
         self.top = bets.index(cur) if cur else -1
@@ -1347,19 +1378,19 @@ class Hand:
         self.can_raise = [True] * n
         self.bring_in_pending = False
         start = 0
-        if first == 1:  # left of the blinds
+        if first == OPEN_LEFT_OF_BLINDS:
             blinds = self._blinds
             mx = max(blinds) if blinds else 0
             if mx:
                 last = max(i for i in range(n) if blinds[i] == mx)
                 start = (last + 1) % n
-        elif first == 2:  # bring-in
+        elif first == OPEN_BRING_IN:
             start = self.bring_in_pos = self._bring_in_position()
-        elif first in (3, 4):
-            start = self._showing_first(first == 4)
-        elif first == 5:  # the opener of the first round
+        elif first in (OPEN_HIGH_SHOWING, OPEN_LOW_SHOWING):
+            start = self._showing_first(first == OPEN_LOW_SHOWING)
+        elif first == OPEN_OPENER:
             start = self.opener if self.opener >= 0 else 0
-        elif first == 6:  # left of the last ante payer, counting from the dealer
+        elif first == OPEN_LEFT_OF_ANTES:  # left of the last ante payer, from the dealer
             antes = self._antes
             order = [n - 1, *range(n - 1)]
             payers = [q for q in order if antes[q]]
@@ -1377,7 +1408,7 @@ class Hand:
                 self.need = [False] * n
                 return False
         self.need = need
-        if first == 2 and g.bring_in > 0 and need[start]:
+        if first == OPEN_BRING_IN and g.bring_in > 0 and need[start]:
             self.bring_in_pending = True
         self.bet_rounds += 1
         if self.bet_rounds == 1 and g.openers != "any" and cur == 0:
@@ -1403,7 +1434,7 @@ class Hand:
         return False
 
     def _bring_in_position(self) -> int:
-        rule = self.game.bring_in_rule
+        rule = self.prog.bring_in_rule
         best_p, best_key = 0, None
         for p in range(self.n):
             if self.folded[p]:
@@ -1432,7 +1463,7 @@ class Hand:
                 key = _showing_key_low(ups)
                 better = best_key is None or key < best_key
             else:
-                key = _showing_key_high(ups, self.game.showdown.four_flush)
+                key = _showing_key_high(ups, self.prog.showdown.four_flush)
                 better = best_key is None or key > best_key
             if better:
                 best_p, best_key = p, key
@@ -1440,8 +1471,8 @@ class Hand:
 
     # ------------------------------------------------------------------ streets
     def _advance(self) -> None:
-        g = self.game
-        streets = g.streets
+        """Play the steps from the next one on until someone must act or the hand ends."""
+        steps = self.prog.steps
         while True:
             if self.passed:
                 self._settle_passed()
@@ -1450,70 +1481,79 @@ class Hand:
                 self._settle()
                 return
             self.si += 1
-            if self.si >= len(streets):
+            if self.si >= len(steps):
                 self._showdown()
                 return
-            st = streets[self.si]
-            kind = st[0]
-            if kind == ST_DEAL:
+            step = steps[self.si]
+            if isinstance(step, DealStep):
                 if self.manual:
-                    self._owe_deal(st[1], st[2], st[3])
+                    self._owe_deal(step.down, step.up, step.board)
                     if self.phase == PH_DEAL:
                         return
                 else:
-                    self._deal_auto(st[1], st[2], st[3])
-            elif kind == ST_BET:
-                if self._start_bet(st[1], st[2], st[3], st[4], st[5], st[6]):
+                    self._deal_auto(step.down, step.up, step.board)
+            elif isinstance(step, BetStep):
+                if self._start_bet(step):
                     return
                 self._end_round()
-            elif kind == ST_CHOOSE:
-                self.phase = PH_CHOOSE
-                self.simultaneous = False
-                self.turn_start = len(self.log)
-                self.turn_done = [False] * self.n
-                self.choose_down = [False] * self.n
-                p = self._next_turn()
-                if p >= 0:
-                    self.actor = p
+            elif isinstance(step, DrawStep):
+                if self._start_draw(step):
                     return
-                self.phase = PH_NONE
-            elif kind in (ST_EXPOSE, ST_DECLARE):
-                if kind == ST_EXPOSE:
-                    self.expose_count, self.expose_keep = st[1], st[2]
-                self.phase = PH_EXPOSE if kind == ST_EXPOSE else PH_DECLARE
-                self.simultaneous = st[-1]
-                self.turn_start = len(self.log)
-                self.turn_done = [False] * self.n
-                p = self._next_turn()
-                if p >= 0:
-                    self.actor = p
-                    return
-                self.phase = PH_NONE
-            elif kind == ST_KNOCK:
-                self._start_knock(st[1])  # KnockHand: turns until a knock or no stock
+            elif isinstance(step, FamilyStep):
+                self._start_family_step(step)  # the family's hand plays it
                 return
-            else:
-                self.draw_min, self.draw_max = st[1], st[2]
-                self.draw_replace = st[4]
-                if st[5] and not self.manual:  # burn: face up to the discards
-                    for _ in range(min(st[5], len(self.stock) - 1)):
-                        self.muck_pile.append(self.stock.pop())
-                for limit, most in st[3]:
-                    if self.live <= limit:
-                        self.draw_max = most
-                        break
-                self.drawn = [False] * self.n
-                self.owed = [0] * self.n
-                self.thrown = [()] * self.n
-                self.phase = PH_DRAW
-                p = self._next_drawer(-1)
-                if p >= 0:
-                    self.actor = p
-                    return
-                self.phase = PH_NONE
+            elif self._start_turns(step):
+                return
 
-    def _start_knock(self, spec: Any) -> None:
-        raise EngineError("a knock street needs pokerarena.engine.knock.KnockHand")
+    def _start_turns(self, step: ChooseStep | ExposeStep | DeclareStep) -> bool:
+        """Turns of choosing, exposing or declaring; False when nobody has one."""
+        n = self.n
+        if isinstance(step, ChooseStep):
+            self.phase = PH_CHOOSE
+            self.simultaneous = False
+            self.choose_down = [False] * n
+        elif isinstance(step, ExposeStep):
+            self.expose_count, self.expose_keep = step.count, step.keep_down
+            self.phase = PH_EXPOSE
+            self.simultaneous = step.simultaneous
+        else:
+            self.phase = PH_DECLARE
+            self.simultaneous = step.simultaneous
+        self.turn_start = len(self.log)
+        self.turn_done = [False] * n
+        p = self._next_turn()
+        if p >= 0:
+            self.actor = p
+            return True
+        self.phase = PH_NONE
+        return False
+
+    def _start_draw(self, step: DrawStep) -> bool:
+        """A draw; False when nobody draws."""
+        self.draw_min, self.draw_max = step.min, step.max
+        self.draw_replace = step.replace
+        if step.burn and not self.manual:  # burn: face up to the discards
+            for _ in range(min(step.burn, len(self.stock) - 1)):
+                self.muck_pile.append(self.stock.pop())
+        for limit, most in step.max_by_players:
+            if self.live <= limit:
+                self.draw_max = most
+                break
+        self.drawn = [False] * self.n
+        self.owed = [0] * self.n
+        self.thrown = [()] * self.n
+        self.phase = PH_DRAW
+        p = self._next_drawer(-1)
+        if p >= 0:
+            self.actor = p
+            return True
+        self.phase = PH_NONE
+        return False
+
+    def _start_family_step(self, step: FamilyStep) -> None:
+        """A step of a family of games: the family's hand class overrides this."""
+        raise EngineError(f"a {step.family!r} step needs that family's hand "
+                          "(pokerarena.engine.program.register_family)")
 
     def _next_turn(self) -> int:
         for q in range(self.n):
@@ -1592,7 +1632,7 @@ class Hand:
         # Draw poker: the bottom card of the stock is not dealt; when more cards are
         # needed it is shuffled with the discards (000_… «Нижняя карта колоды не
         # используется»). Split openers are set aside, never reshuffled.
-        bottom = 1 if self.game.has_draw and not self.game.has_knock else 0
+        bottom = 1 if self.prog.dead_bottom_card else 0
         if len(stock) - bottom < k:
             aside = set(exclude)
             for cards in self.split_openers.values():
@@ -1665,21 +1705,21 @@ class Hand:
 
     def _check_new_cards(self, cards: tuple[int, ...]) -> None:
         seen = set()
-        deck = self.game.deck_list
+        deck = self.prog.deck_list
         for c in cards:
             if c == UNKNOWN:
                 continue
             if c in seen or (c in self.seen and not self._reusable(c)):
                 raise IllegalAction(f"card {_card_text(c)} was already dealt")
             if c not in deck:
-                raise IllegalAction(f"card {_card_text(c)} is not in the {self.game.variant.deck} "
+                raise IllegalAction(f"card {_card_text(c)} is not in the {self.prog.variant.deck} "
                                     "deck")
             seen.add(c)
 
     def _reusable(self, c: int) -> bool:
         """In draw games a discarded or folded card may come back after the discards
         are reshuffled; a card in a live hand or on the board never can."""
-        if not self.game.has_draw or c in self.board:
+        if not self.prog.reshuffles_discards or c in self.board:
             return False
         return not any(c in self.hole[p] for p in range(self.n) if not self.folded[p])
 
@@ -1805,7 +1845,7 @@ class Hand:
     def _opens(self, cards: list[int]) -> bool:
         """True when ``cards`` hold the openers this deal needed."""
         return _has_openers(cards, self.openers_rank) or (
-            self.game.openers == "jacks_or_bobtail" and _has_bobtail(cards))
+            self.prog.openers == "jacks_or_bobtail" and _has_bobtail(cards))
 
     def _check_seen_discards(self, cards: tuple[int, ...], hole: list[int]) -> None:
         for c in cards:
@@ -1838,17 +1878,12 @@ class Hand:
     # ------------------------------------------------------------------ showdown
     def _showdown(self) -> None:
         self.went_to_showdown = True
-        if not self.game.manual_show:
+        if not self.prog.manual_show:
             self._settle()
             return
         self.phase = PH_SHOW
-        self._show_order = self._showdown_order()
+        self._show_order = self.showdown_order()
         self._next_shower()
-
-    def _showdown_order(self) -> list[int]:
-        n = self.n
-        start = self.show_first
-        return [(start + i) % n for i in range(n) if not self.folded[(start + i) % n]]
 
     def _next_shower(self) -> None:
         for p in self._show_order:
@@ -1941,7 +1976,7 @@ class Hand:
     def _pay_bonuses(self, values: dict) -> dict[int, int]:
         """RULES.md §2 ``bonus``: a hand shown down at or above the bonus hand is paid
         ``bonus_multiplier`` x the big bet by every other player (what they have left)."""
-        g = self.game
+        g = self.prog
         threshold = g.scorer.bonus_threshold(g.bonus)
         if threshold is None:
             return {}
@@ -1966,7 +2001,7 @@ class Hand:
     def _priority(self) -> list[int]:
         n = self.n
         order = list(range(n))
-        if self.game.odd_chip == "called" and self.called >= 0:
+        if self.prog.odd_chip == "called" and self.called >= 0:
             order.remove(self.called)
             order.insert(0, self.called)
         return order
@@ -1978,7 +2013,7 @@ class Hand:
             p = winners[0]
             got[p] = got.get(p, 0) + amount
             return
-        if self.game.odd_chip == "fractional" and amount % k:
+        if self.prog.odd_chip == "fractional" and amount % k:
             part = Fraction(amount, k)
             for p in winners:
                 got[p] = got.get(p, 0) + part
@@ -1996,7 +2031,7 @@ class Hand:
         folded = self.folded
         contrib = list(self.committed)
         dead = self.dead
-        if not self.game.ante_trimming:
+        if not self.prog.ante_trimming:
             for p in range(n):
                 contrib[p] -= self.antes[p]
                 dead += self.antes[p]
@@ -2029,7 +2064,7 @@ class Hand:
         if not pots and dead:
             pots.append(Pot(dead, alive))
         rake = 0
-        g = self.game
+        g = self.prog
         if g.rake_percent and (self.went_to_showdown or not g.rake_showdown_only):
             total = sum(pot.amount for pot in pots)
             rake = int(total * g.rake_percent / 100)
@@ -2121,3 +2156,6 @@ class Hand:
                                   went_to_showdown=self.went_to_showdown and len(alive) > 1,
                                   scorer=scorer, kitty=kitty,
                                   bonuses={self.seat_of[p]: v for p, v in bonuses.items()})
+
+
+register_family("betting", Hand)

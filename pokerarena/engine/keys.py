@@ -1,7 +1,9 @@
 """Short, stable identities of games for the caches that bots and views keep per game.
 
-``game_digest`` hashes ``Game.key`` (the canonical identity of variant, betting system
-and every option), so two games that differ in any option never share a cache entry.
+The key itself is the program's :class:`~pokerarena.engine.program.GameKey` (variant,
+betting system and every option); ``game_digest`` is its ``digest``, so two games that
+differ in any option never share a cache entry. This module only remembers which game of
+this process had which digest (:func:`game_of`).
 """
 
 from __future__ import annotations
@@ -9,19 +11,29 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-# Game.key -> its digest; digest -> the first game seen with it (see game_of)
-_DIGESTS: dict[str, str] = {}
+from pokerarena.engine.program import GameKey
+
+# digest -> the first game seen with it (see game_of)
 _GAMES: dict[str, Any] = {}
+# Game.key text -> its digest, for game-like objects without a program
+_DIGESTS: dict[str, str] = {}
 
 
 def game_digest(game: Any) -> str:
-    """The ``game_key`` of a view of ``game``: the first 16 hex digits of the SHA-256 of
-    ``game.key`` (the canonical identity of the whole game), computed once per key."""
-    key: str = game.key
-    digest = _DIGESTS.get(key)
-    if digest is None:
-        digest = _DIGESTS[key] = hashlib.sha256(key.encode()).hexdigest()[:16]
-        _GAMES.setdefault(digest, game)
+    """The digest of ``game``'s key (``game.program.key.digest``; a game-like object with
+    only a ``key`` text: the first 16 hex digits of its SHA-256, as GameKey computes)."""
+    program = getattr(game, "program", None)
+    key = getattr(program, "key", None)
+    if isinstance(key, GameKey):
+        digest = key.digest
+    else:
+        text: str = game.key
+        found = _DIGESTS.get(text)
+        if found is None:
+            found = _DIGESTS[text] = hashlib.sha256(text.encode()).hexdigest()[:16]
+        digest = found
+    if digest not in _GAMES:
+        _GAMES[digest] = game
     return digest
 
 

@@ -38,20 +38,37 @@ from pokerarena.engine.actions import (
     IllegalAction,
     Legal,
 )
-from pokerarena.engine.hand import PH_KNOCK, PH_NONE, Hand, _card_text
+from pokerarena.engine.hand import PH_NONE, Hand, _card_text, new_phase
+from pokerarena.engine.options import GameOptions
+from pokerarena.engine.program import (
+    ST_KNOCK,
+    FamilyStep,
+    register_family,
+    register_street,
+)
+from pokerarena.rules import KnockStreet
 
 TAKE_DISCARD_KIND = "dt"   # take the top card of the discard pile
 KNOCK_KIND = "kn"          # knock
 PAY_KIND = "pay"           # a payment between players (logged, not a decision)
 
 _DRAW, _KNOCK, _DISCARD, _WAIT = range(4)
+PH_KNOCK = new_phase("knock")  # knock poker's turns
+FAMILY = "knock"
+
+
+def compile_knock(street: KnockStreet, options: GameOptions) -> FamilyStep:
+    """The knock street as a step (option ``knock_immediate`` applied)."""
+    if options.knock_immediate is not None:
+        street = street.model_copy(update={"immediate": options.knock_immediate})
+    return FamilyStep(FAMILY, street, ST_KNOCK)
 
 
 class KnockHand(Hand):
     """A hand of knock poker; see the module docstring."""
 
-    def _start_knock(self, spec: Any) -> None:
-        self.kspec = spec
+    def _start_family_step(self, step: FamilyStep) -> None:
+        self.kspec = step.spec
         self.pile: list[int] = []  # discards, face up, the last on top (also in muck_pile)
         self.knocker = -1                          # position of the knocker
         self.took = [False] * self.n               # has drawn (stock or discard) at least once
@@ -289,3 +306,9 @@ def _hand_bonus(cards: list[int], spec: Any) -> int:
     if any(v == 4 for v in counts.values()):
         return spec.bonus_four_of_a_kind
     return 0
+
+
+# Knock poker's discards go face up to the pile and come back into play (``dt``).
+register_street(KnockStreet, FAMILY, compile_knock, reshuffles_discards=True,
+                discards_face_up=True)
+register_family(FAMILY, KnockHand)

@@ -527,7 +527,7 @@ def hand_to_phh(hand: Hand, **extra: Any) -> dict[str, Any]:
             else:
                 acts.append(f"{who} {k}")
     if hand.is_over and hand.result().went_to_showdown and hand.phase_name == "over":
-        for p in hand._showdown_order():
+        for p in hand.showdown_order():
             if p not in shown and not hand.folded[p]:
                 acts.append(f"p{p + 1} sm {_cards_text(hand.hole[p])}")
     data["actions"] = acts

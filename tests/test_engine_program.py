@@ -1,0 +1,72 @@
+"""The compiled program: named, frozen steps, one canonical key, families registered."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from pokerarena.engine import Game, KnockHand
+from pokerarena.engine.hand import Hand
+from pokerarena.engine.keys import game_digest
+from pokerarena.engine.program import (
+    OPEN_BRING_IN,
+    OPEN_LEFT_OF_BLINDS,
+    SIZE_BIG,
+    BetStep,
+    DealStep,
+    DrawStep,
+    FamilyStep,
+    GameKey,
+    compile_program,
+)
+
+
+def test_holdem_compiles_into_named_steps():
+    prog = compile_program("holdem", {"betting": "no_limit"})
+    assert prog.steps[0] == DealStep(down=2, up=0, board=0)
+    first = prog.steps[1]
+    assert isinstance(first, BetStep) and first.opener == OPEN_LEFT_OF_BLINDS
+    assert first.round_no == 0 and first.check
+    assert [type(s) for s in prog.steps].count(BetStep) == 4
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.check = False  # type: ignore[misc]
+    assert prog.fast_raises and prog.family == "betting"
+
+
+def test_stud_opens_with_the_bring_in_and_big_bets_later():
+    prog = compile_program("stud7", {"betting": "fixed_limit"})
+    bets = [s for s in prog.steps if isinstance(s, BetStep)]
+    assert bets[0].opener == OPEN_BRING_IN
+    assert bets[-1].size == SIZE_BIG
+
+
+def test_options_change_the_steps_and_the_key():
+    plain = Game("spit")
+    more = Game("spit", {"draw_max": 4})
+    draw_plain, draw_more = plain.program.steps[2], more.program.steps[2]
+    assert isinstance(draw_plain, DrawStep) and isinstance(draw_more, DrawStep)
+    assert (draw_plain.max, draw_more.max) == (3, 4)
+    assert plain.key != more.key and plain.program.key != more.program.key
+    assert game_digest(more) == more.program.key.digest != plain.program.key.digest
+    again = Game("spit", {"draw_max": 4}).program.key
+    assert again == more.program.key and isinstance(again, GameKey)
+    assert more.key == again.text
+
+
+def test_families_pick_their_hand():
+    knock = Game("knock")
+    assert knock.program.family == "knock"
+    assert any(isinstance(s, FamilyStep) for s in knock.program.steps)
+    assert knock.program.discards_face_up and not knock.program.dead_bottom_card
+    assert type(knock.new_hand(1, 4, [50] * 4, 0)) is KnockHand
+    holdem = Game("holdem")
+    assert type(holdem.new_hand(1, 6, [200] * 6, 0)) is Hand
+    draw = Game("draw5").program
+    assert draw.reshuffles_discards and draw.dead_bottom_card and not draw.discards_face_up
+
+
+def test_legacy_street_tuples_stay_readable():
+    game = Game("holdem")
+    assert game.streets[0] == (0, 2, 0, 0)
+    assert game.streets[1][0] == 1 and game.streets[1][2] == OPEN_LEFT_OF_BLINDS
