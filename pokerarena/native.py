@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 MODULES = (
+    "pokerarena.engine.steps",
     "pokerarena.engine.program",
     "pokerarena.engine.game",
     "pokerarena.engine.hand",
+    "pokerarena.engine.visibility",
     "pokerarena.engine.table",
     "pokerarena.arena.views",
     "pokerarena.arena.faults",

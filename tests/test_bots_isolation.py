@@ -82,6 +82,54 @@ def _check_views(dealt) -> int:
     return checked
 
 
+PATH_GAMES = [("holdem", {"betting": "no_limit"}), ("stud7", {}), ("draw5", {}),
+              ("knock", {}), ("stud7", {"hilo": "declare_simultaneous"}),
+              ("stud5", {"last_card_choice": True})]
+
+
+def _leaks(hand, view) -> set[int]:
+    """Cards in ``view`` its seat could not have seen in ``hand`` by now."""
+    seat = view.seat
+    log = hand.log[:len(view.history)]
+    own = set(hand.cards_of(seat)) | {c for a, act in log if a == seat for c in act.cards
+                                      if act.kind == DISCARD_KIND}
+    public = {c for _, act in log for c in act.cards
+              if act.kind in (SHOW_KIND, "db")
+              or (act.kind == DISCARD_KIND and hand.prog.discards_face_up)}
+    obs = hand.observation(seat)
+    visible = own | public | {c for u in obs.up for c in u} | set(obs.board) | {UNKNOWN}
+    return _view_cards(view) - visible
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast-path", "observation-path"])
+@pytest.mark.parametrize(("variant", "options"), PATH_GAMES,
+                         ids=[f"{v}-{'-'.join(map(str, o.values())) or 'plain'}"
+                              for v, o in PATH_GAMES])
+def test_both_view_paths_show_a_seat_only_what_it_may_see(variant, options, fast):
+    """The fast views and the observation's views follow the one visibility rule: no
+    other seat's down card or face-down discard, no simultaneous choice before all have
+    chosen."""
+    from pokerarena.arena.views import ViewMaker
+    from pokerarena.bots import RandomBot
+
+    game = Game(variant, options)
+    n = min(4, game.variant.players[1])
+    rng = np.random.default_rng(21)
+    checked = hidden_seen = 0
+    for h in range(6):
+        hand = game.new_hand(rng, n, [60] * n, h % n)
+        maker = ViewMaker(hand, hand_no=h, fast=fast)
+        bots = [RandomBot(31 * h + s) for s in range(n)]
+        while not hand.is_over:
+            for s in range(n):
+                view = maker.view(s)
+                assert not _leaks(hand, view), (variant, h, s, sorted(_leaks(hand, view)))
+                hidden_seen += sum(UNKNOWN in act.cards for _, act in view.history)
+                checked += 1
+            hand.apply(bots[hand.to_act].act(maker.view(hand.to_act)))
+    assert checked > 50 and hidden_seen > 0
+
+
 @pytest.mark.parametrize("variant", ["holdem", "stud7", "draw5"])
 def test_play_command_gives_a_bot_no_way_to_the_hand(hands, variant):
     out = io.StringIO()
@@ -99,12 +147,14 @@ def test_play_command_gives_a_bot_no_way_to_the_hand(hands, variant):
 
 def test_run_unit_gives_a_bot_no_way_to_the_hand(hands):
     from pokerarena.workers.records import play_unit
+    from pokerarena.workers.unit import Unit
 
-    unit = {"run_id": "r", "match": 0, "shard": 0, "variant": "stud7_hilo",
-            "betting": "fixed_limit", "options": {}, "bots": [SPY, "tag", SPY],
-            "hands": 9, "first_hand": 0, "seed": 3, "spawn_key": [0, 0], "stack": None,
-            "duplicate": False, "limits": {}}
-    tables = play_unit(unit)
+    unit = Unit.from_dict({"unit_id": "m00000s00000", "index": 0, "run_id": "r",
+                           "match": 0, "shard": 0, "variant": "stud7_hilo",
+                           "betting": "fixed_limit", "options": {}, "bots": [SPY, "tag", SPY],
+                           "hands": 9, "first_hand": 0, "seed": 3, "spawn_key": [0, 0],
+                           "stack": None, "duplicate": False, "limits": {}})
+    tables = play_unit(unit).tables
     assert tables["hands"].num_rows == 9
     assert {"start_match", "act", "end_hand"} <= set(isolation_spy.CALLS)
     assert isolation_spy.FOUND == []

@@ -16,8 +16,9 @@ GAMES = [("holdem", "no_limit"), ("holdem", "fixed_limit"), ("omaha_hilo", "pot_
          ("cincinnati", "no_limit"), ("knock", "fixed_limit")]
 
 
+@pytest.mark.parametrize("fast", [True, False], ids=["fast-path", "observation-path"])
 @pytest.mark.parametrize(("variant", "betting"), GAMES, ids=[g[0] + "-" + g[1] for g in GAMES])
-def test_incremental_views_equal_fresh_views(variant, betting):
+def test_incremental_views_equal_fresh_views(variant, betting, fast):
     game = Game(variant, {"betting": betting})
     n = min(5, game.variant.players[1])
     rng = np.random.default_rng(11)
@@ -25,12 +26,32 @@ def test_incremental_views_equal_fresh_views(variant, betting):
     for h in range(6):
         stacks = [int(x) for x in rng.integers(3, 60, n)]  # short stacks: all-ins, side pots
         hand = game.new_hand(rng, n, stacks, h % n)
-        maker = ViewMaker(hand, hand_no=h)
+        maker = ViewMaker(hand, hand_no=h, fast=fast)
         bots = [RandomBot(100 * h + s) for s in range(n)]
         while not hand.is_over:
             seat = hand.to_act
             for s in (seat, (seat + 1) % n):  # the seat to act and one that waits
-                assert maker.view(s) == build_view(hand, s, hand_no=h), (variant, h, s)
+                fresh = build_view(hand, s, hand_no=h, fast=fast)
+                assert maker.view(s) == fresh, (variant, h, s)
                 checked += 1
             hand.apply(bots[seat].act(maker.view(seat)))
     assert checked > 20
+
+
+@pytest.mark.parametrize(("variant", "betting"), GAMES, ids=[g[0] + "-" + g[1] for g in GAMES])
+def test_fast_and_observation_paths_give_the_same_views(variant, betting):
+    """Both paths follow the one visibility rule: every seat's view is the same."""
+    game = Game(variant, {"betting": betting})
+    n = min(4, game.variant.players[1])
+    rng = np.random.default_rng(5)
+    compared = 0
+    for h in range(5):
+        hand = game.new_hand(rng, n, [40] * n, h % n)
+        fast, slow = ViewMaker(hand, hand_no=h), ViewMaker(hand, hand_no=h, fast=False)
+        bots = [RandomBot(7 * h + s) for s in range(n)]
+        while not hand.is_over:
+            for s in range(n):
+                assert fast.view(s) == slow.view(s), (variant, h, s)
+                compared += 1
+            hand.apply(bots[hand.to_act].act(fast.view(hand.to_act)))
+    assert compared > 40

@@ -9,7 +9,8 @@ import pytest
 from pokerarena.engine import Game, KnockHand
 from pokerarena.engine.hand import Hand
 from pokerarena.engine.keys import game_digest
-from pokerarena.engine.program import (
+from pokerarena.engine.program import GameKey, compile_program
+from pokerarena.engine.steps import (
     OPEN_BRING_IN,
     OPEN_LEFT_OF_BLINDS,
     SIZE_BIG,
@@ -17,8 +18,6 @@ from pokerarena.engine.program import (
     DealStep,
     DrawStep,
     FamilyStep,
-    GameKey,
-    compile_program,
 )
 
 

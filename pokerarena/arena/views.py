@@ -25,21 +25,19 @@ from pokerarena.engine.actions import (
     CALL_KIND,
     DEAL_BOARD_KIND,
     DEAL_HOLE_KIND,
-    DISCARD_KIND,
     FOLD_KIND,
     RAISE_KIND,
-    UNKNOWN,
     Action,
 )
 from pokerarena.engine.hand import EngineError, Hand
 from pokerarena.engine.keys import game_digest, game_info_of, game_of
+from pokerarena.engine.visibility import NO_SEAT, owner, seen_by
 
 __all__ = ["SeatView", "ViewMaker", "build_view", "game_digest", "game_info_of",
            "game_of"]
 
 
 _new: Final = tuple.__new__  # builds a SeatView without the named tuple's keyword handling
-_HIDDEN: Final = tuple((UNKNOWN,) * k for k in range(64))  # k cards face down
 _BET_KINDS: Final = frozenset((CALL_KIND, RAISE_KIND, FOLD_KIND, BRING_IN_KIND, "blind", "ante",
                                "pr"))
 
@@ -50,7 +48,10 @@ class ViewMaker:
     Each seat's public history is extended with the log entries added since its last
     view (the engine's observation masks them), so a view costs about the same at the
     end of a hand as at its start. The maker refers to the hand: the table keeps it; a
-    bot only ever gets the plain views it makes.
+    bot only ever gets the plain views it makes. Both of its paths (``fast``, where the
+    game allows it, and the engine's observation) mask the log with the one rule of
+    :func:`pokerarena.engine.visibility.seen_by`; ``fast=False`` forces the observation
+    path (the tests compare the two).
     """
 
     __slots__ = ("hand", "hand_no", "match_no", "game_info", "_hist", "_final", "_changed",
@@ -59,7 +60,7 @@ class ViewMaker:
                  "_live", "_folded_t", "_board_n", "_board_t")
 
     def __init__(self, hand: Any, *, hand_no: int = 0, match_no: int = 0,
-                 game_info: dict[str, Any] | None = None) -> None:
+                 game_info: dict[str, Any] | None = None, fast: bool = True) -> None:
         self.hand = hand
         self.hand_no = hand_no
         self.match_no = match_no
@@ -75,7 +76,7 @@ class ViewMaker:
         # The fast path (games without simultaneous choices, where nothing in the log is
         # hidden for a while): the log as every seat but one sees it is built once per
         # hand (``_pub``); ``_own[seat]``: indices of the entries that seat sees unmasked.
-        self._fast = _fast_game(hand)
+        self._fast = fast and _fast_game(hand)
         self._pub: list[tuple[int, Action]] = []
         self._own: dict[int, list[int]] = {}
         self._scanned = 0
@@ -148,39 +149,23 @@ class ViewMaker:
         pub = self._pub
         own = self._own
         changed = self._changed
+        face_up = h.prog.discards_face_up
         for k in range(self._scanned, length):
             entry = log[k]
-            act = entry[1]
-            kind = act.kind
+            kind = entry[1].kind
             if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
                 pub.append(entry)
                 continue
-            if kind == DEAL_HOLE_KIND:
-                target = act.target
-                flags = act.amount  # bit mask of face-up cards
-                cards = act.cards
-                if flags:
-                    changed = k
-                    hidden = tuple([c if (flags >> i) & 1 else UNKNOWN
-                                    for i, c in enumerate(cards)])
+            if _may_turn_up(entry[1]):
+                changed = k
+            seen = seen_by(entry, NO_SEAT, face_up, False)  # the fast path hides no turn
+            pub.append(seen)
+            if seen is not entry:
+                mine = own.get(owner(entry))
+                if mine is None:
+                    own[owner(entry)] = [k]
                 else:
-                    hidden = _HIDDEN[len(cards)]
-                entry = (entry[0], _new(Action, (kind, flags, hidden, target)))
-            elif kind == DISCARD_KIND:
-                changed = k
-                target = entry[0]
-                entry = (target, _new(Action, (kind, act.amount, _HIDDEN[len(act.cards)],
-                                               act.target)))
-            else:
-                changed = k
-                pub.append(entry)
-                continue
-            pub.append(entry)
-            mine = own.get(target)
-            if mine is None:
-                own[target] = [k]
-            else:
-                mine.append(k)
+                    mine.append(k)
         self._changed = changed
         self._scanned = length
 
@@ -269,18 +254,15 @@ def _may_turn_up(act: Action) -> bool:
 def _fast_game(hand: Any) -> bool:
     """Whether views of ``hand`` may take the fast path: an engine hand of at least two
     seats, of a game where no choice stays hidden for a while (simultaneous expose or
-    declare streets) and discards are face down."""
-    if not isinstance(hand, Hand) or hand.n < 2:
-        return False
-    prog = hand.prog
-    return not prog.hides_choices and not prog.discards_face_up
+    declare streets: what is hidden then depends on the seat and the moment)."""
+    return isinstance(hand, Hand) and hand.n >= 2 and not hand.prog.hides_choices
 
 
 def build_view(hand: Any, seat: int, *, hand_no: int = 0, match_no: int = 0,
-               game_info: dict[str, Any] | None = None) -> SeatView:
+               game_info: dict[str, Any] | None = None, fast: bool = True) -> SeatView:
     """The :class:`SeatView` of ``seat`` in an engine hand (copies; keeps no reference).
     Many views of one hand: :class:`ViewMaker`."""
-    return ViewMaker(hand, hand_no=hand_no, match_no=match_no,
-                     game_info=game_info).view(seat)
+    return ViewMaker(hand, hand_no=hand_no, match_no=match_no, game_info=game_info,
+                     fast=fast).view(seat)
 
 

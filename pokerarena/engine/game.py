@@ -17,7 +17,8 @@ import numpy as np
 from pokerarena.engine.actions import EngineError
 from pokerarena.engine.hand import Hand
 from pokerarena.engine.options import GameOptions
-from pokerarena.engine.program import (
+from pokerarena.engine.program import GameKey, Program, bet_size, compile_program, hand_class
+from pokerarena.engine.steps import (
     ST_BET,
     ST_CHOOSE,
     ST_DEAL,
@@ -31,11 +32,6 @@ from pokerarena.engine.program import (
     SYS_NO,
     SYS_POT,
     SYS_SPREAD,
-    GameKey,
-    Program,
-    bet_size,
-    compile_program,
-    hand_class,
     legacy_street,
 )
 from pokerarena.rules import Showdown, Variant

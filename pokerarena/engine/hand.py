@@ -32,7 +32,9 @@ from pokerarena.engine.actions import (
     IllegalAction,
     Legal,
 )
-from pokerarena.engine.program import (
+from pokerarena.engine.program import Program, bet_size, register_family
+from pokerarena.engine.scoring import positional_wilds
+from pokerarena.engine.steps import (
     OPEN_BRING_IN,
     OPEN_HIGH_SHOWING,
     OPEN_LEFT_OF_ANTES,
@@ -53,11 +55,8 @@ from pokerarena.engine.program import (
     DrawStep,
     ExposeStep,
     FamilyStep,
-    Program,
-    bet_size,
-    register_family,
 )
-from pokerarena.engine.scoring import positional_wilds
+from pokerarena.engine.visibility import seen_by
 
 try:  # compiled with mypyc when installed so; a no-op decorator otherwise
     from mypy_extensions import mypyc_attr
@@ -473,29 +472,12 @@ class Observation:
         immutable entries where nothing is hidden)."""
         out = self._hand.log[start:self._loglen]
         seat, hf = self.seat, self._hidden_from
-        face_up_discards = self._hand.prog.discards_face_up
+        face_up = self._hand.prog.discards_face_up
         for i, entry in enumerate(out):
-            act = entry[1]
-            kind = act.kind
-            if kind in _MASKED:
-                actor = entry[0]
-                if kind == DEAL_HOLE_KIND:
-                    if act.target == seat:
-                        continue
-                    flags = act.amount  # bit mask of face-up cards
-                    act = act._replace(cards=tuple(c if (flags >> k) & 1 else UNKNOWN
-                                                   for k, c in enumerate(act.cards)))
-                elif actor == seat:
-                    continue
-                elif kind == DISCARD_KIND:
-                    if face_up_discards:
-                        continue  # knock poker: discards go face up on the discard pile
-                    act = act._replace(cards=(UNKNOWN,) * len(act.cards))  # face down
-                elif 0 <= hf <= start + i:
-                    act = act._replace(amount=0, cards=(UNKNOWN,) * len(act.cards))
-                else:
-                    continue
-                out[i] = (actor, act)
+            if entry[1].kind in _MASKED:
+                seen = seen_by(entry, seat, face_up, 0 <= hf <= start + i)
+                if seen is not entry:
+                    out[i] = seen
         return out
 
 

@@ -40,12 +40,8 @@ from pokerarena.engine.actions import (
 )
 from pokerarena.engine.hand import PH_NONE, Hand, _card_text, new_phase
 from pokerarena.engine.options import GameOptions
-from pokerarena.engine.program import (
-    ST_KNOCK,
-    FamilyStep,
-    register_family,
-    register_street,
-)
+from pokerarena.engine.program import register_family, register_street
+from pokerarena.engine.steps import ST_KNOCK, FamilyStep
 from pokerarena.rules import KnockStreet
 
 TAKE_DISCARD_KIND = "dt"   # take the top card of the discard pile

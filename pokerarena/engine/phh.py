@@ -334,7 +334,7 @@ def replay(data: dict[str, Any], *, odd_chip: str = "called", complete: bool = T
                 raise PHHError(str(exc)) from None
         else:
             who = hand.to_act
-            whom = "the dealer" if who == DEALER else f"p{who + 1}"
+            whom = "the dealer" if who is None or who == DEALER else f"p{who + 1}"
             raise PHHError(f"actions: the hand is incomplete: {whom} is still to act")
     return Replay(hand, finish(hand.result().stacks), scale, data)
 

@@ -20,6 +20,7 @@ from pokerarena.engine.actions import EngineError
 from pokerarena.rules import Showdown
 from pokerarena.rules.model import POSITIONAL_WILDS
 
+_ev: Any
 try:  # pragma: no cover - depends on the evaluator being present
     from pokerarena import evaluator as _ev
 
@@ -61,7 +62,7 @@ class Scorer:
         if needs_ev and not self.use_ev:
             raise EngineError("this showdown needs pokerarena.evaluator (wild cards or "
                               "local hands)")
-        self._rankings: dict[tuple[str, tuple[int, ...] | None], Any] = {}
+        self._rankings: dict[tuple[str, tuple[int, ...] | str | None], Any] = {}
         # The evaluator's plain-Python tables of the high ranking when its single-hand
         # call would use them (table-friendly, no wild cards); found on first use.
         self._fast: Any = False
