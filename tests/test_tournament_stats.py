@@ -223,3 +223,74 @@ def test_ring_tables_spread_the_meetings():
                     met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
     assert len(met) == 36
     assert max(met.values()) <= 2 * min(met.values())
+
+
+# freeze-outs (real bots, real engine) ---------------------------------------------
+
+def _assert_competition_places(standings):
+    """Each place is one more than the players ranked strictly above it (players out in
+    the same hand with the same chips tie), and tied players share their prizes."""
+    places = [s.place for s in standings]
+    assert places == sorted(places) and places[0] == 1
+    for s in standings:
+        assert s.place == 1 + sum(1 for o in standings if o.place < s.place), places
+        assert all(o.prize == s.prize for o in standings if o.place == s.place)
+
+
+def _levels():
+    from pokerarena.tournaments.freezeout import Level
+
+    return [Level(0, {"blinds": [10, 20]}), Level(10, {"blinds": [25, 50]}),
+            Level(20, {"blinds": [50, 100], "ante": 10}), Level(30, {"blinds": [200, 400]})]
+
+
+def test_sit_and_go_plays_to_one_winner_with_chips_and_prizes_conserved():
+    """000_… «Игроки играют до тех пор, пока один игрок не выиграет все фишки»: six
+    bots, one table, rising blinds: one player ends with every chip, places 1-6 are
+    each given once, the prizes sum to the pool."""
+    from pokerarena.tournaments.freezeout import play_freeze_out
+
+    res = play_freeze_out("holdem", ["call", "maniac", "random", "call", "maniac", "random"],
+                          betting="no_limit", stack=1000, levels=_levels(), table_size=6,
+                          payouts=[0.65, 0.35], buy_in=10, seed=3)
+    assert res.finished and res.chips_conserved
+    _assert_competition_places(res.standings)
+    winner = res.standings[0]
+    assert winner.place == 1 and winner.chips == 6000 and winner.out_round is None
+    assert sum(s.prize for s in res.standings) == pytest.approx(60)
+    outs = [s.out_round for s in res.standings[1:]]
+    assert outs == sorted(outs, reverse=True)  # later out, better place
+
+
+def test_multi_table_tournament_balances_and_breaks_tables():
+    """Twenty players at 6-max: four tables, then fewer as players bust, always within
+    one player of each other, a final table, and chips conserved across tables and
+    levels."""
+    from pokerarena.tournaments.freezeout import play_freeze_out
+
+    res = play_freeze_out("holdem", ["call", "random"] * 10, betting="no_limit", stack=500,
+                          levels=_levels(), table_size=6, seed=5)
+    assert res.finished and res.chips_conserved
+    history = res.tables_history
+    assert len(history) == res.rounds > 5
+    for sizes in history:  # within one player of each other, no table over six
+        assert max(sizes) - min(sizes) <= 1 and max(sizes) <= 6
+        # a table is broken as soon as the others can seat its players
+        assert sum(sizes) > 6 * (len(sizes) - 1)
+    counts = [len(sizes) for sizes in history]
+    assert counts == sorted(counts, reverse=True) and counts[0] >= 3 and counts[-1] == 1
+    _assert_competition_places(res.standings)
+    assert sum(s.prize for s in res.standings) == pytest.approx(20)
+
+
+def test_a_stopped_tournament_gets_icm_equity_and_bad_levels_are_refused():
+    from pokerarena.tournaments.freezeout import Level, play_freeze_out
+
+    res = play_freeze_out("holdem", ["call"] * 4, betting="no_limit", stack=1000,
+                          levels=[Level(0, {"blinds": [5, 10]})], table_size=4,
+                          max_rounds=3, seed=1)
+    alive = [s for s in res.standings if s.out_round is None]
+    assert not res.finished and len(alive) >= 2
+    assert sum(s.icm for s in alive) == pytest.approx(sum(s.prize for s in alive))
+    with pytest.raises(ValueError, match="round 0"):
+        play_freeze_out("holdem", ["call"] * 2, stack=100, levels=[Level(5, {})])

@@ -1,0 +1,282 @@
+"""Freeze-outs: sit-and-go and multi-table tournaments played to the last chip.
+
+000_… «Замороженный вклад»: «Перед игрой каждый игрок кладет на стол перед собой
+одинаковое количество фишек. Выигрыши добавляются к этой сумме, но ни один игрок не
+может добавлять новые фишки. Как только игрок израсходовал все свои фишки, он выбывает
+из игры. Игроки играют до тех пор, пока один игрок не выиграет все фишки.» It is played
+«с любой системой пределов ставок, кроме настольной»: read as excluding the table-stakes
+*session* rule (a player «может увеличить настольную сумму из своего кармана» between
+deals), which a freeze-out forbids; its all-in rule (a player out of chips «вправе
+оставаться в игре до вскрытия карт по основному банку», side pots for the rest) is how
+the engine plays every betting system, and stays.
+
+On top of the document's rule, what tournaments add: blind/ante levels that rise with
+the hands played (a *round* is one hand at every table), several tables kept within one
+player of each other, a table broken as soon as the others can seat its players, the
+final table, finishing places (players out in the same round: the one who started the
+round with more chips places higher; equal chips share the places' prizes), payouts
+from a payout table and, for a tournament stopped early, each stack's chip equity by
+ICM. Chips are checked to be conserved across tables and levels after every round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerarena.arena.faults import FaultPolicy, GuardedBot
+from pokerarena.arena.session import play_hand
+from pokerarena.bots.registry import make_bot
+from pokerarena.engine.game import Game
+from pokerarena.engine.table import Table
+from pokerarena.tournaments.icm import icm_equity, payout_table
+
+MAX_ROUNDS = 100_000
+
+
+@dataclass(frozen=True)
+class Level:
+    """One blind level: from round ``start`` on, the game's options ``options``
+    (e.g. ``{"blinds": [50, 100], "ante": 10}``)."""
+
+    start: int
+    options: dict[str, Any]
+
+
+@dataclass
+class Standing:
+    """One player's finish: its place (1 = winner), prize, chips at the end, and the
+    round it went out in (None: still in when the tournament stopped)."""
+
+    player: int
+    bot: str
+    place: int
+    prize: float = 0.0
+    chips: int = 0
+    out_round: int | None = None
+    icm: float | None = None
+
+
+@dataclass
+class FreezeOutResult:
+    """The outcome: standings best first, rounds and hands played, whether it finished
+    (one player holds everything) and whether chips were conserved throughout."""
+
+    standings: list[Standing]
+    rounds: int
+    hands: int
+    finished: bool
+    chips_conserved: bool
+    prize_pool: float
+    tables_history: list[list[int]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"rounds": self.rounds, "hands": self.hands, "finished": self.finished,
+                "chips_conserved": self.chips_conserved, "prize_pool": self.prize_pool,
+                "standings": [vars(s) for s in self.standings]}
+
+
+@dataclass
+class _Seat:
+    player: int
+    stack: int
+
+
+class _Tables:
+    """The tournament's tables: who sits where, with how many chips."""
+
+    def __init__(self, players: int, size: int, stack: int, rng: np.random.Generator):
+        count = -(-players // size)
+        order = rng.permutation(players)
+        self.size = size
+        self.seats: list[list[_Seat]] = [[_Seat(int(p), stack) for p in part]
+                                         for part in np.array_split(order, count)]
+        self.buttons = [0] * count
+        self.carry = [0] * count  # a pot left by a deal nobody opened, per table
+
+    def alive(self) -> int:
+        return sum(1 for t in self.seats for s in t if s.stack > 0)
+
+    def drop_busted(self) -> None:
+        for t, table in enumerate(self.seats):
+            keep = [s for s in table if s.stack > 0]
+            if len(keep) != len(table):
+                self.buttons[t] = self.buttons[t] % max(1, len(keep))
+                table[:] = keep
+        for t in reversed([t for t, table in enumerate(self.seats) if not table]):
+            self._remove(t)
+
+    def _remove(self, t: int) -> list[_Seat]:
+        """Take table ``t`` away; a pot it carried goes to the table of fewest players."""
+        seats = self.seats.pop(t)
+        del self.buttons[t]
+        carry = self.carry.pop(t)
+        if self.seats:
+            self.carry[self.seats.index(self._emptiest())] += carry
+        return seats
+
+    def chips(self) -> int:
+        """Every chip on the tables: stacks and carried pots."""
+        return sum(s.stack for t in self.seats for s in t) + sum(self.carry)
+
+    def balance(self) -> None:
+        """Break a table when the others can seat its players; then move players from
+        the fullest to the emptiest table until they differ by at most one. The player
+        moved is the one two seats left of the button (the next big blind), so nobody
+        escapes the blinds by moving."""
+        while len(self.seats) > 1 and self.alive() <= self.size * (len(self.seats) - 1):
+            t = min(range(len(self.seats)), key=lambda k: (len(self.seats[k]), -k))
+            for s in self._remove(t):
+                self._emptiest().append(s)
+        while True:
+            sizes = [len(t) for t in self.seats]
+            if max(sizes) - min(sizes) <= 1:
+                return
+            src = sizes.index(max(sizes))
+            table = self.seats[src]
+            k = (self.buttons[src] + 2) % len(table)
+            mover = table.pop(k)
+            if k < self.buttons[src]:
+                self.buttons[src] -= 1
+            self.buttons[src] %= len(table)
+            self._emptiest().append(mover)
+
+    def _emptiest(self) -> list[_Seat]:
+        return min(self.seats, key=len)
+
+
+def _level_games(variant: str, betting: str | None, levels: Sequence[Level]
+                 ) -> list[tuple[int, Game]]:
+    games = []
+    for lv in sorted(levels, key=lambda x: x.start):
+        opts = dict(lv.options)
+        if betting:
+            opts["betting"] = betting
+        games.append((lv.start, Game(variant, opts)))
+    if not games or games[0][0] != 0:
+        raise ValueError("the first level must start at round 0")
+    return games
+
+
+def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
+                    levels: Sequence[Level], betting: str | None = None,
+                    table_size: int = 9, payouts: Sequence[float] = (0.5, 0.3, 0.2),
+                    buy_in: float = 1.0, seed: int = 0, max_rounds: int = MAX_ROUNDS,
+                    policy: FaultPolicy | None = None) -> FreezeOutResult:
+    """Play a freeze-out of ``bots`` (one entry per player; names may repeat) with
+    ``stack`` chips each: a sit-and-go when they fit one table of ``table_size``, a
+    multi-table tournament otherwise. Prizes: ``payouts`` (fractions of the pool of
+    ``buy_in`` per player, best place first). Stops after ``max_rounds`` rounds at the
+    latest; the players still in then get ICM chip equity and places by chips."""
+    if len(bots) < 2:
+        raise ValueError("a freeze-out needs at least two players")
+    if not 2 <= table_size <= 10:
+        raise ValueError("table_size must be 2 to 10")
+    games = _level_games(variant, betting, levels)
+    pool = buy_in * len(bots)
+    prizes = payout_table(pool, payouts)
+    ss = np.random.SeedSequence(seed)
+    seat_seq, deck_seq, *bot_seqs = ss.spawn(len(bots) + 2)
+    rng = np.random.default_rng(deck_seq)
+    guards = [GuardedBot(make_bot(b, int(s.generate_state(1)[0])), policy, label=b)
+              for b, s in zip(bots, bot_seqs, strict=True)]
+    tables = _Tables(len(bots), table_size, stack, np.random.default_rng(seat_seq))
+    out_order: list[tuple[int, int, int]] = []  # (round, chips at round start, player)
+    state = _Run(games, guards, rng)
+    try:
+        while tables.alive() > 1 and state.rounds < max_rounds:
+            start = {s.player: s.stack for t in tables.seats for s in t}
+            state.play_round(tables)
+            if tables.chips() != stack * len(bots):
+                state.conserved = False
+            for p, chips in start.items():
+                if chips > 0 and state.stack_of(tables, p) == 0:
+                    out_order.append((state.rounds, chips, p))
+            tables.drop_busted()
+            tables.balance()
+            state.history.append([len(t) for t in tables.seats])
+    finally:
+        for g in guards:
+            g.close()
+    return _result(bots, tables, out_order, prizes, pool, state)
+
+
+class _Run:
+    """The rounds played so far, with the level schedule and the deck's generator."""
+
+    def __init__(self, games: list[tuple[int, Game]], guards: list[GuardedBot],
+                 rng: np.random.Generator) -> None:
+        self.games = games
+        self.guards = guards
+        self.rng = rng
+        self.rounds = 0
+        self.hands = 0
+        self.conserved = True
+        self.history: list[list[int]] = []
+
+    def game(self) -> Game:
+        current = self.games[0][1]
+        for start, g in self.games:
+            if start <= self.rounds:
+                current = g
+        return current
+
+    @staticmethod
+    def stack_of(tables: _Tables, player: int) -> int:
+        for t in tables.seats:
+            for s in t:
+                if s.player == player:
+                    return s.stack
+        return 0
+
+    def play_round(self, tables: _Tables) -> None:
+        """One hand at every table that has two players or more."""
+        game = self.game()
+        for t, seats in enumerate(tables.seats):
+            if len(seats) < 2:
+                continue
+            table = Table(game, [s.stack for s in seats], seed=self.rng,
+                          button=tables.buttons[t] % len(seats), mode="freeze_out")
+            table.carry = tables.carry[t]
+            hand = table.new_hand()
+            players = [seats[i].player for i in table.hand_seats]
+            play_hand(hand, [self.guards[p] for p in players], hand_no=self.hands)
+            table.finish(hand)
+            tables.carry[t] = table.carry
+            for i, s in enumerate(seats):
+                s.stack = int(table.stacks[i])
+            tables.buttons[t] = (tables.buttons[t] + 1) % len(seats)
+            self.hands += 1
+        self.rounds += 1
+
+
+def _result(bots: Sequence[str], tables: _Tables, out_order: list[tuple[int, int, int]],
+            prizes: list[float], pool: float, state: _Run) -> FreezeOutResult:
+    """Places: the players still in by chips (ICM equity when more than one), then the
+    players out, last out first, ties (same round, same starting chips) sharing the
+    prizes of the places they span."""
+    alive = sorted(((s.stack, s.player) for t in tables.seats for s in t if s.stack > 0),
+                   reverse=True)
+    groups: list[list[tuple[int, int | None, int]]] = [[(p, None, c)] for c, p in alive]
+    by_key: dict[tuple[int, int], list[tuple[int, int | None, int]]] = {}
+    for rnd, chips, p in sorted(out_order, key=lambda x: (-x[0], -x[1])):
+        by_key.setdefault((rnd, chips), []).append((p, rnd, 0))
+    groups.extend(by_key[k] for k in sorted(by_key, key=lambda k: (-k[0], -k[1])))
+    pay = list(prizes) + [0.0] * len(bots)
+    standings: list[Standing] = []
+    place = 1
+    equity = icm_equity([c for c, _ in alive], prizes) if len(alive) > 1 else None
+    for group in groups:
+        share: float = sum(pay[place - 1:place - 1 + len(group)]) / len(group)
+        for p, out_round, chips in group:
+            st = Standing(p, bots[p], place, share, chips, out_round)
+            if equity is not None and out_round is None:
+                st.icm = equity[[q for _, q in alive].index(p)]
+            standings.append(st)
+        place += len(group)
+    return FreezeOutResult(standings, state.rounds, state.hands, len(alive) == 1,
+                           state.conserved, pool, state.history)
