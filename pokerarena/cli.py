@@ -9,7 +9,8 @@ import sys
 from pokerarena.errors import UserError
 
 # Subcommand modules under pokerarena.commands; each has register(subparsers).
-COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve")
+COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve",
+                   "tournaments")
 
 
 def build_parser() -> argparse.ArgumentParser:

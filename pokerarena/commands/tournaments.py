@@ -1,0 +1,140 @@
+"""``pokerarena sprt``: is NEW better than OLD? Duplicate pairs until the test decides."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from pokerarena.tournaments.sequential import (
+    PairBatch,
+    SequentialTestError,
+    batches,
+    check_request,
+    play_batch,
+    run_test,
+)
+from pokerarena.tournaments.sprt import Sprt
+
+BAR = 30
+
+
+def register(sub: Any) -> None:
+    """Add ``sprt`` to the CLI."""
+    p = sub.add_parser(
+        "sprt", help="sequential test of NEW against OLD, stopping as soon as it decides",
+        description="Plays duplicate pairs (each deal twice, seats swapped) of NEW against "
+        "OLD and runs a generalized SPRT on the pair results: H0 = NEW wins H0 mbb/hand, "
+        "H1 = NEW wins H1 mbb/hand. Stops when it accepts one, or at --max-hands.")
+    p.add_argument("--variant", default="holdem")
+    p.add_argument("--betting", default=None)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--bots", required=True, metavar="NEW,OLD")
+    p.add_argument("--h0", type=float, default=0.0, help="mbb/hand under H0 (default 0)")
+    p.add_argument("--h1", type=float, default=50.0, help="mbb/hand under H1 (default 50)")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--max-hands", type=int, default=200_000, metavar="N")
+    p.add_argument("--batch-pairs", type=int, default=250, metavar="K",
+                   help="pairs per batch (one batch per worker task; default 250)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--local", action="store_true", help="play in this process, no Ray")
+    p.add_argument("--address", default=None, help="join this Ray cluster")
+    p.add_argument("--workers", type=int, default=None, help="batches in flight (Ray)")
+    p.add_argument("--json", action="store_true", help="end with one JSON line")
+    p.set_defaults(func=_sprt)
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    from pokerarena.engine.game import parse_option_value
+
+    out: dict[str, Any] = {}
+    for item in pairs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SequentialTestError(f"--option {item!r}: expected KEY=VALUE")
+        out[key] = parse_option_value(value)
+    return out
+
+
+def _bar(state: dict[str, Any]) -> str:
+    lo, hi = state["bounds"]
+    x = min(max(state["llr"], lo), hi)
+    k = round((x - lo) / (hi - lo) * (BAR - 1))
+    return f"H0 {lo:+.2f} [" + "-" * k + "●" + "-" * (BAR - 1 - k) + f"] {hi:+.2f} H1"
+
+
+def _print_progress(state: dict[str, Any]) -> None:
+    lo, hi = state["ci95"]
+    print(f"{_bar(state)}  llr {state['llr']:+.2f}  pairs {state['pairs']:>7,}  "
+          f"{state['mbb_per_hand']:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}]",
+          file=sys.stderr, flush=True)
+
+
+def _sprt(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    check_request(bots, args.h0, args.h1, args.max_hands)
+    for name in ("h0", "h1", "alpha", "beta"):
+        if not math.isfinite(getattr(args, name)):
+            raise SequentialTestError(f"--{name.replace('_', '-')} must be a finite number")
+    if args.batch_pairs < 1:
+        raise SequentialTestError("--batch-pairs must be at least 1")
+    try:
+        test = Sprt(args.h0, args.h1, args.alpha, args.beta)
+    except ValueError as exc:
+        raise SequentialTestError(str(exc)) from None
+    options = _options(args.option)
+    _check_game(args.variant, args.betting, options, bots)
+    todo = list(batches(args.variant, args.betting, options, (bots[0], bots[1]),
+                        args.seed, args.batch_pairs, args.max_hands // 2))
+    results = (map(play_batch, todo) if args.local
+               else _on_ray(todo, args.address, args.workers))
+    state = run_test(test, results, _print_progress)
+    if args.json:
+        print(json.dumps(state))
+    else:
+        print(f"decision: {state['decision']} after {state['hands']:,} hands "
+              f"({state['mbb_per_hand']:+.1f} mbb/hand, 95% interval "
+              f"{state['ci95'][0]:+.1f} to {state['ci95'][1]:+.1f})")
+    return 0
+
+
+def _check_game(variant: str, betting: str | None, options: dict[str, Any],
+                bots: list[str]) -> None:
+    """Build the game and the bots once here, so a bad name fails before any play."""
+    from pokerarena.bots.registry import make_bot
+    from pokerarena.engine.game import Game
+
+    opts = dict(options)
+    if betting:
+        opts["betting"] = betting
+    Game(variant, opts)
+    for b in bots:
+        make_bot(b, 0)
+
+
+def _on_ray(todo: list[PairBatch], address: str | None, workers: int | None) -> Any:
+    """Batch results in batch order, ``workers`` batches in flight on Ray; batches past
+    the decision are cancelled when the caller stops reading."""
+    import ray
+
+    from pokerarena.platform.executors import init_ray
+
+    started = init_ray(address)
+    remote = ray.remote(num_cpus=1, max_retries=3)(play_batch)
+    width = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    pending: dict[int, Any] = {}
+    try:
+        nxt = 0
+        for i in range(len(todo)):
+            while nxt < len(todo) and len(pending) < width + 1:
+                pending[nxt] = remote.remote(todo[nxt])
+                nxt += 1
+            yield ray.get(pending.pop(i))
+    finally:
+        for ref in pending.values():
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
