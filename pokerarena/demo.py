@@ -8,6 +8,7 @@ the cross table and a few DuckDB queries over the stored hands.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -18,6 +19,8 @@ from typing import Any
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+
+from pokerarena.workers.unit import Unit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 PREFERRED_BOTS = ("tag", "equity", "lag", "rock", "maniac", "call", "random")
@@ -72,16 +75,16 @@ def _warm_up(spec: Any) -> float:
     from pokerarena.platform.planner import plan
 
     t0 = time.perf_counter()
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Unit]] = {}
     covered: set[tuple[str, str, str]] = set()
     for unit in plan(spec).units:
         need = {(unit.variant, unit.betting, b) for b in unit.bots} - covered
         if need:
-            groups.setdefault(unit.variant, []).append(unit.to_dict())
+            groups.setdefault(unit.variant, []).append(unit)
             covered |= need
     jobs: dict[str, tuple[Any, tuple[Any, ...], int]] = {}
     for variant, units in groups.items():
-        n_games = len({json.dumps(u["options"], sort_keys=True) for u in units})
+        n_games = len({json.dumps(u.options, sort_keys=True) for u in units})
         jobs[variant] = (_warm_variant, (variant, units, list(spec.bots)),
                          n_games * len(WARM_UP_STEPS) + len(units))
     jobs["evaluator"] = (_warm_census, ("evaluator",), 1)
@@ -149,31 +152,33 @@ def _drain(queue: Any, progress: Any, ids: dict[str, Any]) -> None:
         progress.update(task, completed=done, total=total, description=what)
 
 
-def _warm_variant(variant: str, units: list[dict[str, Any]], bots: list[str]) -> float:
+def _warm_variant(variant: str, units: list[Unit], bots: list[str]) -> float:
     """In a warm-up process: every game of ``variant`` through the bots' warm-up (tables,
     kernels, a throwaway hand), then two hands of each unit given (every bot once)."""
     from pokerarena.arena.warmup import WARM_UP_STEPS, warm_up
-    from pokerarena.workers.records import GameCache, new_bot, play_unit
+    from pokerarena.workers.bots import new_bot
+    from pokerarena.workers.records import GameCache, play_unit
 
     t0 = time.perf_counter()
     cache = GameCache()
-    games: dict[str, dict[str, Any]] = {}
+    games: dict[str, Unit] = {}
     for u in units:
-        games.setdefault(json.dumps(u["options"], sort_keys=True), u)
+        games.setdefault(json.dumps(u.options, sort_keys=True), u)
     total = len(games) * len(WARM_UP_STEPS) + len(units)
     done = 0
     for u in games.values():
-        label = f"{variant} {u['betting'].replace('_', '-')}"
-        game = cache.get(u["variant"], u["options"])
+        label = f"{variant} {u.betting.replace('_', '-')}"
+        game = cache.get(u.variant, u.options)
         seated = [new_bot(b, 0) for b in bots]
-        warm_up(game, seated, len(u["bots"]),
-                report=lambda i, step, d=done, lb=label: _tell(variant, d + i, total,
-                                                              f"{lb}: {step}"))
+        def report(i: int, step: str, d: int = done, lb: str = label) -> None:
+            _tell(variant, d + i, total, f"{lb}: {step}")
+
+        warm_up(game, seated, len(u.bots), report=report)
         done += len(WARM_UP_STEPS)
     for u in units:
-        _tell(variant, done, total, f"{variant} {u['betting'].replace('_', '-')}: two hands "
-              f"of {' v '.join(u['bots'])}")
-        play_unit({**u, "hands": 2}, cache)
+        _tell(variant, done, total, f"{variant} {u.betting.replace('_', '-')}: two hands "
+              f"of {' v '.join(u.bots)}")
+        play_unit(dataclasses.replace(u, hands=2), cache)
         done += 1
     return time.perf_counter() - t0
 
@@ -235,25 +240,26 @@ def _rate(rate: float | None) -> str:
 
 
 def _leaderboard(con: Any, run_id: str) -> None:
-    cols, rows = _sql(con, f"""
-        SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, faults,
-               decisions_per_s
-        FROM leaderboard WHERE run_id = '{run_id}' ORDER BY mbb_per_hand DESC""")
+    from pokerarena.platform.query import as_records, leaderboard_sql
+
+    rows = as_records(*_sql(con, leaderboard_sql(run_id)))
     t = Table(title="[bold]Leaderboard[/bold]  (mbb/hand: thousandths of a big blind won "
               "per hand)", title_justify="left")
-    any_faults = any(r[7] for r in rows)
-    heads = [("#", "right"), ("bot", "left"), ("hands", "right"), ("net chips", "right"),
-             ("mbb/hand", "right"), ("95% CI", "right"), ("won", "right"),
-             ("showdown", "right"), ("dec/s", "right")]
+    any_faults = any(r["faults"] for r in rows)
+    heads: list[tuple[str, Any]] = [
+        ("#", "right"), ("bot", "left"), ("hands", "right"), ("net chips", "right"),
+        ("mbb/hand", "right"), ("95% CI", "right"), ("won", "right"),
+        ("showdown", "right"), ("dec/s", "right")]
     heads += [("faults", "right")] if any_faults else []
     for name, just in heads:
         t.add_column(name, justify=just)
     medals = {0: "[gold1]1[/gold1]", 1: "[grey70]2[/grey70]", 2: "[orange3]3[/orange3]"}
-    for i, (bot, hands, net, mbb, ci, won, sd, faults, rate) in enumerate(rows):
-        cells = [medals.get(i, str(i + 1)), f"[bold]{bot}[/bold]", f"{hands:,}",
-                 f"{net:+,}", _fmt(mbb, "mbb"), f"± {ci:,.0f}", _fmt(won, "pct"),
-                 _fmt(sd, "pct"), _rate(rate)]
-        t.add_row(*cells, *([str(faults)] if any_faults else []))
+    for i, r in enumerate(rows):
+        cells = [medals.get(i, str(i + 1)), f"[bold]{r['bot']}[/bold]", f"{r['hands']:,}",
+                 f"{r['net']:+,}", _fmt(r["mbb_per_hand"], "mbb"), f"± {r['ci95_mbb']:,.0f}",
+                 _fmt(r["won_rate"], "pct"), _fmt(r["showdown_rate"], "pct"),
+                 _rate(r["decisions_per_s"])]
+        t.add_row(*cells, *([str(r["faults"])] if any_faults else []))
     console.print(t)
     from pokerarena.platform.query import bots_think_share
 

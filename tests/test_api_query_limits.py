@@ -143,9 +143,13 @@ def test_answers_are_bounded_in_bytes(service):
 
 
 def test_a_full_pool_answers_429_and_health_goes_on(service):
-    client, _app, _data, run_id, url = service
+    """Health, the run list and a run's record answer while every query process is busy
+    and the queue is full (no wall-clock bound asserted: the pool's own count says the
+    slow queries were held while they answered); queries past the queue get 429."""
+    client, app, _data, run_id, url = service
+    pool = app.state.query_pool
     n = WORKERS + QUEUE + 4
-    answers: list[tuple[int, float]] = []
+    answers: list[int] = []
     retry: list[str | None] = []
     lock = threading.Lock()
     started = threading.Barrier(n + 1)
@@ -155,7 +159,7 @@ def test_a_full_pool_answers_429_and_health_goes_on(service):
             started.wait()
             r = _query(c, "SELECT max(hash(i)) FROM range(10000000000) t(i)")
             with lock:
-                answers.append((r.status_code, time.monotonic()))
+                answers.append(r.status_code)
                 if r.status_code == 429:
                     retry.append(r.headers.get("retry-after"))
 
@@ -163,32 +167,27 @@ def test_a_full_pool_answers_429_and_health_goes_on(service):
     for t in threads:
         t.start()
     started.wait()
-    time.sleep(0.3)  # let them arrive
-    health: list[tuple[float, float]] = []
-    others: dict[str, int] = {}
-    while any(t.is_alive() for t in threads):
+    wait_for(lambda: pool.in_flight == WORKERS + QUEUE, 30, 0.01, "a full pool")
+    held: list[tuple[int, int]] = []
+    latencies: list[float] = []
+    while pool.in_flight == WORKERS + QUEUE:
         t0 = time.monotonic()
-        assert client.get("/api/health").status_code == 200
-        health.append((time.monotonic() - t0, time.monotonic()))
-        if not others:
-            others["runs"] = client.get("/api/runs").status_code
-            others["run"] = client.get(f"/api/runs/{run_id}").status_code
-        time.sleep(0.05)
+        codes = (client.get("/api/health").status_code, client.get("/api/runs").status_code,
+                 client.get(f"/api/runs/{run_id}").status_code)
+        latencies.append(time.monotonic() - t0)
+        held.append((pool.in_flight, codes == (200, 200, 200)))
     for t in threads:
         t.join()
-    codes = sorted(code for code, _ in answers)
+    # answered while the slow queries were still held (the pool full before and after)
+    assert (WORKERS + QUEUE, True) in held, held
+    assert all(ok for _, ok in held), held
+    codes = sorted(answers)
     assert codes.count(429) == n - WORKERS - QUEUE, codes
     assert retry and all(r == "1" for r in retry)   # a busy answer says when to come back
     assert codes.count(408) == WORKERS + QUEUE, codes
-    assert others == {"runs": 200, "run": 200}
-    last_slow = max(at for code, at in answers if code == 408)
-    answered_meanwhile = [lat for lat, at in health if at < last_slow]
-    assert answered_meanwhile, "health answered only after the slow queries finished"
-    worst = max(lat for lat, _ in health)
-    assert worst < 5.0, worst
-    print(f"{n} slow queries: {codes}; health answered {len(health)} times meanwhile, "
-          f"worst {worst * 1000:.0f} ms, median "
-          f"{sorted(lat for lat, _ in health)[len(health) // 2] * 1000:.1f} ms")
+    # the figure for the notes, not a test: health + runs + run while the pool is full
+    print(f"{n} slow queries: {codes}; health, runs and run answered {len(held)} times "
+          f"meanwhile, median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
     assert _query(client, "SELECT 1 AS ok").status_code == 200
 
 

@@ -155,3 +155,39 @@ def test_a_library_bug_keeps_its_traceback_and_exits_1(tmp_path):
     assert r.returncode == 1, (r.returncode, r.stderr)
     assert "Traceback" in r.stderr and "KeyError: 'a library bug'" in r.stderr, r.stderr
     assert "pokerarena: error:" not in r.stderr
+
+
+_PEAK = """
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=600)
+sys.stdout.write(r.stdout)
+sys.stderr.write(r.stderr)
+print("peak_rss_kib", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(r.returncode)
+"""
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT count(*) FROM (SELECT list_sort(range(100000000)) l)",
+    "SELECT sum(len(l)) FROM (SELECT list_sort(range(100000000)) l)",
+    "SELECT length(repeat('x', 1500000000))",
+])
+def test_query_memory_is_capped_like_the_service(pokerarena_cli, data_dir, tmp_path, sql):
+    """``pokerarena query`` runs in a query process of the service's pool with an OS
+    memory cap: a query that needs more ends in one line and exit 2, and no process of
+    the command (the query process included) grows past the cap."""
+    import sys
+
+    cap_mb = 512
+    r = subprocess.run([sys.executable, "-c", _PEAK, *pokerarena_cli, "query", sql,
+                        "--data", str(data_dir), "--memory-mb", str(cap_mb)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    *lines, peak = r.stderr.splitlines()
+    peak_mib = int(peak.split()[1]) / 1024
+    assert peak_mib < cap_mb + 256, peak_mib   # the cap, plus the interpreter's own size
+    if r.returncode == 0:   # DuckDB may answer without building the lists at all
+        assert "count(*)" in sql and "1" in r.stdout
+        return
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert len(lines) == 1 and lines[0].startswith("pokerarena: error: "), lines
+    assert f"more than {cap_mb} MiB" in lines[0]

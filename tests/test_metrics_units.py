@@ -27,7 +27,7 @@ def test_measured_unit_counts_every_decision_and_evaluation(tmp_path):
     store = RunStore(tmp_path, "m1")
     store.create(spec)
     unit = plan(spec, "m1").units[0]
-    result = measured_unit(unit.to_dict(), str(store.run_dir))
+    result = measured_unit(unit, str(store.run_dir))
     m = result["metrics"]
     assert (m["variant"], m["betting"]) == ("holdem", "no_limit")
     assert set(m["latency"]) == {"tag", "random"}
@@ -67,8 +67,9 @@ def test_faults_failures_and_http_are_counted():
     metrics.bind_routes(lambda: ["/api/runs"])   # the route templates (create_app binds them)
     metrics.observe_http("GET", "/api/runs", 200, 0.003)
     s = _samples(metrics)
-    assert s[("pokerarena_bot_faults_total", (("bot", "slowbot"), ("kind", "timeout")))] == 2
-    assert s[("pokerarena_bot_faults_total", (("bot", "slowbot"), ("kind", "illegal")))] == 1
+    # "slowbot" is no registered name: its label is "external" (a bounded set)
+    assert s[("pokerarena_bot_faults_total", (("bot", "external"), ("kind", "timeout")))] == 2
+    assert s[("pokerarena_bot_faults_total", (("bot", "external"), ("kind", "illegal")))] == 1
     assert s[("pokerarena_evaluator_evaluations_total", (("variant", "razz"),))] == 7
     assert s[("pokerarena_units_failed_total", ())] == 2
     assert s[("pokerarena_units_retried_total", ())] == 1
@@ -88,7 +89,7 @@ def test_real_faults_reach_the_unit_metrics(tmp_path):
     store = RunStore(tmp_path, "f1")
     store.create(spec)
     unit = plan(spec, "f1").units[0]
-    result = measured_unit(unit.to_dict(), str(store.run_dir))
+    result = measured_unit(unit, str(store.run_dir))
     faults = result["metrics"]["faults"]
     assert faults and all(key.endswith("\texception") for key in faults)
     store.append({"event": "unit", "unit": unit.unit_id, "hands": unit.hands})
@@ -98,5 +99,41 @@ def test_real_faults_reach_the_unit_metrics(tmp_path):
     metrics.observe_unit(result)
     s = _samples(metrics)
     (key,) = faults
-    bot = key.split("\t")[0]
-    assert s[("pokerarena_bot_faults_total", (("bot", bot), ("kind", "exception")))] == rows[0][0]
+    assert key.split("\t")[0] == "faulty_bots:RaisingBot"   # the unit's own figures
+    # the label: a Python path counts as "python" (labels take a fixed set of values)
+    assert s[("pokerarena_bot_faults_total", (("bot", "python"), ("kind", "exception")))] \
+        == rows[0][0]
+
+
+def test_bot_labels_stay_bounded_whatever_the_specs_name():
+    metrics = ServiceMetrics()
+
+    def series() -> int:
+        return sum(1 for name, _ in _samples(metrics)
+                   if name.startswith(("pokerarena_bot_faults", "pokerarena_bot_decision")))
+
+    latency = {"buckets": [1] + [0] * len(LATENCY_BUCKETS), "sum": 0.001, "count": 1}
+    metrics.observe_unit({"hands": 1, "rows": {}, "metrics": {
+        "variant": "holdem", "betting": "no_limit", "faults": {"tag\ttimeout": 1},
+        "latency": {"tag": latency}}})
+    before = series()
+    after_one = 0
+    for i in range(50):
+        bots = [f"http://127.0.0.1:{9000 + i}/bot", f"pkg{i}.mod:Bot{i}", f"weird-{i}",
+                f"tag#{i}"]
+        metrics.observe_unit({"hands": 1, "rows": {}, "metrics": {
+            "variant": "holdem", "betting": "no_limit",
+            "faults": {f"{b}\t{kind}": 1 for b in bots for kind in ("timeout", f"new{i}")},
+            "latency": {b: latency for b in bots}}})
+        after_one = after_one or series()
+    s = _samples(metrics)
+    bots = {dict(labels)["bot"] for name, labels in s if name.startswith("pokerarena_bot_")}
+    assert bots == {"tag", "http", "python", "external"}
+    kinds = {dict(labels)["kind"] for name, labels in s
+             if name == "pokerarena_bot_faults_total"}
+    assert kinds == {"timeout", "other"}
+    # the first round of new names added a few series (3 bot labels: faults of 2 kinds,
+    # latency buckets, sum and count); the 49 rounds of other new names after it none
+    assert after_one - before == 4 * 2 - 1 + 3 * (len(LATENCY_BUCKETS) + 3)
+    assert series() == after_one
+    assert s[("pokerarena_bot_faults_total", (("bot", "tag"), ("kind", "timeout")))] == 51

@@ -107,7 +107,7 @@ def test_dead_actor_is_replaced_once_for_all_its_queued_units(ray_cluster: str,
     # Both units queued on the one actor fail when it dies; the second failure must not
     # kill the replacement (that cascaded into a unit failing all its attempts).
     spec = parse_spec(dict(SPEC, hands=600, unit_hands=300))
-    units = [u.to_dict() for u in plan(spec, "dead").units[:3]]
+    units = plan(spec, "dead").units[:3]
     run_dir = str(tmp_path / "dead")
     executor = RayExecutor(1, depth=2)
     executor.start()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from pokerarena.platform.spec import parse_spec
 from pokerarena.platform.storage import RunStore, scan_parts
 from pokerarena.workers.landing import UnitNotWanted, close_session, open_session
 from pokerarena.workers.table import execute_unit
+from pokerarena.workers.unit import Unit
 
 SPEC = {"kind": "tournament", "name": "l", "seed": 3, "bots": ["random", "call"],
         "seats": 2, "hands": 20, "unit_hands": 10,
@@ -57,8 +59,8 @@ class SlowExecutor:
                 self.finished.append((ticket, None, UnitFailure(str(exc))))
 
         t = threading.Thread(target=work, daemon=True)
+        self.threads.append(t)  # before it starts: a waiter on ``started`` may look at once
         t.start()
-        self.threads.append(t)
         return ticket
 
     def wait(self, timeout: float):
@@ -102,8 +104,8 @@ def test_a_unit_finishing_after_cancel_does_not_land(tmp_path: Path) -> None:
     assert store.info().units_done == 2 and len(scan_parts(tmp_path).parts["units"]) == 2
 
 
-def _unit(run_id: str, session: str | None) -> dict:
-    return {**plan(parse_spec(SPEC), run_id).units[0].to_dict(), "session": session}
+def _unit(run_id: str, session: str | None) -> Unit:
+    return replace(plan(parse_spec(SPEC), run_id).units[0], session=session)
 
 
 def test_a_unit_of_a_dead_driver_does_not_land(tmp_path: Path) -> None:
@@ -138,14 +140,14 @@ def test_units_that_landed_unrecorded_are_recorded_not_replayed(tmp_path: Path) 
     driver = RunDriver.create(parse_spec(SPEC), tmp_path, LocalExecutor())
     store = driver.store
     # a driver died between the landing and the record: the part is there, no entry
-    unit = plan(parse_spec(SPEC), driver.run_id).units[1].to_dict()
+    unit = plan(parse_spec(SPEC), driver.run_id).units[1]
     execute_unit(unit, str(store.run_dir))
     progress = driver.run()
-    assert progress.status == "finished" and driver.recovered == [unit["unit_id"]]
+    assert progress.status == "finished" and driver.recovered == [unit.unit_id]
     assert progress.units_skipped == 1
     units = [e for e in store.events() if e["event"] == "unit"]
     assert sorted(e["unit"] for e in units) == ["m00000s00000", "m00000s00001"]
-    assert [e.get("recovered", False) for e in units if e["unit"] == unit["unit_id"]] == [True]
+    assert [e.get("recovered", False) for e in units if e["unit"] == unit.unit_id] == [True]
     assert store.info().hands_done == 20
 
 

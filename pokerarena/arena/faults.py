@@ -208,6 +208,8 @@ class GuardedBot:
         # the last decision: the bot's own answer (None: it gave none) and the fault's kind
         self.last_answer: Any = None
         self.last_fault: str | None = None
+        # seconds the bot spent on the last decision (None: it was not asked)
+        self.last_seconds: float | None = None
         self._wants: dict[str, bool] = {}
         iso = self.policy.isolate
         if iso is None:
@@ -293,8 +295,9 @@ class GuardedBot:
     # ------------------------------------------------------------------ decisions
     def act(self, view: SeatView) -> Action:
         """The bot's action if it is legal and in time, else the policy's;
-        ``last_answer``/``last_fault`` tell what happened."""
+        ``last_answer``/``last_fault``/``last_seconds`` tell what happened."""
         self.last_answer = None
+        self.last_seconds = None
         if self.removed:
             return self._fallback(view, "removed")
         if view.hand_no != self._hand_no:
@@ -322,6 +325,7 @@ class GuardedBot:
             return self._bot_error(view, exc, t0)
         dt = perf_counter() - t0
         self._hand_spent += dt
+        self.last_seconds = dt
         if limit is not None and dt > limit:
             self.think_time += dt
             self.decisions += 1
@@ -341,7 +345,9 @@ class GuardedBot:
         try:
             answer = self._call(self.bot.act, (view,), limit)
         except _Timeout:
-            self._hand_spent += perf_counter() - t0
+            spent = perf_counter() - t0
+            self._hand_spent += spent
+            self.last_seconds = spent
             if hand_left is not None and (pol.decision_time is None
                                           or hand_left <= pol.decision_time):
                 self._hand_out = True
@@ -355,11 +361,14 @@ class GuardedBot:
             return self._bot_error(view, exc, t0)
         dt = perf_counter() - t0
         self._hand_spent += dt
+        self.last_seconds = dt
         return self._accept(view, answer, dt)
 
     def _bot_error(self, view: SeatView, exc: Exception, t0: float) -> Action:
         """The bot raised ``exc`` (it started at ``t0``): a fault, and the policy's action."""
-        self._hand_spent += perf_counter() - t0
+        spent = perf_counter() - t0
+        self._hand_spent += spent
+        self.last_seconds = spent
         self._record(view.hand_no, view.seat, "exception", f"{type(exc).__name__}: {exc}")
         return self._fallback(view, "exception")
 

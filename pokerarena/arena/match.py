@@ -99,7 +99,9 @@ class Decision:
     ``index``: the entry's position in the hand's action log; ``street``: index of the
     variant's street; ``answer``: what the bot answered (None when it gave nothing:
     timeout, exception, removed); ``action``: the action applied (the log's entry);
-    ``fault``: the fault's kind (None: the bot's own answer was applied).
+    ``fault``: the fault's kind (None: the bot's own answer was applied); ``seconds``:
+    the time the bot spent on it, as the fault guard measured it (None: the policy
+    decided without asking the bot).
     """
 
     hand_no: int
@@ -109,6 +111,7 @@ class Decision:
     answer: Any
     action: Any
     fault: str | None
+    seconds: float | None = None
 
 
 _RANKINGS: dict[str, tuple[Any, Any]] = {}  # by Game.key: (high, low)
@@ -205,13 +208,29 @@ def play_hand(hand: Hand, guards: Sequence[GuardedBot], seat_of: Sequence[int], 
                                    f"{fallback} is not legal either: {exc2}") from None
         if on_decision is not None:
             on_decision(Decision(hand_no, seat, index, view.street, guard.last_answer,
-                                 log[index][1] if index < len(log) else action, fault))
+                                 log[index][1] if index < len(log) else action, fault,
+                                 guard.last_seconds))
         steps += 1
         if steps > 10_000:  # pragma: no cover - an engine bug, not a bot's
             raise RuntimeError("a hand took more than 10000 actions")
     for s, g in at_seat.items():
         if g.wants("end_hand"):
             g.end_hand(build_summary(hand, s, hand_no=hand_no, match_no=match_no))
+
+
+def _guards(entrants: Sequence[Any], bot_seqs: Sequence[Any], policy: FaultPolicy,
+            faults: list[Fault]) -> tuple[list[GuardedBot], list[str]]:
+    """Each entrant as a bot (a spec is made, seeded from its SeedSequence) under the
+    fault guard, and its name; a name seen before is labelled ``name#j``."""
+    guards: list[GuardedBot] = []
+    names: list[str] = []
+    for j, (e, bs) in enumerate(zip(entrants, bot_seqs, strict=True)):
+        bot = make_bot(e, int(bs.generate_state(1)[0])) if isinstance(e, str) else e
+        label = e if isinstance(e, str) else str(getattr(e, "name", f"bot{j}"))
+        names.append(label)
+        guards.append(GuardedBot(bot, policy, label=f"{label}#{j}" if names.count(label) > 1
+                                 else label, faults=faults))
+    return guards, names
 
 
 def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
@@ -235,14 +254,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     ss = np.random.SeedSequence(seed)
     deal_seq, *bot_seqs = ss.spawn(n + 1)
     faults: list[Fault] = []
-    guards: list[GuardedBot] = []
-    names = []
-    for j, (e, bs) in enumerate(zip(entrants, bot_seqs, strict=True)):
-        bot = make_bot(e, int(bs.generate_state(1)[0])) if isinstance(e, str) else e
-        label = e if isinstance(e, str) else str(getattr(e, "name", f"bot{j}"))
-        names.append(label)
-        guards.append(GuardedBot(bot, pol, label=f"{label}#{j}" if names.count(label) > 1
-                                 else label, faults=faults))
+    guards, names = _guards(entrants, bot_seqs, pol, faults)
     results = [EntrantResult(nm) for nm in names]
     chips = stack if stack is not None else game.variant.stakes.stack
     stacks = [chips] * n

@@ -191,8 +191,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
         variants = all_variants()
     except VariantError as exc:
         raise UserError(str(exc)) from None
-    rows = [{"id": v.id, "name": v.name, "players": list(v.players), "deck": v.deck,
-             "betting": list(v.betting), "phh": dict(v.phh)} for v in variants]
+    rows: list[dict[str, Any]] = [
+        {"id": v.id, "name": v.name, "players": list(v.players), "deck": v.deck,
+         "betting": list(v.betting), "phh": dict(v.phh)} for v in variants]
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -241,11 +242,12 @@ def _check_variant_files(paths: list[str], as_json: bool) -> int:
             print(f"pokerarena: error: {text}", file=sys.stderr)
             bad += 1
             continue
+        streets = [_street_text(s) for s in variant.streets]
         row = {"file": path, "id": variant.id, "name": variant.name,
                "players": list(variant.players), "deck": variant.deck,
                "hole_cards": variant.hole_cards, "board_cards": variant.board_cards,
                "betting": list(variant.betting),
-               "streets": [_street_text(s) for s in variant.streets]}
+               "streets": streets}
         if as_json:
             print(json.dumps(row))
         else:
@@ -254,7 +256,7 @@ def _check_variant_files(paths: list[str], as_json: bool) -> int:
                   f"{variant.hole_cards} cards dealt to each player, "
                   f"{variant.board_cards} to the board; "
                   f"betting {', '.join(variant.betting)}")
-            print("  streets: " + " | ".join(row["streets"]))
+            print("  streets: " + " | ".join(streets))
     return 2 if bad else 0
 
 
@@ -275,7 +277,8 @@ def _replace(prop: dict[str, Any] | None, **keys: Any) -> None:
     description."""
     if prop is None:
         return
-    kept = {k: prop[k] for k in ("title", "default", "description") if k in prop}
+    kept: dict[str, Any] = {k: prop[k] for k in ("title", "default", "description")
+                            if k in prop}
     prop.clear()
     prop.update(keys)
     prop.update(kept)

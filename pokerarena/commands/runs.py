@@ -16,6 +16,9 @@ from typing import Any
 
 from pokerarena.commands import UserError
 
+QUERY_MEMORY_MB = 1024
+"""The CLI query's memory cap (the service's query processes have the same default)."""
+
 
 def _console() -> Any:
     """A rich console for stdout: the terminal's width, or 120 columns into a pipe."""
@@ -71,9 +74,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "query", help="SQL over the runs' tables (DuckDB)",
         description="Run SQL in DuckDB over the views hands, seats, actions, units, "
-        "leaderboard and the table runs (see docs/schema.md).")
+        "leaderboard and the table runs (see docs/schema.md). The query runs in a "
+        "process of its own whose memory is capped (--memory-mb).")
     p.add_argument("sql", help="the SQL statement")
     p.add_argument("--run", metavar="RUN_ID", help="only this run (default: every run)")
+    p.add_argument("--memory-mb", type=int, default=QUERY_MEMORY_MB, metavar="MB",
+                   help=f"memory the query process may use (default: {QUERY_MEMORY_MB})")
     _add_data(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print a JSON list of objects")
@@ -185,8 +191,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     t = Table(title=f"runs in {_data_dir(args)}")
-    for col, just in (("run", "left"), ("status", "left"), ("units", "right"),
-                      ("hands", "right"), ("started (UTC)", "left"), ("seconds", "right")):
+    columns: list[tuple[str, Any]] = [  # (name, rich's justify literal)
+        ("run", "left"), ("status", "left"), ("units", "right"), ("hands", "right"),
+        ("started (UTC)", "left"), ("seconds", "right")]
+    for col, just in columns:
         t.add_column(col, justify=just, no_wrap=True)
     for r in infos:
         t.add_row(r["run_id"], _status(r["status"]),
@@ -205,7 +213,13 @@ def _status(s: str) -> str:
 
 def show_data(data: Path, run_id: str) -> dict[str, Any]:
     """What ``show`` prints: run state, leaderboard and worker write/play rates."""
-    from pokerarena.platform.query import as_records, bots_think_share, connect, run_query
+    from pokerarena.platform.query import (
+        as_records,
+        bots_think_share,
+        connect,
+        leaderboard_sql,
+        run_query,
+    )
     from pokerarena.platform.storage import RunStore
 
     store = RunStore(data, run_id)
@@ -216,10 +230,7 @@ def show_data(data: Path, run_id: str) -> dict[str, Any]:
     info["unreadable_units"] = store.damaged_units()
     con = connect(data, run_id)
     try:
-        info["leaderboard"] = as_records(*run_query(
-            con, "SELECT bot, hands, net, mbb_per_hand, ci95_mbb, won_rate, showdown_rate, "
-            "faults, decisions, decisions_per_s FROM leaderboard "
-            "ORDER BY mbb_per_hand DESC"))
+        info["leaderboard"] = as_records(*run_query(con, leaderboard_sql()))
         info["games"] = as_records(*run_query(
             con, "SELECT variant, betting, count(*) AS hands, "
             "round(avg(CASE WHEN showdown THEN 1.0 ELSE 0.0 END), 3) AS showdown_rate, "
@@ -313,17 +324,44 @@ def _has_statement(sql: str) -> bool:
         return True
 
 
+def pooled_query(data: Path, sql: str, run_id: str | None, memory_mb: int
+                 ) -> tuple[list[str], list[tuple]]:
+    """``sql`` over the views of ``data`` in a query process of the service's pool
+    (:mod:`pokerarena.platform.query_pool`) capped at ``memory_mb`` of memory: DuckDB's
+    own limit does not cover every allocation, the process's does."""
+    from pokerarena.platform.api.security import QueryLimits
+    from pokerarena.platform.query import QueryError
+    from pokerarena.platform.query_pool import MIB, PoolLimits, QueryMemoryError, QueryPool
+    from pokerarena.platform.storage import RunStore
+
+    if memory_mb < 64:
+        raise UserError(f"--memory-mb must be at least 64, got {memory_mb}")
+    if run_id is not None and not RunStore(data, run_id).exists():
+        raise UserError(f"no run {run_id!r} under {data}")
+    pool = QueryPool(data, PoolLimits(workers=1, queue=0, memory_bytes=memory_mb * MIB,
+                                      nice=0))
+    # DuckDB's buffer manager spills or fails first, under half the process's cap
+    limits = QueryLimits(memory=f"{max(32, memory_mb // 2)}MB", sql_chars=len(sql))
+    try:
+        out = pool.submit({"q": sql}, run_id, limits, trusted=True).result()["q"]
+    except QueryMemoryError:
+        raise UserError(f"query: needed more than {memory_mb} MiB of memory and was "
+                        "stopped (--memory-mb raises the cap)") from None
+    except QueryError as exc:
+        raise UserError(_first_line(str(exc))) from None
+    finally:
+        pool.close()
+    return out["columns"], out["rows"]
+
+
 def cmd_query(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena query``."""
-    from pokerarena.platform.query import QueryError, as_records, query
+    from pokerarena.platform.query import as_records
 
     if not _has_statement(args.sql):
         raise UserError("query: no SQL statement to run (the text is empty, blank or only "
                         "comments)")
-    try:
-        columns, rows = query(_data_dir(args), args.sql, args.run)
-    except QueryError as exc:
-        raise UserError(_first_line(str(exc))) from None
+    columns, rows = pooled_query(_data_dir(args), args.sql, args.run, args.memory_mb)
     if args.json:
         print(json.dumps(as_records(columns, rows), default=str))
     elif args.csv:

@@ -31,7 +31,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -258,8 +258,7 @@ class RunDriver:
                 unit = pending.popleft()
                 attempt = attempts.get(unit.unit_id, 0) + 1
                 attempts[unit.unit_id] = attempt
-                ticket = ex.submit({**unit.to_dict(), "session": self._session}, run_dir,
-                                   attempt)
+                ticket = ex.submit(replace(unit, session=self._session), run_dir, attempt)
                 inflight[ticket] = (unit, attempt, time.monotonic())
             with self._lock:
                 self._in_flight = len(inflight)

@@ -18,6 +18,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from pokerarena.workers.unit import Unit
+
 
 @dataclass
 class UnitFailure:
@@ -43,7 +45,7 @@ class LocalExecutor:
         self.cache = GameCache()
         self.capacity = 1
         self.workers = 1
-        self._queue: deque[tuple[int, dict, str, int]] = deque()
+        self._queue: deque[tuple[int, Unit, str, int]] = deque()
         self._tickets = itertools.count()
 
     def start(self) -> None:
@@ -53,7 +55,7 @@ class LocalExecutor:
         """True when nothing is queued."""
         return not self._queue
 
-    def submit(self, unit: dict[str, Any], run_dir: str, attempt: int) -> int:
+    def submit(self, unit: Unit, run_dir: str, attempt: int) -> int:
         """Queue a unit; it runs during the next :meth:`wait`."""
         ticket = next(self._tickets)
         self._queue.append((ticket, unit, run_dir, attempt))
@@ -156,7 +158,7 @@ class RayExecutor:
         """True when some actor has nothing to do."""
         return any(load == 0 for load in self._load)
 
-    def submit(self, unit: dict[str, Any], run_dir: str, attempt: int) -> int:
+    def submit(self, unit: Unit, run_dir: str, attempt: int) -> int:
         """Send the unit to the least loaded actor."""
         slot = min(range(self.workers), key=lambda i: self._load[i])
         actor = self._actors[slot]

@@ -3,11 +3,12 @@
 Two halves:
 
 - **Worker side** (:func:`measured_unit`): runs a unit through the workers' own
-  :func:`~pokerarena.workers.table.execute_unit` while timing every bot decision into
-  fixed histogram buckets, then counts the unit's faults by kind and its showdown
-  evaluations from the parts it just wrote. The numbers travel back to the driver inside
-  the unit's result (``result["metrics"]``), as plain data. No prometheus-client state
-  lives in a Ray worker.
+  :func:`~pokerarena.workers.table.execute_unit` with an observer
+  (:class:`UnitMetrics`, :mod:`pokerarena.workers.hooks`) that puts every bot decision's
+  time (as the table's fault guard measured it) into fixed histogram buckets and counts
+  the unit's faults by kind and its showdown evaluations. The numbers travel back to
+  the driver inside the unit's result (``result["metrics"]``), as plain data. No
+  prometheus-client state lives in a Ray worker.
 - **Service side** (:class:`ServiceMetrics`): one registry per app; the run manager
   feeds it each finished unit's result (:meth:`ServiceMetrics.observe_unit`) and each
   progress snapshot; the API middleware feeds it HTTP requests. ``/metrics`` renders it.
@@ -22,11 +23,12 @@ it works the same with the in-process executor. See ``docs/metrics.md``.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import threading
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from pokerarena.workers.hooks import UnitObserver
+from pokerarena.workers.unit import Unit
 
 # Bucket upper bounds (seconds) of the bot decision latency histogram.
 LATENCY_BUCKETS: tuple[float, ...] = (0.000001, 0.000003, 0.00001, 0.00003, 0.0001, 0.0003,
@@ -42,6 +44,33 @@ OTHER = "other"
 """The label value of a method or route outside the fixed sets."""
 MAX_ROUTES = 100
 """Route labels at most, whatever the app declares (the rest count as ``other``)."""
+EXTERNAL_BOTS: tuple[str, ...] = ("http", "python", "external")
+"""The ``bot`` label of a bot that is not a registered name (a spec may name any number
+of adapter URLs and Python paths: each would be a new series for ever)."""
+
+
+def bot_label(bot: str) -> str:
+    """A bounded ``bot`` label: a registered name as it is (``tag#1``, a second ``tag``
+    at the table, counts as ``tag``), an HTTP adapter ``http``, a Python path
+    ``python``, anything else ``external``."""
+    from pokerarena.workers.bots import bot_names
+
+    base = bot.rsplit("#", 1)[0] if "#" in bot else bot
+    if base in bot_names():
+        return base
+    low = base.lower()
+    if low.startswith(("http://", "https://")):
+        return "http"
+    if ":" in base and "/" not in base:
+        return "python"
+    return "external"
+
+
+def fault_kind_label(kind: str) -> str:
+    """A bounded ``kind`` label: one of the table's fault kinds, else ``other``."""
+    from pokerarena.arena.faults import FAULT_KINDS
+
+    return kind if kind in FAULT_KINDS else OTHER
 
 # ------------------------------------------------------------------------------------
 # worker side
@@ -64,98 +93,40 @@ class DecisionTimer:
         d["sum"] += seconds
         d["count"] += 1
 
-    def wrap(self, bot: Any, name: str) -> Any:
-        """Time ``bot.act`` (the instance's attribute: the bot's class is unchanged, so
-        the fault policy treats it exactly as before)."""
-        inner = getattr(bot, "act", None)
-        if not callable(inner):
-            return bot
-        perf = time.perf_counter
 
-        def act(view: Any) -> Any:
-            t0 = perf()
-            try:
-                return inner(view)
-            finally:
-                self.observe(name, perf() - t0)
+class UnitMetrics(UnitObserver):
+    """What a unit's observer collects for the service: decision latency per bot, faults
+    per (bot label, kind), showdown evaluations (see :mod:`pokerarena.workers.hooks`)."""
 
-        with contextlib.suppress(AttributeError, TypeError):  # __slots__, read-only
-            bot.act = act
-        return bot
+    def __init__(self) -> None:
+        self.timer = DecisionTimer()
+        self.faults: dict[str, int] = {}
+        self.evaluations = 0
 
+    def on_decision(self, bot: str, seconds: float) -> None:
+        self.timer.observe(bot, seconds)
 
-_local = threading.local()
-_patch_lock = threading.Lock()
+    def on_hand(self, hand: int, evaluations: int) -> None:
+        self.evaluations += evaluations
+
+    def on_fault(self, bot: str, kind: str) -> None:
+        key = f"{bot}\t{kind}"
+        self.faults[key] = self.faults.get(key, 0) + 1
 
 
-def _install_bot_hook() -> None:
-    """Route the workers' ``new_bot`` through the current thread's timer.
-
-    Checked at every unit (cheap): if someone replaced ``records.new_bot`` since (a test's
-    monkeypatch, say), the hook wraps whatever is there now.
-    """
-    from pokerarena.workers import records
-
-    with _patch_lock:
-        current: Callable[[str, int], Any] = records.new_bot
-        if getattr(current, "_pokerarena_metered", False):
-            return
-
-        def new_bot(name: str, seed: int) -> Any:
-            bot = current(name, seed)
-            timer = getattr(_local, "timer", None)
-            return timer.wrap(bot, name) if timer is not None else bot
-
-        new_bot._pokerarena_metered = True  # type: ignore[attr-defined]
-        records.new_bot = new_bot
-
-
-def measured_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
+def measured_unit(unit: Unit, run_dir: str, attempt: int = 1,
                   cache: Any = None) -> dict[str, Any]:
     """:func:`execute_unit` plus ``result["metrics"]``: decision latency per bot, faults
-    per (bot, kind), showdown evaluations, and the unit's variant and betting system."""
+    per (bot, kind), showdown evaluations, and the unit's variant and betting system,
+    heard through the unit's observer hooks."""
     from pokerarena.workers.table import execute_unit
 
-    _install_bot_hook()
-    timer = DecisionTimer()
-    _local.timer = timer
-    try:
-        result = execute_unit(unit, run_dir, attempt, cache)
-    finally:
-        _local.timer = None
-    result["metrics"] = {"variant": unit["variant"], "betting": unit["betting"],
-                         "latency": timer.data, **_part_counts(run_dir, unit["unit_id"])}
+    observer = UnitMetrics()
+    result = execute_unit(unit, run_dir, attempt, cache, observer)
+    result["metrics"] = {"variant": unit.variant, "betting": unit.betting,
+                         "latency": observer.timer.data, "faults": observer.faults,
+                         "evaluations": observer.evaluations}
     return result
-
-
-def _part_counts(run_dir: str, unit_id: str) -> dict[str, Any]:
-    """Faults by (bot, kind) and evaluated showdown hands, read back from the parts."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    from pokerarena.workers.parts import part_path
-
-    faults: dict[str, int] = {}
-    evaluations = 0
-    try:
-        t = pq.read_table(part_path(run_dir, "faults", unit_id), columns=["bot", "kind"])
-        for bot, kind in zip(t.column("bot").to_pylist(), t.column("kind").to_pylist(),
-                             strict=True):
-            key = f"{bot}\t{kind}"
-            faults[key] = faults.get(key, 0) + 1
-    except (OSError, KeyError):
-        pass
-    try:
-        t = pq.read_table(part_path(run_dir, "seats", unit_id),
-                          columns=["showdown", "high_category", "low_category"])
-        sd = t.column("showdown")
-        # one evaluation per ranking a seat was scored on at showdown
-        high = pc.sum(pc.and_(sd, pc.is_valid(t.column("high_category")))).as_py() or 0
-        low = pc.sum(pc.and_(sd, pc.is_valid(t.column("low_category")))).as_py() or 0
-        evaluations = int(high) + int(low)
-    except (OSError, KeyError):
-        pass
-    return {"faults": faults, "evaluations": evaluations}
 
 
 # ------------------------------------------------------------------------------------
@@ -236,10 +207,11 @@ class ServiceMetrics:
         self.parquet_bytes.inc(int(result.get("bytes", 0)))
         for key, n in (m.get("faults") or {}).items():
             bot, _, kind = key.partition("\t")
-            self.faults.labels(bot, kind).inc(int(n))
+            self.faults.labels(bot_label(bot), fault_kind_label(kind)).inc(int(n))
         self.evaluations.labels(variant).inc(int(m.get("evaluations", 0)))
         with self._lock:
-            for bot, d in (m.get("latency") or {}).items():
+            for name, d in (m.get("latency") or {}).items():
+                bot = bot_label(name)
                 agg = self._latency.get(bot)
                 if agg is None:
                     agg = self._latency[bot] = {"buckets": [0] * (len(LATENCY_BUCKETS) + 1),

@@ -9,53 +9,19 @@ workers play them or in which order they finish.
 
 A spec's plan is bounded (``spec.MAX_UNITS`` units, checked when the spec is validated,
 from counts alone); the units of one match share their options and limits dicts (they
-are read, never changed; ``to_dict`` copies them), so a unit costs about 0.3 KB.
+are read, never changed; ``to_dict`` copies them), so a unit costs about 0.3 KB. The
+:class:`~pokerarena.workers.unit.Unit` type itself lives with the workers, which play it.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from pokerarena.platform.spec import RunSpec
+from pokerarena.workers.unit import Unit, UnitLimits
 
-
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """One work unit: ``hands`` hands of one game by one lineup, from its own seed."""
-
-    unit_id: str
-    index: int
-    match: int
-    shard: int
-    variant: str
-    betting: str
-    options: dict[str, Any]
-    bots: tuple[str, ...]
-    hands: int
-    first_hand: int
-    seed: int
-    spawn_key: tuple[int, ...]
-    stack: int | None = None
-    duplicate: bool = False
-    run_id: str = ""
-    limits: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data (what travels to a worker)."""
-        d = asdict(self)
-        d["bots"] = list(self.bots)
-        d["spawn_key"] = list(self.spawn_key)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Unit:
-        """Inverse of :meth:`to_dict`."""
-        d = dict(d)
-        d["bots"] = tuple(d["bots"])
-        d["spawn_key"] = tuple(d["spawn_key"])
-        return cls(**d)
+__all__ = ["Plan", "Unit", "UnitLimits", "plan", "unit_id"]
 
 
 @dataclass(frozen=True)
@@ -83,8 +49,7 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
     """Expand a spec into its units (deterministic: same spec, same plan)."""
     units: list[Unit] = []
     match = 0
-    limits = spec.limits.model_dump(include={"decision_seconds", "hand_seconds", "on_fault",
-                                             "max_faults"})
+    limits = UnitLimits.of(spec.limits.model_dump())
     shards = -(-spec.hands // spec.unit_hands)
     for game in spec.game_configs():
         variant, betting = game["variant"], game["betting"]

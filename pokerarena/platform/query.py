@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from pokerarena.errors import UserError
 from pokerarena.platform.storage import TABLES, RunStore, list_runs, scan_parts
-from pokerarena.workers.records import SCHEMAS
+from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 
 class QueryError(ValueError, UserError):
@@ -132,7 +132,7 @@ def _files_sql(files: list[str]) -> str:
     return "[" + ", ".join(_sql_str(f) for f in files) + "]"
 
 
-LEADERBOARD_SQL = """
+LEADERBOARD_VIEW_SQL = """
 CREATE VIEW leaderboard AS
 WITH per_deal AS (
     SELECT s.run_id, s.bot, s.match, coalesce(h.deal, h.hand) AS deal, count(*) AS n,
@@ -157,6 +157,20 @@ SELECT r.*, t.decisions, round(t.think_seconds, 4) AS think_seconds,
        round(t.decisions / nullif(t.think_seconds, 0)) AS decisions_per_s
 FROM results r LEFT JOIN bot_time t USING (run_id, bot)
 """
+
+LEADERBOARD_COLUMNS = ("bot", "hands", "net", "mbb_per_hand", "ci95_mbb", "won_rate",
+                       "showdown_rate", "faults", "decisions", "decisions_per_s")
+"""The columns of :func:`leaderboard_sql`, in order."""
+
+
+def leaderboard_sql(run_id: str | None = None) -> str:
+    """The one leaderboard query (the API, ``pokerarena show`` and the demo all use it):
+    :data:`LEADERBOARD_COLUMNS` of the ``leaderboard`` view, best first; ``run_id``
+    restricts it to one run (a connection over every run)."""
+    where = f" WHERE run_id = {_sql_str(run_id)}" if run_id is not None else ""
+    return (f"SELECT {', '.join(LEADERBOARD_COLUMNS)} FROM leaderboard{where} "
+            "ORDER BY mbb_per_hand DESC, bot")
+
 
 # Each bot's decisions and thinking time, from the units' per-entrant lists (units
 # written before these columns existed have none: NULL).
@@ -194,16 +208,14 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
                 "hive_partitioning = true, hive_types = {'unit': VARCHAR})"
                 for files in groups))
         else:
-            empty = SCHEMAS[table].empty_table().append_column("unit", pa.array([], pa.string()))
-            con.register(f"_empty_{table}", empty)
-            con.execute(f"CREATE VIEW {raw} AS SELECT * FROM _empty_{table}")
+            con.execute(f"CREATE VIEW {raw} AS {ROW_TABLES[table].empty_sql()}")
     con.execute("CREATE VIEW units AS SELECT * FROM _raw_units")
     for table in ("hands", "seats", "actions", "faults"):
         con.execute(f"CREATE VIEW {table} AS SELECT t.* FROM _raw_{table} t "
                     "SEMI JOIN _raw_units u ON t.run_id = u.run_id AND t.unit = u.unit")
     columns = {r[0] for r in con.execute("DESCRIBE _raw_units").fetchall()}
     con.execute(BOT_TIME_SQL if "bot_decisions" in columns else NO_BOT_TIME_SQL)
-    con.execute(LEADERBOARD_SQL)
+    con.execute(LEADERBOARD_VIEW_SQL)
     con.execute("CREATE TABLE runs (run_id VARCHAR, kind VARCHAR, name VARCHAR, "
                 "status VARCHAR, units_total INTEGER, units_done INTEGER, "
                 "hands_total BIGINT, hands_done BIGINT, retries INTEGER, "
@@ -223,9 +235,10 @@ def bots_think_share(con: duckdb.DuckDBPyConnection, run_id: str | None = None) 
     """The bots' thinking over the workers' play time (the rest is the engine's and the
     records'), over one run or every run the connection sees; None without figures."""
     where = f" WHERE run_id = {_sql_str(run_id)}" if run_id else ""
-    think, play = con.execute(
+    row = con.execute(
         f"SELECT (SELECT sum(think_seconds) FROM bot_time{where}), "
         f"(SELECT sum(play_seconds) FROM units{where})").fetchone()
+    think, play = row if row is not None else (None, None)
     return round(think / play, 4) if think and play else None
 
 

@@ -159,18 +159,42 @@ def _execute(con: Any, sql: str, seconds: float, row_limit: int, byte_limit: int
             "truncated": truncated}
 
 
+def _execute_whole(con: Any, sql: str) -> dict[str, Any]:
+    """Run ``sql`` (the local user's, trusted: any statement, every row) and return its
+    ``columns`` and ``rows`` as Python values."""
+    import duckdb
+
+    from pokerarena.platform.query import QueryError
+
+    try:
+        cur = con.execute(sql)
+        if cur.description is None:
+            return {"columns": [], "rows": []}
+        return {"columns": [d[0] for d in cur.description], "rows": cur.fetchall()}
+    except duckdb.OutOfMemoryException as exc:
+        raise MemoryError(str(exc)) from None
+    except duckdb.Error as exc:
+        raise QueryError(str(exc)) from None
+
+
 def _run_job(job: dict[str, Any]) -> dict[str, Any]:
     from pokerarena.platform.api.security import QueryLimits, sandboxed_connection
-    from pokerarena.platform.query import given_views
+    from pokerarena.platform.query import connect, given_views
 
     limits = QueryLimits(**job["limits"])
     with given_views(job["views"]):
-        con = sandboxed_connection(job["data_dir"], job["run_id"], limits)
+        if job.get("trusted"):
+            con = connect(job["data_dir"], job["run_id"])
+            # the memory it may use is the cap: no spilling to a temporary folder either
+            con.execute(f"SET memory_limit = '{limits.memory}'")
+            con.execute("SET max_temp_directory_size = '0B'")
+        else:
+            con = sandboxed_connection(job["data_dir"], job["run_id"], limits)
     try:
         out = {}
         for name, sql in job["statements"].items():
-            out[name] = _execute(con, sql, limits.seconds, limits.rows,
-                                 job["response_bytes"], job["wrap"])
+            out[name] = _execute_whole(con, sql) if job.get("trusted") else _execute(
+                con, sql, limits.seconds, limits.rows, job["response_bytes"], job["wrap"])
         return {"ok": out}
     finally:
         con.close()
@@ -252,7 +276,8 @@ class _Worker:
     def read(self, timeout: float) -> dict[str, Any] | None:
         """The next message, or None when the process went away or ``timeout`` passed."""
         assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, timeout))
+        wait = None if math.isinf(timeout) else max(0.0, timeout)  # inf: until it answers
+        ready, _, _ = select.select([self.proc.stdout], [], [], wait)
         if not ready:
             return None
         try:
@@ -302,6 +327,12 @@ class QueryPool:
         self._threads = ThreadPoolExecutor(self.limits.workers,
                                            thread_name_prefix="query-pool")
         self.stats = {"queries": 0, "busy": 0, "memory": 0, "killed": 0, "restarts": 0}
+
+    @property
+    def in_flight(self) -> int:
+        """Queries admitted and not finished (running or waiting)."""
+        with self._lock:
+            return self._admitted
 
     # workers ----------------------------------------------------------------------
     def start(self) -> QueryPool:
@@ -354,11 +385,14 @@ class QueryPool:
 
     # queries ----------------------------------------------------------------------
     def submit(self, statements: dict[str, str], run_id: str | None, limits: Any,
-               wrap: bool = True) -> Future:
+               wrap: bool = True, *, trusted: bool = False) -> Future:
         """Run the named ``statements`` (each one SELECT) under ``limits``
         (:class:`~pokerarena.platform.api.security.QueryLimits`); the future's result
         maps each name to ``{"columns", "rows_json", "truncated"}`` (``truncated`` is
-        None, ``"rows"`` or ``"bytes"``). It raises :class:`QueryMemoryError`,
+        None, ``"rows"`` or ``"bytes"``). ``trusted`` (the local CLI's own query): any
+        statement on the plain views, every row, no time limit, the answer
+        ``{"columns", "rows"}`` with Python values; the process's memory cap holds all
+        the same. It raises :class:`QueryMemoryError`,
         :class:`QueryKilled`, :class:`~pokerarena.platform.api.security.PolicyError`
         (refused, timed out) or :class:`~pokerarena.platform.query.QueryError`."""
         with self._lock:
@@ -372,29 +406,30 @@ class QueryPool:
             self._admitted += 1
             self.stats["queries"] += 1
         try:
-            return self._threads.submit(self._run, statements, run_id, limits, wrap)
+            return self._threads.submit(self._run, statements, run_id, limits, wrap,
+                                        trusted)
         except BaseException:
             with self._lock:
                 self._admitted -= 1
             raise
 
     def _run(self, statements: dict[str, str], run_id: str | None, limits: Any,
-             wrap: bool) -> dict[str, Any]:
+             wrap: bool, trusted: bool) -> dict[str, Any]:
         try:
-            return self._run_in_worker(statements, run_id, limits, wrap)
+            return self._run_in_worker(statements, run_id, limits, wrap, trusted)
         finally:
             with self._lock:
                 self._admitted -= 1
 
     def _run_in_worker(self, statements: dict[str, str], run_id: str | None, limits: Any,
-                       wrap: bool) -> dict[str, Any]:
+                       wrap: bool, trusted: bool = False) -> dict[str, Any]:
         from pokerarena.platform.api.security import PolicyError, QueryTimeout
         from pokerarena.platform.query import QueryError
 
         if len(statements) > 0 and max(len(s) for s in statements.values()) > limits.sql_chars:
             raise PolicyError(f"the query is longer than {limits.sql_chars} characters")
         job = {"data_dir": str(self.data_dir), "run_id": run_id, "statements": statements,
-               "limits": asdict(limits), "wrap": wrap,
+               "limits": asdict(limits), "wrap": wrap, "trusted": trusted,
                "response_bytes": self.limits.response_bytes,
                "views": self.views.definitions(self.data_dir, run_id)}
         worker = self._take()
@@ -402,8 +437,8 @@ class QueryPool:
         try:
             if not worker.send(job):
                 raise QueryMemoryError(self._memory_message())
-            deadline = time.monotonic() + limits.seconds * len(statements) + \
-                self.limits.grace_s
+            deadline = (math.inf if trusted else time.monotonic() + limits.seconds
+                        * len(statements) + self.limits.grace_s)
             reply = worker.read(deadline - time.monotonic())
             if reply is None:
                 if self._closed:

@@ -123,7 +123,7 @@ class RunSpec(_Strict):
     duplicate: bool = Field(False, description="play every deal once per rotation of the "
                             "lineup (heads-up: twice, cards swapped)")
     games: list[GameSpec] = Field(min_length=1)
-    limits: Limits = Field(default_factory=Limits)
+    limits: Limits = Field(default_factory=lambda: Limits())
 
     @field_validator("name")
     @classmethod

@@ -46,12 +46,13 @@ from pokerarena.workers.parts import (
     write_part,
 )
 from pokerarena.workers.records import SCHEMAS
+from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",
            "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES", "check_part",
            "Damage", "PartScan", "scan_parts", "readable_parts", "damaged_units"]
 
-TABLES = ("hands", "seats", "actions", "faults", "units")
+TABLES = tuple(ROW_TABLES)  # hands, seats, actions, faults, units (workers.rows)
 UNIT_DIR_PREFIX = "unit="
 
 
@@ -123,9 +124,11 @@ def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
         marker = found.get("units")
         if marker is None or marker[1] == "missing":
             continue  # not complete (still playing, or abandoned): not damage
-        problems = {t: (found[t][0], found[t][1]) if t in found else
-                    (part_path(run_dir, t, unit), "missing")
-                    for t in TABLES if t not in found or found[t][1] is not None}
+        problems: dict[str, tuple[Any, str]] = {}
+        for t in TABLES:
+            path, why = found[t] if t in found else (part_path(run_dir, t, unit), "missing")
+            if why is not None:
+                problems[t] = (path, why)
         if problems:
             scan.damaged.extend(Damage(run_id, unit, t, str(p), why)
                                 for t, (p, why) in sorted(problems.items()))
@@ -263,7 +266,7 @@ class RunStore:
             if e.get("event") == "unit":
                 done[e["unit"]] = e
             elif e.get("event") == "damaged":
-                done.pop(e.get("unit"), None)
+                done.pop(str(e.get("unit")), None)
         return {u: e for u, e in done.items()
                 if part_path(self.run_dir, "units", u).is_file()}
 
@@ -357,7 +360,7 @@ class RunStore:
         events = self.events()
         spec = doc["spec"]
         info = RunInfo(run_id=self.run_id, kind=spec.get("kind", ""), name=spec.get("name", ""),
-                       created=doc.get("created", 0.0), path=str(self.run_dir))
+                       created=doc.get("created", 0.0), path=f"runs/{self.run_id}")
         rows_by_unit: dict[str, int] = {}
         bytes_by_unit: dict[str, int] = {}
         hands_by_unit: dict[str, int] = {}
@@ -379,7 +382,7 @@ class RunStore:
                 hands_by_unit[e["unit"]] = e.get("hands", 0)
                 info.last_unit = e["time"]
             elif kind == "damaged":
-                unit = e.get("unit")
+                unit = str(e.get("unit"))
                 info.done_ids.discard(unit)
                 damaged[unit] = None
                 for by_unit in (rows_by_unit, bytes_by_unit, hands_by_unit):
@@ -410,7 +413,7 @@ class RunInfo:
     kind: str
     name: str
     created: float
-    path: str
+    path: str  # the run's folder relative to the data directory: runs/<run_id>
     status: str = "created"
     started: float | None = None
     ended: float | None = None

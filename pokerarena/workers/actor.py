@@ -21,6 +21,7 @@ import ray
 from pokerarena.workers.landing import UnitNotWanted, unwanted_reason
 from pokerarena.workers.records import GameCache
 from pokerarena.workers.table import execute_unit
+from pokerarena.workers.unit import Unit
 
 WATCH_SECONDS = 2.0
 
@@ -61,9 +62,9 @@ class TableWorker:
             if current is not None and orphaned(*current):
                 self._exit()
 
-    def _play(self, unit: dict[str, Any], run_dir: str, attempt: int,
+    def _play(self, unit: Unit, run_dir: str, attempt: int,
               play: Any) -> dict[str, Any]:
-        session = unit.get("session")
+        session = unit.session
         if session and self._watchdog is None:
             self._watchdog = threading.Thread(target=self._watch, daemon=True,
                                               name="orphan-watchdog")
@@ -78,7 +79,7 @@ class TableWorker:
         finally:
             self._current = None
 
-    def run_unit(self, unit: dict[str, Any], run_dir: str, attempt: int = 1) -> dict[str, Any]:
+    def run_unit(self, unit: Unit, run_dir: str, attempt: int = 1) -> dict[str, Any]:
         """Play one unit and write its parts; see :func:`execute_unit`."""
         return self._play(unit, run_dir, attempt, execute_unit)
 

@@ -1,14 +1,16 @@
-"""Play one work unit and turn every hand, seat and action into columns.
+"""Play one work unit and turn every hand, seat and action into rows.
 
 :func:`play_unit` is pure: the rows depend only on the unit (game, lineup, hands,
-seed), never on the process, the worker count or the clock. The Arrow schemas of the
-tables live here (documented column by column in ``docs/schema.md``).
+seed), never on the process, the worker count or the clock. The row layout is declared
+once, in :mod:`pokerarena.workers.rows`; each row function here returns a tuple in its
+table's column order.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,57 +20,18 @@ from pokerarena.cards import card_str
 from pokerarena.engine import Game
 from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN
 from pokerarena.workers.bots import new_bot
+from pokerarena.workers.hooks import UnitObserver
+from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS, TABLES, UNITS
+from pokerarena.workers.unit import Unit
 
-S, I8, I16, I32, I64, B, F64 = (pa.string(), pa.int8(), pa.int16(), pa.int32(), pa.int64(),
-                                pa.bool_(), pa.float64())
+SCHEMAS: dict[str, pa.Schema] = {name: t.schema for name, t in TABLES.items()}
+"""The Arrow schema of each table (from the declaration)."""
 
-HANDS_SCHEMA = pa.schema([
-    ("run_id", S), ("match", I32), ("hand", I32), ("deal", I32), ("variant", S),
-    ("betting", S), ("players", I8), ("button", I8), ("board", S), ("pot", I64), ("rake", I64),
-    ("showdown", B), ("passed", B), ("carry_in", I64), ("carry_out", I64),
-    ("decisions", I16), ("winners", I8), ("bb", I32), ("stack", I64),
-    ("ante", I32), ("small_blind", I32), ("big_blind", I32), ("bring_in", I32),
-    ("small_bet", I32), ("big_bet", I32), ("min_bet", I32), ("max_bet", I32),
-    ("max_raises", I32), ("options", S),
-])
-
-SEATS_SCHEMA = pa.schema([
-    ("run_id", S), ("match", I32), ("hand", I32), ("variant", S), ("betting", S),
-    ("seat", I8), ("position", I8), ("is_button", B), ("bot", S), ("cards", S),
-    ("up_cards", S), ("start_stack", I64), ("end_stack", I64), ("net", I64),
-    ("pot_won", I64), ("folded", B), ("showdown", B), ("high", S), ("high_category", S),
-    ("low", S), ("low_category", S), ("faults", I16),
-])
-
-ACTIONS_SCHEMA = pa.schema([
-    ("run_id", S), ("match", I32), ("hand", I32), ("seq", I16), ("street", I8),
-    ("seat", I8), ("bot", S), ("kind", S), ("amount", I64), ("cards", S), ("target", I8),
-    ("fault", B),
-])
-
-FAULTS_SCHEMA = pa.schema([
-    ("run_id", S), ("match", I32), ("hand", I32), ("seat", I8), ("bot", S), ("kind", S),
-    ("detail", S),
-])
-
-UNITS_SCHEMA = pa.schema([
-    ("run_id", S), ("match", I32), ("shard", I32), ("variant", S), ("betting", S),
-    ("options", S), ("bots", S), ("hands", I32), ("first_hand", I32), ("seed", I64),
-    ("spawn_key", S), ("worker", S), ("attempt", I32), ("started_at", pa.timestamp("ms",
-                                                                                   tz="UTC")),
-    ("play_seconds", F64), ("write_seconds", F64), ("rows_hands", I64), ("rows_seats", I64),
-    ("rows_actions", I64), ("rows_faults", I64), ("bytes", I64),
-    ("bot_decisions", pa.list_(I64)), ("bot_think_seconds", pa.list_(F64)),
-])
-
-SCHEMAS: dict[str, pa.Schema] = {"hands": HANDS_SCHEMA, "seats": SEATS_SCHEMA,
-                                 "actions": ACTIONS_SCHEMA, "faults": FAULTS_SCHEMA,
-                                 "units": UNITS_SCHEMA}
-# Tables a unit writes, in order; ``units`` is written last and marks a complete unit.
-DATA_TABLES = ("hands", "seats", "actions", "faults")
+__all__ = ["DATA_TABLES", "SCHEMAS", "GameCache", "PlayedUnit", "cards_text", "play_unit",
+           "units_row"]
 
 
-def cards_text(cards) -> str:
+def cards_text(cards: Any) -> str:
     """``AsKd7c`` (``??`` for an unknown card)."""
     return "".join("??" if c == UNKNOWN else card_str(c) for c in cards)
 
@@ -93,222 +56,206 @@ def _bb(game: Game) -> int:
     return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
 
 
-def play_unit(unit: dict[str, Any], cache: GameCache | None = None,
-              bot_time: dict[str, list] | None = None) -> dict[str, pa.Table]:
-    """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
-    tables (``bot_time``, when given, receives each entrant's ``decisions`` and
-    ``think_seconds`` in lineup order). The hands are played by the bots package's
-    ``play_match`` (bots' hooks, time limits and the irregularity policy), seeded from
-    the unit's SeedSequence; its per-decision hook gives each decision's street and
-    fault, and :func:`~pokerarena.arena.match.showdown_categories` the categories at the
-    showdown."""
-    from pokerarena.arena.faults import FaultPolicy
-    from pokerarena.arena.match import Decision, play_match, showdown_categories
+@dataclass
+class PlayedUnit:
+    """What :func:`play_unit` returns: the unit's data tables, and each entrant's
+    decisions and thinking time in lineup order (for its ``units`` row)."""
 
-    cache = cache or GameCache()
-    game = cache.get(unit["variant"], unit["options"])
-    names: list[str] = list(unit["bots"])
-    n = len(names)
-    run_id = unit.get("run_id", "")
-    match = int(unit["match"])
-    first = int(unit["first_hand"])
-    ss = np.random.SeedSequence(int(unit["seed"]), spawn_key=tuple(unit["spawn_key"]))
-    table_seq, *bot_seqs = ss.spawn(n + 1)
-    table_seed = int(table_seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
-    entrants = [new_bot(name, int(s.generate_state(1)[0]))
-                for name, s in zip(names, bot_seqs, strict=True)]
-    for e, name in zip(entrants, names, strict=True):
-        with contextlib.suppress(AttributeError, TypeError):  # __slots__, read-only
-            e.name = name
-    lim = unit.get("limits") or {}
-    policy = FaultPolicy(decision_time=lim.get("decision_seconds", 5.0),
-                         hand_time=lim.get("hand_seconds", 60.0),
-                         on_fault=lim.get("on_fault", "check_fold"),
-                         max_faults=lim.get("max_faults"))
-    stack = int(unit["stack"] or game.variant.stakes.stack)
-    options_json = json.dumps(unit["options"], sort_keys=True)
-    desc = game.describe()
-    blinds = list(game.blinds)
-    max_raises = game.max_raises
-    variant, betting = unit["variant"], unit["betting"]
-    bb = _bb(game)
+    tables: dict[str, pa.Table]
+    decisions: list[int] = field(default_factory=list)
+    think_seconds: list[float] = field(default_factory=list)
 
-    h: dict[str, list] = {f: [] for f in HANDS_SCHEMA.names}
-    st: dict[str, list] = {f: [] for f in SEATS_SCHEMA.names}
-    ac: dict[str, list] = {f: [] for f in ACTIONS_SCHEMA.names}
 
-    duplicate = bool(unit.get("duplicate", False))
-    rotations = n if duplicate else 1
-    carried = [0] * rotations  # chips a passed deal leaves for the next (per rotation)
-    decided: dict[int, Decision] = {}  # the current hand's decisions by log index
+class _Recorder:
+    """The rows of one unit as its hands end (``on_decision``/``on_hand`` of
+    :func:`~pokerarena.arena.match.play_match`)."""
 
-    def on_decision(d: Decision) -> None:
-        decided[d.index] = d
+    def __init__(self, unit: Unit, game: Game, stack: int,
+                 observer: UnitObserver | None) -> None:
+        self.unit = unit
+        self.game = game
+        self.n = len(unit.bots)
+        self.rotations = self.n if unit.duplicate else 1
+        self.carried = [0] * self.rotations  # chips a passed deal leaves (per rotation)
+        self.decided: dict[int, Any] = {}  # the current hand's decisions by log index
+        self.observer = observer
+        desc = game.describe()
+        blinds = list(game.blinds)
+        # the columns every hand of the unit shares, from ``bb`` to ``options``
+        self.game_columns = (
+            _bb(game), stack, desc["ante"],
+            min(b for b in blinds if b) if any(blinds) else 0, max(blinds) if blinds else 0,
+            desc["bring_in"], desc["small_bet"], desc["big_bet"], desc["min_bet"],
+            desc["max_bet"], game.max_raises, json.dumps(unit.options, sort_keys=True))
+        self.stack = stack
+        self.hands: list[tuple] = []
+        self.seats: list[tuple] = []
+        self.actions: list[tuple] = []
 
-    def on_hand(local_no: int, hand: Any, seat_of: list[int]) -> None:
-        hand_no = first + local_no
-        seat_bot = [""] * n
+    def on_decision(self, d: Any) -> None:
+        self.decided[d.index] = d
+        if self.observer is not None and d.seconds is not None:
+            entrant = (d.seat - d.hand_no % self.rotations) % self.n
+            self.observer.on_decision(self.unit.bots[entrant], d.seconds)
+
+    def on_hand(self, local_no: int, hand: Any, seat_of: list[int]) -> None:
+        seat_bot = [""] * self.n
         for j, s in enumerate(seat_of):
-            seat_bot[s] = names[j]
-        button = hand.button
+            seat_bot[s] = self.unit.bots[j]
+        hand_no = self.unit.first_hand + local_no
+        decisions, faults = self._action_rows(hand_no, hand.log, seat_bot)
+        self.decided.clear()
         res = hand.result()
-        log = hand.log
-        # Streets: a decision's own; dealer entries and forced bets carry the street of
-        # the decision that follows them (after the last: its).
-        streets: list[Any] = [None] * len(log)
-        nxt = None
-        for k in range(len(log) - 1, -1, -1):
-            d = decided.get(k)
-            if d is not None:
-                nxt = d.street
-            streets[k] = nxt
-        last = 0
-        for k in range(len(log)):
-            if streets[k] is None:
-                streets[k] = last
-            last = streets[k]
+        won = [0] * self.n
+        for p in res.pots:
+            for s, v in p.winners.items():
+                won[s] += int(v)
+        end = hand.observation(hand.button)
+        self.hands.append(self._hand_row(hand_no, local_no, hand, res, end, decisions, won))
+        evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults)
+        if self.observer is not None:
+            self.observer.on_hand(hand_no, evaluations)
+
+    def _action_rows(self, hand_no: int, log: Any, seat_bot: list[str]
+                     ) -> tuple[int, list[int]]:
+        """Append the hand's ``actions`` rows; return its decisions and faults per seat."""
+        u = self.unit
+        streets = _streets(len(log), self.decided)
         decisions = 0
-        faults = [0] * n
+        faults = [0] * self.n
         for k, (actor, act) in enumerate(log):
-            d = decided.get(k)
+            d = self.decided.get(k)
             fault = False
             if d is not None or (actor >= 0 and act.kind in PLAYER_KINDS):
                 decisions += 1
                 fault = d is None or d.fault is not None
                 if fault:
                     faults[actor] += 1
-            ac["run_id"].append(run_id)
-            ac["match"].append(match)
-            ac["hand"].append(hand_no)
-            ac["seq"].append(k)
-            ac["street"].append(streets[k])
-            ac["seat"].append(actor)
-            ac["bot"].append(seat_bot[actor] if actor >= 0 else None)
-            ac["kind"].append(act.kind)
-            ac["amount"].append(int(act.amount) if act.kind not in ("dh", "db") else 0)
-            ac["cards"].append(cards_text(act.cards) if act.cards else None)
-            ac["target"].append(act.target if act.kind == "dh" else None)
-            ac["fault"].append(fault)
-        decided.clear()
+            kind = act.kind
+            self.actions.append((
+                u.run_id, u.match, hand_no, k, streets[k], actor,
+                seat_bot[actor] if actor >= 0 else None, kind,
+                int(act.amount) if kind not in ("dh", "db") else 0,
+                cards_text(act.cards) if act.cards else None,
+                act.target if kind == "dh" else None, fault))
+        return decisions, faults
 
-        end = hand.observation(button)
+    def _hand_row(self, hand_no: int, local_no: int, hand: Any, res: Any, end: Any,
+                  decisions: int, won: list[int]) -> tuple:
+        """The hand's ``hands`` row (a passed deal's pot carried per rotation)."""
+        u = self.unit
         board = list(end.board)
-        up_by_seat = end.up
-        folded = end.folded
-        pot = sum(p.amount for p in res.pots)
-        won = [0] * n
-        for p in res.pots:
-            for s, v in p.winners.items():
-                won[s] += int(v)
-        h["run_id"].append(run_id)
-        h["match"].append(match)
-        h["hand"].append(hand_no)
-        h["deal"].append(hand_no // rotations)
-        h["variant"].append(variant)
-        h["betting"].append(betting)
-        h["players"].append(n)
-        h["button"].append(button)
-        h["board"].append(cards_text(board) if board else None)
-        h["pot"].append(int(pot))
-        h["rake"].append(int(res.rake))
-        h["showdown"].append(bool(res.went_to_showdown))
+        rot = local_no % self.rotations
+        carry_in = self.carried[rot]
         carry_out = int(getattr(res, "carry", 0) or 0)
-        h["passed"].append(bool(getattr(res, "passed", False)))
-        rot = local_no % rotations
-        h["carry_in"].append(carried[rot])
-        h["carry_out"].append(carry_out)
-        carried[rot] = carry_out
-        h["decisions"].append(decisions)
-        h["winners"].append(sum(1 for w in won if w > 0))
-        h["bb"].append(bb)
-        h["stack"].append(stack)
-        h["ante"].append(desc["ante"])
-        h["small_blind"].append(min(b for b in blinds if b) if any(blinds) else 0)
-        h["big_blind"].append(max(blinds) if blinds else 0)
-        h["bring_in"].append(desc["bring_in"])
-        h["small_bet"].append(desc["small_bet"])
-        h["big_bet"].append(desc["big_bet"])
-        h["max_bet"].append(desc["max_bet"])
-        h["min_bet"].append(desc["min_bet"])
-        h["max_raises"].append(max_raises)
-        h["options"].append(options_json)
+        self.carried[rot] = carry_out
+        return (u.run_id, u.match, hand_no, hand_no // self.rotations, u.variant, u.betting,
+                self.n, hand.button, cards_text(board) if board else None,
+                int(sum(p.amount for p in res.pots)), int(res.rake),
+                bool(res.went_to_showdown), bool(getattr(res, "passed", False)), carry_in,
+                carry_out, decisions, sum(1 for w in won if w > 0), *self.game_columns)
 
+    def _seat_rows(self, hand_no: int, hand: Any, res: Any, end: Any, seat_bot: list[str],
+                   won: list[int], faults: list[int]) -> int:
+        """Append the hand's ``seats`` rows; return its evaluations (one per ranking a
+        seat was scored on at the showdown)."""
+        from pokerarena.arena.match import showdown_categories
+
+        u = self.unit
         sd = res.showdown
-        categories = showdown_categories(hand, game) if sd else {}
-        for seat in range(n):
-            cards = hand.cards_of(seat)
+        categories = showdown_categories(hand, self.game) if sd else {}
+        button = hand.button
+        evaluations = 0
+        for seat in range(self.n):
             info = sd.get(seat)
-            up = up_by_seat[seat]
-            st["run_id"].append(run_id)
-            st["match"].append(match)
-            st["hand"].append(hand_no)
-            st["variant"].append(variant)
-            st["betting"].append(betting)
-            st["seat"].append(seat)
-            st["position"].append((seat - button - 1) % n)
-            st["is_button"].append(seat == button)
-            st["bot"].append(seat_bot[seat])
-            st["cards"].append(cards_text(cards))
-            st["up_cards"].append(cards_text(up) if up else None)
-            st["start_stack"].append(stack)
-            st["end_stack"].append(int(res.stacks[seat]))
-            st["net"].append(int(res.deltas[seat]))
-            st["pot_won"].append(won[seat])
-            st["folded"].append(bool(folded[seat]))
-            st["showdown"].append(info is not None)
+            up = end.up[seat]
+            high = high_cat = low = low_cat = None
             if info is not None:
                 high_cat, low_cat = categories.get(seat, (None, None))
-                st["high"].append(info.get("high") or None)
-                st["high_category"].append(high_cat)
-                st["low"].append(info.get("low") or None)
-                st["low_category"].append(low_cat)
-            else:
-                st["high"].append(None)
-                st["high_category"].append(None)
-                st["low"].append(None)
-                st["low_category"].append(None)
-            st["faults"].append(faults[seat])
-
-    result = play_match(game, entrants, int(unit["hands"]), table_seed, policy=policy,
-                        duplicate=duplicate, stack=stack, match_no=match, on_hand=on_hand,
-                        on_decision=on_decision)
-    if bot_time is not None:
-        bot_time["decisions"] = [e.decisions for e in result.entrants]
-        bot_time["think_seconds"] = [e.think_time for e in result.entrants]
-    fl: dict[str, list] = {f: [] for f in FAULTS_SCHEMA.names}
-    for f in result.faults:
-        fl["run_id"].append(run_id)
-        fl["match"].append(match)
-        fl["hand"].append(first + f.hand_no if f.hand_no >= 0 else None)
-        fl["seat"].append(f.seat)
-        fl["bot"].append(f.bot)
-        fl["kind"].append(f.kind)
-        fl["detail"].append(f.detail)
-    return {"hands": pa.table(h, schema=HANDS_SCHEMA),
-            "seats": pa.table(st, schema=SEATS_SCHEMA),
-            "actions": pa.table(ac, schema=ACTIONS_SCHEMA),
-            "faults": pa.table(fl, schema=FAULTS_SCHEMA)}
+                high, low = info.get("high") or None, info.get("low") or None
+                evaluations += (high_cat is not None) + (low_cat is not None)
+            self.seats.append((
+                u.run_id, u.match, hand_no, u.variant, u.betting, seat,
+                (seat - button - 1) % self.n, seat == button, seat_bot[seat],
+                cards_text(hand.cards_of(seat)), cards_text(up) if up else None, self.stack,
+                int(res.stacks[seat]), int(res.deltas[seat]), won[seat],
+                bool(end.folded[seat]), info is not None, high, high_cat, low, low_cat,
+                faults[seat]))
+        return evaluations
 
 
-def units_row(unit: dict[str, Any], *, worker: str, attempt: int, started_at: float,
+def _streets(length: int, decided: dict[int, Any]) -> list[int]:
+    """Each log entry's street: a decision's own; dealer entries and forced bets carry
+    the street of the decision that follows them (after the last decision: its)."""
+    streets: list[Any] = [None] * length
+    nxt = None
+    for k in range(length - 1, -1, -1):
+        d = decided.get(k)
+        if d is not None:
+            nxt = d.street
+        streets[k] = nxt
+    last = 0
+    for k in range(length):
+        if streets[k] is None:
+            streets[k] = last
+        last = streets[k]
+    return streets
+
+
+def _entrants(unit: Unit) -> tuple[int, list[Any]]:
+    """The table's seed and the unit's bots, each seeded from the unit's SeedSequence."""
+    ss = np.random.SeedSequence(unit.seed, spawn_key=unit.spawn_key)
+    table_seq, *bot_seqs = ss.spawn(len(unit.bots) + 1)
+    table_seed = int(table_seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
+    entrants = [new_bot(name, int(s.generate_state(1)[0]))
+                for name, s in zip(unit.bots, bot_seqs, strict=True)]
+    for e, name in zip(entrants, unit.bots, strict=True):
+        with contextlib.suppress(AttributeError, TypeError):  # __slots__, read-only
+            e.name = name
+    return table_seed, entrants
+
+
+def play_unit(unit: Unit, cache: GameCache | None = None,
+              observer: UnitObserver | None = None) -> PlayedUnit:
+    """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
+    tables and each entrant's decisions and thinking time. The hands are played by the
+    arena's ``play_match`` (bots' hooks, time limits and the irregularity policy), seeded
+    from the unit's SeedSequence; ``observer`` (optional) hears of every decision's time,
+    every hand and every fault."""
+    from pokerarena.arena.faults import FaultPolicy
+    from pokerarena.arena.match import play_match
+
+    game = (cache or GameCache()).get(unit.variant, unit.options)
+    table_seed, entrants = _entrants(unit)
+    lim = unit.limits
+    policy = FaultPolicy(decision_time=lim.decision_seconds, hand_time=lim.hand_seconds,
+                         on_fault=lim.on_fault, max_faults=lim.max_faults)
+    stack = int(unit.stack or game.variant.stakes.stack)
+    rec = _Recorder(unit, game, stack, observer)
+    result = play_match(game, entrants, unit.hands, table_seed, policy=policy,
+                        duplicate=unit.duplicate, stack=stack, match_no=unit.match,
+                        on_hand=rec.on_hand, on_decision=rec.on_decision)
+    faults = [(unit.run_id, unit.match, unit.first_hand + f.hand_no if f.hand_no >= 0
+               else None, f.seat, f.bot, f.kind, f.detail) for f in result.faults]
+    if observer is not None:
+        for f in result.faults:
+            observer.on_fault(f.bot, f.kind)
+    return PlayedUnit({"hands": HANDS.table(rec.hands), "seats": SEATS.table(rec.seats),
+                       "actions": ACTIONS.table(rec.actions), "faults": FAULTS.table(faults)},
+                      [e.decisions for e in result.entrants],
+                      [e.think_time for e in result.entrants])
+
+
+def units_row(unit: Unit, *, worker: str, attempt: int, started_at: float,
               play_seconds: float, write_seconds: float, rows: dict[str, int],
-              nbytes: int, bot_time: dict[str, list] | None = None) -> pa.Table:
-    """The one-row ``units`` table of a finished unit (``bot_time``: as
-    :func:`play_unit` filled it)."""
-    bot_time = bot_time or {}
-    row = {
-        "run_id": [unit.get("run_id", "")], "match": [unit["match"]],
-        "shard": [unit["shard"]], "variant": [unit["variant"]], "betting": [unit["betting"]],
-        "options": [json.dumps(unit["options"], sort_keys=True)],
-        "bots": [",".join(unit["bots"])], "hands": [unit["hands"]],
-        "first_hand": [unit["first_hand"]], "seed": [int(unit["seed"])],
-        "spawn_key": [",".join(str(k) for k in unit["spawn_key"])], "worker": [worker],
-        "attempt": [attempt], "started_at": [int(started_at * 1000)],
-        "play_seconds": [play_seconds], "write_seconds": [write_seconds],
-        "rows_hands": [rows.get("hands", 0)], "rows_seats": [rows.get("seats", 0)],
-        "rows_actions": [rows.get("actions", 0)],
-        "rows_faults": [rows.get("faults", 0)], "bytes": [nbytes],
-        "bot_decisions": [bot_time.get("decisions")],
-        "bot_think_seconds": [bot_time.get("think_seconds")],
-    }
-    return pa.table(row, schema=UNITS_SCHEMA)
+              nbytes: int, played: PlayedUnit | None = None) -> pa.Table:
+    """The one-row ``units`` table of a finished unit (``played``: what
+    :func:`play_unit` returned, for the bots' decisions and thinking time)."""
+    return UNITS.table([(
+        unit.run_id, unit.match, unit.shard, unit.variant, unit.betting,
+        json.dumps(unit.options, sort_keys=True), ",".join(unit.bots), unit.hands,
+        unit.first_hand, unit.seed, ",".join(str(k) for k in unit.spawn_key), worker,
+        attempt, int(started_at * 1000), play_seconds, write_seconds,
+        rows.get("hands", 0), rows.get("seats", 0), rows.get("actions", 0),
+        rows.get("faults", 0), nbytes, played.decisions if played else None,
+        played.think_seconds if played else None)])

@@ -11,9 +11,11 @@ import socket
 import time
 from typing import Any
 
+from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.landing import check_wanted, landing
 from pokerarena.workers.parts import drop_staged, land_part, stage_part
 from pokerarena.workers.records import DATA_TABLES, GameCache, play_unit, units_row
+from pokerarena.workers.unit import Unit
 
 
 def worker_name() -> str:
@@ -21,8 +23,9 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
-                 cache: GameCache | None = None) -> dict[str, Any]:
+def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
+                 cache: GameCache | None = None,
+                 observer: UnitObserver | None = None) -> dict[str, Any]:
     """Play ``unit``, write its ``hands``/``seats``/``actions``/``faults`` parts and its
     ``units`` row, and land them together. Returns a summary dict: ``unit_id``,
     ``hands``, ``rows`` per table, ``bytes``, ``play_seconds``, ``write_seconds``,
@@ -31,22 +34,24 @@ def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
 
     Every part is first written under a temporary name and checked
     (:func:`~pokerarena.workers.parts.stage_part`); then, holding the run's landing lock,
-    the unit's session (``unit["session"]``, set by the driver) is checked and the parts
+    the unit's session (``unit.session``, set by the driver) is checked and the parts
     are renamed into place, the ``units`` part last (its presence marks a complete unit
     on disk). A unit its run no longer wants (cancelled, ended, driver gone) raises
     :class:`~pokerarena.workers.landing.UnitNotWanted` and leaves nothing behind.
+    ``observer`` hears of the unit's decisions, hands and faults as it plays
+    (:mod:`~pokerarena.workers.hooks`).
     """
-    session = unit.get("session")
+    session = unit.session
     check_wanted(run_dir, session)  # a queued unit of a cancelled run is not even played
     started = time.time()
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    bot_time: dict[str, list] = {}
-    tables = play_unit(unit, cache, bot_time)
+    played = play_unit(unit, cache, observer)
+    tables = played.tables
     t1 = time.perf_counter()
     nbytes = 0
     rows: dict[str, int] = {}
-    uid = unit["unit_id"]
+    uid = unit.unit_id
     staged = []
     try:
         for name in DATA_TABLES:
@@ -57,7 +62,7 @@ def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
         worker = worker_name()
         units = units_row(unit, worker=worker, attempt=attempt, started_at=started,
                           play_seconds=t1 - t0, write_seconds=t2 - t1, rows=rows,
-                          nbytes=nbytes, bot_time=bot_time)
+                          nbytes=nbytes, played=played)
         staged.append(stage_part(units, run_dir, "units", uid))
         nbytes += staged[-1][2]
         with landing(run_dir, session):
@@ -67,6 +72,6 @@ def execute_unit(unit: dict[str, Any], run_dir: str, attempt: int = 1,
                 staged.pop(0)
     finally:
         drop_staged(staged)
-    return {"unit_id": uid, "hands": int(unit["hands"]), "rows": rows, "bytes": nbytes,
+    return {"unit_id": uid, "hands": unit.hands, "rows": rows, "bytes": nbytes,
             "play_seconds": t1 - t0, "write_seconds": time.perf_counter() - t1,
             "cpu_seconds": time.process_time() - cpu0, "worker": worker, "attempt": attempt}

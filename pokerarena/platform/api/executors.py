@@ -12,6 +12,7 @@ from typing import Any
 
 from pokerarena.platform.executors import Finished, LocalExecutor, RayExecutor, UnitFailure
 from pokerarena.workers.actor import TableWorker
+from pokerarena.workers.unit import Unit
 
 
 class MeteredLocalExecutor(LocalExecutor):
@@ -33,7 +34,7 @@ class MeteredLocalExecutor(LocalExecutor):
 class MeteredTableWorker(TableWorker):
     """The Ray actor of :class:`MeteredRayExecutor`: the workers' actor, metered."""
 
-    def run_unit(self, unit: dict[str, Any], run_dir: str, attempt: int = 1) -> dict[str, Any]:
+    def run_unit(self, unit: Unit, run_dir: str, attempt: int = 1) -> dict[str, Any]:
         """Play one unit, write its parts, return its result with metrics."""
         from pokerarena.platform.metrics import measured_unit
 

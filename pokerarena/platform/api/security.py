@@ -173,6 +173,16 @@ def public_path_roots(data_dir: str | Path) -> dict[str, str]:
     return dict(sorted(roots.items(), key=lambda kv: -len(kv[0])))
 
 
+def _relative_with(prefix: str) -> Callable[[re.Match[str]], str]:
+    """The replacement of a matched root: ``<prefix>`` before a ``/``, else the prefix
+    without its slash (or ``.``)."""
+
+    def replace(m: re.Match[str]) -> str:
+        return prefix if m.group(0).endswith("/") else (prefix.rstrip("/") or ".")
+
+    return replace
+
+
 def relative_paths(text: str, roots: dict[str, str]) -> str:
     """``text`` with every path under one of ``roots`` (see :func:`public_path_roots`)
     written relative to it: ``<root>/a/b`` becomes ``<prefix>a/b``, ``<root>`` alone
@@ -182,8 +192,7 @@ def relative_paths(text: str, roots: dict[str, str]) -> str:
             if spelling not in text:
                 continue
             text = re.sub(re.escape(spelling) + r"(?:/|(?![\w.-]))",
-                          lambda m, p=prefix: p if m.group(0).endswith("/") else
-                          (p.rstrip("/") or "."), text)
+                          _relative_with(prefix), text)
     return text
 
 

@@ -1,0 +1,109 @@
+"""Results: a run's leaderboard and charts, and read-only SQL over the views, all run
+in the query pool (a process per query with its own memory limit; 429 when full)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from pokerarena.platform.api.context import RUN_ID, ApiContext, Context, RunId
+from pokerarena.platform.query import leaderboard_sql
+from pokerarena.platform.query_pool import records
+
+router = APIRouter(tags=["results"])
+
+
+def _one_line(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql).strip()
+
+
+CROSS_TABLE_SQL = _one_line("""
+SELECT a.bot AS bot, b.bot AS opponent, count(*) AS hands,
+       round(1000.0 * avg(a.net / h.bb), 1) AS mbb_per_hand
+FROM seats a
+JOIN seats b ON a.run_id = b.run_id AND a.match = b.match AND a.hand = b.hand
+     AND a.seat <> b.seat
+JOIN hands h ON h.run_id = a.run_id AND h.match = a.match AND h.hand = a.hand
+WHERE a.bot <> b.bot
+GROUP BY 1, 2 ORDER BY 1, 2
+""")
+
+POSITIONS_SQL = _one_line("""
+SELECT s.position, count(*) AS hands,
+       round(avg(CASE WHEN s.net > 0 THEN 1.0 ELSE 0.0 END), 4) AS win_rate,
+       round(1000.0 * avg(s.net / h.bb), 1) AS mbb_per_hand
+FROM seats s JOIN hands h USING (run_id, match, hand)
+GROUP BY 1 ORDER BY 1
+""")
+
+CATEGORIES_SQL = _one_line("""
+SELECT coalesce(high_category, low_category, 'unranked') AS category, count(*) AS hands,
+       round(avg(CASE WHEN pot_won > 0 THEN 1.0 ELSE 0.0 END), 4) AS won_rate
+FROM seats WHERE showdown
+GROUP BY 1 ORDER BY hands DESC, category
+""")
+
+
+class QueryRequest(BaseModel):
+    """A read-only SQL query over the DuckDB views."""
+
+    sql: str = Field(min_length=1, max_length=20_000, description="one SELECT statement")
+    run_id: str | None = Field(None, pattern=RUN_ID, description="only this run's rows")
+
+
+async def _run_records(ctx: ApiContext, run_id: str, statements: dict[str, str]
+                       ) -> dict[str, Any]:
+    ctx.manager_call(lambda: ctx.manager._store(run_id))
+    out = await ctx.pooled(statements, run_id)
+    return {"run_id": run_id, **{name: records(r) for name, r in out.items()}}
+
+
+@router.get("/api/runs/{run_id}/leaderboard")
+async def leaderboard(run_id: RunId, ctx: Context) -> dict[str, Any]:
+    """Per bot: hands, net chips, mbb/hand with 95% CI, won rate, faults; and the cross
+    table (each bot's mbb/hand at tables with each other bot); ``unreadable_units``:
+    the units left out because a part of theirs is damaged. Runs in the query pool
+    (429 when it is full)."""
+    out = await _run_records(ctx, run_id, {"leaderboard": leaderboard_sql(),
+                                           "cross_table": CROSS_TABLE_SQL})
+    # The units whose parts fail the footer check are left out of the views: say so.
+    store = ctx.manager_call(lambda: ctx.manager._store(run_id))
+    out["unreadable_units"] = [{"unit": unit, "tables": tables} for unit, tables
+                               in sorted(store.damaged_units().items())]
+    return out
+
+
+@router.get("/api/runs/{run_id}/charts")
+async def charts(run_id: RunId, ctx: Context) -> dict[str, Any]:
+    """Win rate by position (0 = first after the button) and hand categories at
+    showdown. Runs in the query pool (429 when it is full)."""
+    return await _run_records(ctx, run_id, {"positions": POSITIONS_SQL,
+                                            "categories": CATEGORIES_SQL})
+
+
+@router.post("/api/query", response_class=Response,
+             responses={200: {"content": {"application/json": {}},
+                              "description": "`columns`, `rows`, `truncated`, "
+                              "`truncated_by`, `row_limit`, `byte_limit`"}})
+async def query(req: QueryRequest, ctx: Context) -> Response:
+    """One read-only SELECT over the views ``hands``, ``seats``, ``actions``,
+    ``faults``, ``units``, ``leaderboard`` and the table ``runs``, in a query process
+    of its own: limited in time (408), memory (413), rows and bytes (``truncated``),
+    queries at once (429); no file access outside the runs, no
+    ATTACH/INSTALL/LOAD/SET/COPY."""
+    run_id = req.run_id
+    if run_id is not None:
+        ctx.manager_call(lambda: ctx.manager._store(run_id))
+    out = (await ctx.pooled({"q": req.sql}, run_id))["q"]
+    # The worker encoded the rows (at most response_bytes of them): pass them through.
+    head = json.dumps({"columns": out["columns"]})[:-1]
+    tail = json.dumps({"truncated": out["truncated"] is not None,
+                       "truncated_by": out["truncated"], "row_limit": ctx.limits.rows,
+                       "byte_limit": ctx.pool.limits.response_bytes})[1:]
+    body = f'{head}, "rows": {out["rows_json"]}, {tail}'
+    return Response(body.encode(), media_type="application/json")

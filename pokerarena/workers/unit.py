@@ -1,0 +1,70 @@
+"""The work unit: what the planner makes and a worker plays.
+
+It lives with the workers (below the platform) because both sides read it: the
+planner (``platform.planner``) makes units from a spec, and
+:func:`~pokerarena.workers.records.play_unit` plays one. A unit is plain, frozen data
+(it is pickled to Ray workers as it is); ``to_dict``/``from_dict`` give its JSON form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLimits:
+    """A unit's time limits and irregularity policy (``None``: no limit)."""
+
+    decision_seconds: float | None = 5.0
+    hand_seconds: float | None = 60.0
+    on_fault: Literal["check_fold", "call", "protect"] = "check_fold"
+    max_faults: int | None = None
+
+    @classmethod
+    def of(cls, d: Mapping[str, Any] | None) -> UnitLimits:
+        """From the spec's limits (keys this class does not know are left out)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in (d or {}).items() if k in names})
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One work unit: ``hands`` hands of one game by one lineup, from its own seed
+    (``SeedSequence(seed, spawn_key=spawn_key)``). ``session`` is the driver's landing
+    token (set when the unit is sent; see :mod:`pokerarena.workers.landing`)."""
+
+    unit_id: str
+    index: int
+    match: int
+    shard: int
+    variant: str
+    betting: str
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+    hands: int
+    first_hand: int
+    seed: int
+    spawn_key: tuple[int, ...]
+    stack: int | None = None
+    duplicate: bool = False
+    run_id: str = ""
+    limits: UnitLimits = field(default_factory=UnitLimits)
+    session: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready; the options dict is a copy)."""
+        d = asdict(self)
+        d["bots"] = list(self.bots)
+        d["spawn_key"] = list(self.spawn_key)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Unit:
+        """Inverse of :meth:`to_dict`."""
+        d = dict(d)
+        d["bots"] = tuple(d["bots"])
+        d["spawn_key"] = tuple(d["spawn_key"])
+        d["limits"] = UnitLimits.of(d.get("limits"))
+        return cls(**d)
