@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PREPARED := $(VENV)/.prepared
 
 # Debian packages the real-browser and real-Prometheus tests drive. `make test` installs
 # them when it can (root and apt-get); otherwise it stops and names the command that does.
@@ -11,7 +12,7 @@ SYSTEM_PKGS := chromium prometheus
 APT_GET ?= apt-get
 INSTALL_CMD := sudo apt-get update && sudo apt-get install -y $(SYSTEM_PKGS)
 
-.PHONY: demo test native native-or-pure system-deps lint typecheck bench clean
+.PHONY: demo test native native-or-pure prepare system-deps lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +33,16 @@ native-or-pure: $(STAMP)
 	  echo "*** the speed of the table loop). 'make native' shows the error."; \
 	  echo ""; }
 
+# Once per .venv (a fresh clone's first `make demo`): the native build beside the numba
+# kernels and tables the demo's games need, cached on disk, so that the demo starts warm
+# (tools/prepare.py; never fails: what is missing is prepared again by the demo).
+$(PREPARED): $(STAMP)
+	@$(PY) tools/prepare.py --native || echo "(preparation failed: make demo prepares itself)"
+	@touch $(PREPARED)
+
+prepare: $(STAMP)
+	$(PY) tools/prepare.py --native
+
 system-deps:
 	@missing=""; for b in $(SYSTEM_BINS); do [ -x $$b ] || missing="$$missing $$b"; done; \
 	[ -z "$$missing" ] && exit 0; \
@@ -50,7 +61,7 @@ system-deps:
 	  exit 1; \
 	fi
 
-demo: $(STAMP) native-or-pure
+demo: $(STAMP) $(PREPARED) native-or-pure
 	$(PY) -m pokerarena.demo
 
 test: $(STAMP) system-deps native

@@ -1,0 +1,104 @@
+"""Prepare a fresh machine once, at install time: the native build and the demo's caches.
+
+Usage: ``python tools/prepare.py [--native]`` (the ``.venv`` bootstrap of ``make demo``
+runs it once). It fills the caches the demo's warm-up would otherwise fill on its first
+run: numba's compiled kernels (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the
+sources) and the evaluator's and pre-flop tables (``POKERARENA_CACHE``, else
+``~/.cache/pokerarena``), so that ``make demo`` on a fresh clone finds them ready.
+
+The order avoids doing the same work twice on a machine with few cores. Every game's
+warm-up starts with the same evaluator tables and the same Monte Carlo kernels: warmed
+up in parallel from an empty cache, each process compiles and builds all of them itself
+(numba's cache only helps a process that starts after another finished). So that
+shared part is prepared first, alone (``--native``: beside the mypyc build, which keeps
+the other core busy), and then the demo's own warm-up prepares every game, one variant
+per core, loading the shared part from disk and doing only its own work (its pre-flop
+tables: Monte Carlo over every starting hand). Nothing here is needed for correctness: a
+cache missing or out of date is only filled again by the next run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _start_native() -> subprocess.Popen[str]:
+    """The mypyc build (``tools/build_native.py --if-stale``) in a child process; its
+    output is shown when it ends."""
+    return subprocess.Popen([sys.executable, str(ROOT / "tools" / "build_native.py"),
+                             "--if-stale"], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+SHARED_STEPS = ("evaluator tables and game profile", "Monte Carlo kernels (numba)")
+
+
+def _shared(spec: Any, console: Any) -> float:
+    """Prepare in this process what every game's warm-up starts with, and only that: the
+    evaluator tables and the Monte Carlo kernels (compiled by a pre-flop table of a few
+    deals, thrown away: the real tables are the games' own work, done in parallel
+    next). Shows a progress line; returns the seconds it took."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from pokerarena.bots.strength import preflop
+    from pokerarena.bots.strength.estimate import register_game
+    from pokerarena.engine.game import Game
+
+    config = spec.game_configs()[0]
+    label = f"{config['variant']} {config['betting'].replace('_', '-')}"
+    t0 = time.perf_counter()
+    with Progress("[bold]shared[/bold]", BarColumn(bar_width=24), MofNCompleteColumn(),
+                  TimeElapsedColumn(), "{task.description}", console=console) as bar:
+        task = bar.add_task(label, total=len(SHARED_STEPS))
+        bar.update(task, description=f"{label}: {SHARED_STEPS[0]}")
+        prof = register_game(Game(config["variant"], config["options"]))
+        bar.update(task, completed=1, description=f"{label}: {SHARED_STEPS[1]}")
+        if prof.plan is not None and prof.preflop_table:
+            preflop.build(prof.plan, 1, 8)
+            preflop.build_narrowed(prof.plan, deals=8)
+        bar.update(task, completed=2,
+                   description=f"ready in {time.perf_counter() - t0:.1f} s")
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(ROOT))
+    from rich.console import Console
+
+    from pokerarena import demo
+
+    console = Console(highlight=False)
+    t0 = time.perf_counter()
+    native = _start_native() if "--native" in argv else None
+    spec = demo._spec(demo._bots())
+    console.print("Preparing this machine once: "
+                  + ("the native build (mypyc) beside " if native else "")
+                  + "what every game shares, then the demo's games")
+    try:
+        _shared(spec, console)
+    except Exception as exc:  # noqa: BLE001 - the demo's warm-up does it again
+        console.print(f"[yellow]shared kernels not prepared[/yellow] ({exc})")
+    if native is not None:
+        out, _ = native.communicate()
+        lines = out.strip().splitlines()
+        console.print(lines[-1] if native.returncode == 0 and lines else
+                      f"[yellow]native build failed[/yellow] ({len(lines)} lines of output; "
+                      "'make native' shows them)")
+    try:
+        demo._warm_up(spec)
+    except Exception as exc:  # noqa: BLE001 - the demo's warm-up does it again
+        console.print(f"[yellow]the demo's games not prepared[/yellow] ({exc})")
+    console.print(f"Prepared in {time.perf_counter() - t0:.0f} s "
+                  f"({os.cpu_count()} cores); make demo now starts warm.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
