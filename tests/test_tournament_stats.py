@@ -294,3 +294,24 @@ def test_a_stopped_tournament_gets_icm_equity_and_bad_levels_are_refused():
     assert sum(s.icm for s in alive) == pytest.approx(sum(s.prize for s in alive))
     with pytest.raises(ValueError, match="round 0"):
         play_freeze_out("holdem", ["call"] * 2, stack=100, levels=[Level(5, {})])
+
+
+def test_standings_from_blocks_rank_rate_and_rate_by_segments():
+    """Synthetic heads-up blocks: ``a`` beats ``b`` by 1 bb a deal, ``b`` beats ``c``;
+    the standings order them, the cross table is antisymmetric, and the ratings (by
+    segments of deals) put ``a`` first."""
+    from pokerarena.tournaments.standings import Block, standings
+
+    rng = np.random.default_rng(4)
+    blocks = []
+    for m, (x, y, edge) in enumerate([("a", "b", 1.0), ("b", "c", 1.0), ("a", "c", 2.0)]):
+        for d in range(200):
+            v = edge + rng.normal(0, 3)
+            blocks += [Block(m, d, x, v, 2, (x, y)), Block(m, d, y, -v, 2, (x, y))]
+    out = standings(blocks, resamples=50)
+    assert [r["bot"] for r in out["bots"]] == ["a", "b", "c"]
+    cross = out["cross"]["mbb_per_hand"]
+    assert cross[0][1] == pytest.approx(-cross[1][0])
+    assert out["instant_runoff"] == ["a", "b", "c"]
+    assert max(out["bradley_terry"], key=lambda r: r["rating"])["bot"] == "a"
+    assert max(out["openskill"], key=lambda r: r["rating"])["bot"] == "a"

@@ -1,4 +1,5 @@
-"""``pokerarena sprt``: is NEW better than OLD? Duplicate pairs until the test decides."""
+"""``pokerarena sprt`` (is NEW better than OLD? duplicate pairs until the test decides)
+and ``pokerarena leaderboard`` (a run's standings, rankings and ratings)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ from pokerarena.tournaments.sequential import (
     run_test,
 )
 from pokerarena.tournaments.sprt import Sprt
+from pokerarena.tournaments.standings import SEGMENT_DEALS, Block, standings
 
 BAR = 30
 
 
 def register(sub: Any) -> None:
-    """Add ``sprt`` to the CLI."""
+    """Add ``sprt`` and ``leaderboard`` to the CLI."""
+    register_leaderboard(sub)
     p = sub.add_parser(
         "sprt", help="sequential test of NEW against OLD, stopping as soon as it decides",
         description="Plays duplicate pairs (each deal twice, seats swapped) of NEW against "
@@ -138,3 +141,74 @@ def _on_ray(todo: list[PairBatch], address: str | None, workers: int | None) -> 
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+BLOCKS_SQL = """
+SELECT s.match, coalesce(h.deal, h.hand) AS deal, s.bot, sum(s.net / h.bb) AS bbs,
+       count(*) AS hands, any_value(u.bots) AS lineup
+FROM seats s JOIN hands h USING (run_id, match, hand)
+     JOIN units u ON u.run_id = s.run_id AND u.unit = s.unit
+GROUP BY s.match, coalesce(h.deal, h.hand), s.bot
+ORDER BY 1, 2, 3
+"""
+
+
+def register_leaderboard(sub: Any) -> None:
+    """Add ``leaderboard`` to the CLI."""
+    p = sub.add_parser(
+        "leaderboard", help="a run's standings: mbb/hand with intervals, cross table, "
+        "rankings and ratings",
+        description="Reads the run's Parquet through DuckDB. Blocks are deals (all the "
+        "seatings of a duplicate deal together); intervals are bootstrapped over blocks "
+        "when their sizes differ. Rankings: total bankroll and instant run-off; ratings: "
+        "Bradley-Terry with bootstrap intervals (heads-up) and OpenSkill.")
+    p.add_argument("run_id", metavar="RUN_ID")
+    p.add_argument("--data", default="data", help="data directory (default ./data)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_leaderboard)
+
+
+def leaderboard_data(data: str, run_id: str) -> dict[str, Any]:
+    """The standings of run ``run_id`` under ``data``."""
+    from pokerarena.platform.query import connect, run_query
+
+    con = connect(data, run_id)
+    try:
+        _, rows = run_query(con, BLOCKS_SQL)
+    finally:
+        con.close()
+    if not rows:
+        raise SequentialTestError(f"run {run_id!r} has no finished hands yet")
+    blocks = [Block(int(m), int(d), str(b), float(x), int(n), tuple(str(lineup).split(",")))
+              for m, d, b, x, n, lineup in rows]
+    return {"run_id": run_id, **standings(blocks)}
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    out = leaderboard_data(args.data, args.run_id)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{'bot':<14}{'mbb/hand':>10}{'95% interval':>22}{'hands':>9}")
+    for r in out["bots"]:
+        print(f"{r['bot']:<14}{r['value']:>10.1f}   [{r['lo']:>8.1f}, {r['hi']:>8.1f}]"
+              f"{r['hands']:>9,}")
+    bots = out["cross"]["bots"]
+    print("\ncross table (row's mbb/hand against column)")
+    print(" " * 14 + "".join(f"{b[:9]:>10}" for b in bots))
+    for b, row in zip(bots, out["cross"]["mbb_per_hand"], strict=True):
+        print(f"{b:<14}" + "".join(f"{'' if x is None else round(x):>10}" for x in row))
+    print("\ntotal bankroll: " + ", ".join(r["bot"] for r in out["total_bankroll"]))
+    print("instant run-off: " + ", ".join(out["instant_runoff"]))
+    if "bradley_terry" in out:
+        print("Bradley-Terry (Elo): " + ", ".join(
+            f"{r['bot']} {r['rating']:+.0f} [{r['lo']:+.0f}, {r['hi']:+.0f}]"
+            for r in sorted(out["bradley_terry"], key=lambda r: -r["rating"])))
+        st = out["stability"]
+        print(f"order kept in {st['order_kept']:.0%} of {st['trials']} drops of "
+              f"{st['dropped']} segments of {SEGMENT_DEALS} deals (top kept "
+              f"{st['top_kept']:.0%})")
+    print("OpenSkill (mu, +-2 sigma): " + ", ".join(
+        f"{r['bot']} {r['rating']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]"
+        for r in sorted(out["openskill"], key=lambda r: -r["rating"])))
+    return 0

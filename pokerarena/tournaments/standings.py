@@ -1,0 +1,117 @@
+"""A tournament's standings from its blocks: rates with intervals, the cross table, the
+ACPC's two rankings, ratings with uncertainty and their stability.
+
+Input is plain data (one :class:`Block` per bot per deal of a match), so the standings
+do not depend on where the rows came from (Parquet through DuckDB, a match in memory).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pokerarena.tournaments.estimates import block_rate
+from pokerarena.tournaments.rankings import instant_runoff, total_bankroll
+from pokerarena.tournaments.ratings import bradley_terry, openskill_ratings, order_stability
+
+
+@dataclass(frozen=True)
+class Block:
+    """What ``bot`` won (in big blinds) over the ``hands`` hands of deal ``deal`` of
+    match ``match``, whose lineup was ``lineup``."""
+
+    match: int
+    deal: int
+    bot: str
+    bbs: float
+    hands: int
+    lineup: tuple[str, ...]
+
+
+def _rate(blocks: Sequence[Block], seed: int) -> dict[str, Any]:
+    est = block_rate([b.bbs for b in blocks], [b.hands for b in blocks], seed=seed)
+    return est.as_dict(scale=1000.0, digits=1)
+
+
+def _cross(bots: list[str], blocks: Sequence[Block], seed: int
+           ) -> tuple[list[list[float | None]], list[list[float | None]]]:
+    """``mbb[i][j]``: bot i's mbb/hand in the matches where bot j sat too, with its
+    95% half-width; None where they never met."""
+    by_pair: dict[tuple[str, str], list[Block]] = defaultdict(list)
+    for b in blocks:
+        for other in set(b.lineup):
+            if other != b.bot:
+                by_pair[(b.bot, other)].append(b)
+    mbb: list[list[float | None]] = [[None] * len(bots) for _ in bots]
+    ci: list[list[float | None]] = [[None] * len(bots) for _ in bots]
+    for i, a in enumerate(bots):
+        for j, c in enumerate(bots):
+            if (a, c) in by_pair:
+                r = _rate(by_pair[(a, c)], seed)
+                mbb[i][j], ci[i][j] = r["value"], r["ci95"]
+    return mbb, ci
+
+
+SEGMENT_DEALS = 25
+
+
+def _heads_up_pairs(bots: list[str], blocks: Sequence[Block], segment: int = SEGMENT_DEALS
+                    ) -> list[tuple[int, int, float]]:
+    """(i, j, bbs of i) per segment of ``segment`` consecutive deals of a heads-up match
+    between two different bots. A segment, not a single deal, is the game of the
+    rating: one deal is won by whoever wins the blinds, a segment by whoever wins
+    chips, so the ratings follow the chips (a tight bot that folds most deals still
+    wins its segments)."""
+    index = {b: k for k, b in enumerate(bots)}
+    seg: dict[tuple[int, int], list[float]] = {}
+    pair: dict[int, tuple[int, int]] = {}
+    for b in blocks:
+        if len(b.lineup) == 2 and len(set(b.lineup)) == 2 and b.bot == b.lineup[0]:
+            pair[b.match] = (index[b.bot], index[b.lineup[1]])
+            seg.setdefault((b.match, b.deal // segment), []).append(b.bbs)
+    return [(*pair[m], sum(xs)) for (m, _), xs in sorted(seg.items())]
+
+
+def standings(blocks: Sequence[Block], *, seed: int = 0, resamples: int = 200
+              ) -> dict[str, Any]:
+    """Everything a leaderboard shows, JSON-ready (mbb/hand; ratings on their scales)."""
+    by_bot: dict[str, list[Block]] = defaultdict(list)
+    for b in blocks:
+        by_bot[b.bot].append(b)
+    rates = {bot: _rate(bs, seed) for bot, bs in by_bot.items()}
+    bots = sorted(rates, key=lambda b: (-rates[b]["value"], b))
+    mbb, ci = _cross(bots, blocks, seed)
+    filled = [[x if x is not None else 0.0 for x in row] for row in mbb]
+    out: dict[str, Any] = {
+        "bots": [{"bot": b, **rates[b]} for b in bots],
+        "cross": {"bots": bots, "mbb_per_hand": mbb, "ci95": ci},
+        "total_bankroll": [{"bot": b, "mbb_per_hand": round(v, 1)}
+                           for b, v in total_bankroll(bots, filled)],
+        "instant_runoff": instant_runoff(bots, filled),
+    }
+    pairs = _heads_up_pairs(bots, blocks)
+    if pairs and len(bots) >= 2:
+        out["bradley_terry"] = [r.as_dict() for r in bradley_terry(
+            bots, pairs, resamples=resamples, seed=seed)]
+        out["stability"] = order_stability(bots, pairs, drop=max(1, len(pairs) // 20),
+                                           seed=seed)
+    rated, history = openskill_ratings(bots, _openskill_blocks(bots, blocks))
+    out["openskill"] = [r.as_dict() for r in rated]
+    step = max(1, len(history) // 100)
+    out["openskill_history"] = [[round(x, 2) for x in h] for h in history[::step]]
+    return out
+
+
+def _openskill_blocks(bots: list[str], blocks: Sequence[Block]
+                      ) -> list[list[tuple[int, float]]]:
+    """One rating event per segment of a match (as for Bradley-Terry): every distinct
+    bot at it with its chips."""
+    index = {b: k for k, b in enumerate(bots)}
+    grouped: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
+    for b in blocks:
+        g = grouped[(b.match, b.deal // SEGMENT_DEALS)]
+        g[b.bot] = g.get(b.bot, 0.0) + b.bbs
+    return [[(index[bot], x) for bot, x in sorted(g.items())]
+            for _, g in sorted(grouped.items()) if len(g) >= 2]
