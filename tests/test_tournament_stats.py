@@ -315,3 +315,56 @@ def test_standings_from_blocks_rank_rate_and_rate_by_segments():
     assert out["instant_runoff"] == ["a", "b", "c"]
     assert max(out["bradley_terry"], key=lambda r: r["rating"])["bot"] == "a"
     assert max(out["openskill"], key=lambda r: r["rating"])["bot"] == "a"
+
+
+# tournament runs: formats and common deals --------------------------------------
+
+def _spec(**kw):
+    from pokerarena.platform.spec import parse_spec
+
+    base = {"kind": "tournament", "bots": ["call", "random", "maniac", "rock"], "seats": 2,
+            "hands": 40, "unit_hands": 20, "duplicate": True,
+            "games": [{"variant": "holdem", "betting": "fixed_limit"}]}
+    base.update(kw)
+    return parse_spec(base)
+
+
+def test_gauntlet_and_round_robin_lineups_and_bad_settings():
+    from pokerarena.platform.spec import SpecError
+
+    rr = _spec()
+    assert len(rr.lineups()) == rr.lineup_count() == 6
+    g = _spec(format="gauntlet", challenger="rock")
+    assert g.lineups() == [("rock", "call"), ("rock", "random"), ("rock", "maniac")]
+    assert g.lineup_count() == 3
+    with pytest.raises(SpecError, match="challenger"):
+        _spec(format="gauntlet")
+    with pytest.raises(SpecError, match="tournament settings"):
+        _spec(kind="match", bots=["call", "random"], seats=None, format="gauntlet",
+              challenger="call")
+
+
+def test_common_deals_give_every_lineup_the_same_cards():
+    """Deal k of call-random is deal k of call-maniac and of random-maniac: the hole
+    cards dealt in each shard are the same across lineups (seats rotated alike), and
+    differ between shards; without common deals they differ across lineups."""
+    from pokerarena.platform.planner import plan
+    from pokerarena.workers.records import play_unit
+
+    def cards_by_lineup(spec):
+        out = {}
+        for u in plan(spec).units:
+            seats = play_unit(u).tables["seats"].to_pydict()
+            out[(u.bots, u.shard)] = list(zip(seats["hand"], seats["seat"], seats["cards"],
+                                              strict=True))
+        return out
+
+    shared = cards_by_lineup(_spec(bots=["call", "random", "maniac"]))
+    by_shard: dict[int, list] = {}
+    for (_bots, shard), cards in shared.items():
+        by_shard.setdefault(shard, []).append(cards)
+    for shard, lists in by_shard.items():
+        assert all(c == lists[0] for c in lists), shard
+    assert by_shard[0][0] != by_shard[1][0]
+    own = cards_by_lineup(_spec(bots=["call", "random", "maniac"], common_deals=False))
+    assert len({str(v) for (b, s), v in own.items() if s == 0}) == 3

@@ -237,13 +237,15 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                policy: FaultPolicy | None = None, duplicate: bool = False,
                stack: int | None = None, match_no: int = 0,
                on_hand: Callable[[int, Any, list[int]], None] | None = None,
-               on_decision: Callable[[Decision], None] | None = None) -> MatchResult:
+               on_decision: Callable[[Decision], None] | None = None,
+               deal_seed: int | None = None) -> MatchResult:
     """Play a match; ``entrants`` are bot specs or bot objects, one per seat.
 
     With ``duplicate``, ``hands`` is rounded up to a multiple of the number of seats.
     ``on_hand(hand_no, hand, seat_of)`` is called after each hand (e.g. to log it; the
     showdown categories: :func:`showdown_categories`), ``on_decision(Decision)`` after
-    each decision.
+    each decision. ``deal_seed``: deal the cards from this seed instead of the match's
+    (the bots keep theirs), so that other lineups can play the very same deals.
     """
     t0 = time.perf_counter()
     n = len(entrants)
@@ -267,7 +269,8 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     deals = -(-hands // rotations)
     total = deals * rotations
     conserved = True
-    deal_rng = np.random.default_rng(deal_seq)
+    # the deals: from the match's seed, or from ``deal_seed`` (shared by other lineups)
+    deal_rng = np.random.default_rng(deal_seq if deal_seed is None else deal_seed)
     hand_no = 0
     # a deal nobody opened carries its pot to the next deal (one chain per rotation)
     carry = [0] * rotations

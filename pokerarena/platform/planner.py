@@ -4,6 +4,9 @@ Match ``m`` is one game (variant, betting system, options) with one lineup of bo
 Its hands are cut into shards of at most ``unit_hands``; shard ``s`` is unit
 ``m{m:05d}s{s:05d}``, played with the seed ``SeedSequence(run_seed, spawn_key=(m, s))``
 and with the lineup rotated ``s`` seats (so over a match every bot sits everywhere).
+In a tournament with ``common_deals`` (the default), shard ``s`` of game ``g`` deals the
+cards from a key of ``(g, s)`` alone: every lineup plays the same deals, so deal *k* of
+A-B is deal *k* of A-C and of B-C (the bots keep seeds of their own).
 A unit's rows are a pure function of the unit, so results never depend on how many
 workers play them or in which order they finish.
 
@@ -51,7 +54,8 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
     match = 0
     limits = UnitLimits.of(spec.limits.model_dump())
     shards = -(-spec.hands // spec.unit_hands)
-    for game in spec.game_configs():
+    shared = spec.kind == "tournament" and spec.common_deals
+    for game_index, game in enumerate(spec.game_configs()):
         variant, betting = game["variant"], game["betting"]
         for lineup in spec.lineups():
             n = len(lineup)
@@ -65,6 +69,6 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
                     bots=rotations[s % n], hands=min(spec.unit_hands, spec.hands - first),
                     first_hand=first, seed=spec.seed, spawn_key=(match, s),
                     stack=spec.stack, duplicate=spec.duplicate, run_id=run_id,
-                    limits=limits))
+                    limits=limits, deal_key=(game_index, s) if shared else ()))
             match += 1
     return Plan(units)

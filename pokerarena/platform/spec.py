@@ -124,6 +124,13 @@ class RunSpec(_Strict):
                             "lineup (heads-up: twice, cards swapped)")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=lambda: Limits())
+    format: Literal["round_robin", "gauntlet"] = Field(
+        "round_robin", description="tournament: every table of `seats` bots (round robin), "
+        "or the `challenger` at every table with the others (gauntlet)")
+    challenger: str | None = Field(None, description="gauntlet: the bot that meets the field")
+    common_deals: bool = Field(True, description="tournament: every lineup plays the same "
+                               "deals of a game (deal k of A-B is deal k of A-C), so the "
+                               "cross table shares its card luck")
 
     @field_validator("name")
     @classmethod
@@ -173,6 +180,8 @@ class RunSpec(_Strict):
 
     def lineup_count(self) -> int:
         """How many lineups :meth:`lineups` gives (without listing them)."""
+        if self.kind == "tournament" and self.format == "gauntlet":
+            return math.comb(len(self.bots) - 1, self.table_size - 1)
         if self.kind == "tournament":
             return math.comb(len(self.bots), self.table_size)
         return 1
@@ -185,8 +194,13 @@ class RunSpec(_Strict):
 
     def lineups(self) -> list[tuple[str, ...]]:
         """The bot lineups (one bot per seat) that play every game."""
+        from pokerarena.tournaments.pairings import gauntlet, round_robin
+
+        if self.kind == "tournament" and self.format == "gauntlet":
+            assert self.challenger is not None
+            return gauntlet(self.challenger, self.bots, self.table_size)
         if self.kind == "tournament":
-            return list(itertools.combinations(self.bots, self.table_size))
+            return round_robin(self.bots, self.table_size)
         return [tuple(self.bots)]
 
     def canonical(self) -> str:
@@ -320,6 +334,10 @@ def _check_semantics(spec: RunSpec) -> None:
             raise SpecError(f"seats: {n} seats but only {len(spec.bots)} bots")
         if len(set(spec.bots)) != len(spec.bots):
             raise SpecError("bots: a tournament lists each bot once")
+        if spec.format == "gauntlet" and spec.challenger not in spec.bots:
+            raise SpecError("challenger: a gauntlet names its challenger, one of the bots")
+    elif spec.format != "round_robin" or spec.challenger is not None:
+        raise SpecError(f"format, challenger: tournament settings, not for a {spec.kind}")
     elif spec.seats is not None and spec.seats != len(spec.bots):
         raise SpecError(f"seats: a {spec.kind} seats every bot listed ({len(spec.bots)}), "
                         f"not {spec.seats}")

@@ -234,7 +234,8 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
     rec = _Recorder(unit, game, stack, observer)
     result = play_match(game, entrants, unit.hands, table_seed, policy=policy,
                         duplicate=unit.duplicate, stack=stack, match_no=unit.match,
-                        on_hand=rec.on_hand, on_decision=rec.on_decision)
+                        on_hand=rec.on_hand, on_decision=rec.on_decision,
+                        deal_seed=unit.deal_seed())
     faults = [(unit.run_id, unit.match, unit.first_hand + f.hand_no if f.hand_no >= 0
                else None, f.seat, f.bot, f.kind, f.detail) for f in result.faults]
     if observer is not None:

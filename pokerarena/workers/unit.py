@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
+DEALS = 0xDEA1  # the first spawn-key word of shared deals (no lineup's key starts so)
+
 
 @dataclass(frozen=True, slots=True)
 class UnitLimits:
@@ -32,8 +34,11 @@ class UnitLimits:
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One work unit: ``hands`` hands of one game by one lineup, from its own seed
-    (``SeedSequence(seed, spawn_key=spawn_key)``). ``session`` is the driver's landing
-    token (set when the unit is sent; see :mod:`pokerarena.workers.landing`)."""
+    (``SeedSequence(seed, spawn_key=spawn_key)``). ``deal_key``: when set, the deals come
+    from ``SeedSequence(seed, spawn_key=(DEALS, *deal_key))`` instead, a key that does not
+    name the lineup, so every lineup of a tournament plays the same deals (the bots keep
+    seeds of their own). ``session`` is the driver's landing token (set when the unit is
+    sent; see :mod:`pokerarena.workers.landing`)."""
 
     unit_id: str
     index: int
@@ -52,12 +57,23 @@ class Unit:
     run_id: str = ""
     limits: UnitLimits = field(default_factory=UnitLimits)
     session: str | None = None
+    deal_key: tuple[int, ...] = ()
+
+    def deal_seed(self) -> int | None:
+        """The seed of the unit's deals when they are shared across lineups, else None."""
+        if not self.deal_key:
+            return None
+        import numpy as np
+
+        ss = np.random.SeedSequence(self.seed, spawn_key=(DEALS, *self.deal_key))
+        return int(ss.generate_state(2, np.uint64)[0] >> np.uint64(1))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready; the options dict is a copy)."""
         d = asdict(self)
         d["bots"] = list(self.bots)
         d["spawn_key"] = list(self.spawn_key)
+        d["deal_key"] = list(self.deal_key)
         return d
 
     @classmethod
@@ -66,5 +82,6 @@ class Unit:
         d = dict(d)
         d["bots"] = tuple(d["bots"])
         d["spawn_key"] = tuple(d["spawn_key"])
+        d["deal_key"] = tuple(d.get("deal_key", ()))
         d["limits"] = UnitLimits.of(d.get("limits"))
         return cls(**d)
