@@ -33,3 +33,22 @@ def test_tables_warm_up_before_the_first_decision(monkeypatch):
     assert summary.hands == 2
     assert seen == [("stud7", ["CallBot", "RandomBot", "TagBot"], 3),
                     ("stud7", ["CallBot", "EquityBot"], 2)]
+
+
+def test_the_shared_warm_up_keeps_none_of_its_throwaway_tables(monkeypatch, tmp_path):
+    """warm_shared compiles the Monte Carlo kernels with a pre-flop table of a few deals:
+    that table is neither written to the cache nor kept for the decisions."""
+    from pokerarena.arena.warmup import SHARED_STEPS, warm_shared
+    from pokerarena.bots.strength import preflop
+    from pokerarena.bots.strength.estimate import register_game
+
+    monkeypatch.setattr(preflop, "cache_dir", lambda: tmp_path)
+    game = Game("holdem", {"betting": "no_limit"})
+    steps = []
+    warm_shared(game, report=lambda i, step: steps.append((i, step)))
+    assert steps == list(enumerate(SHARED_STEPS))
+    plan = register_game(game).plan
+    assert plan is not None and register_game(game).preflop_table
+    assert not [k for k in plan.memo if str(k[0]).startswith("preflop")]
+    assert list(tmp_path.iterdir()) == []
+    assert preflop.narrowed_equity(plan, (48, 49), 0.5) is None  # no table to read

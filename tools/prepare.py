@@ -37,18 +37,12 @@ def _start_native() -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
-SHARED_STEPS = ("evaluator tables and game profile", "Monte Carlo kernels (numba)")
-
-
 def _shared(spec: Any, console: Any) -> float:
-    """Prepare in this process what every game's warm-up starts with, and only that: the
-    evaluator tables and the Monte Carlo kernels (compiled by a pre-flop table of a few
-    deals, thrown away: the real tables are the games' own work, done in parallel
-    next). Shows a progress line; returns the seconds it took."""
+    """:func:`~pokerarena.arena.warmup.warm_shared` for the spec's first game, in this
+    process, with a progress line; returns the seconds it took."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from pokerarena.bots.strength import preflop
-    from pokerarena.bots.strength.estimate import register_game
+    from pokerarena.arena.warmup import SHARED_STEPS, warm_shared
     from pokerarena.engine.game import Game
 
     config = spec.game_configs()[0]
@@ -57,13 +51,10 @@ def _shared(spec: Any, console: Any) -> float:
     with Progress("[bold]shared[/bold]", BarColumn(bar_width=24), MofNCompleteColumn(),
                   TimeElapsedColumn(), "{task.description}", console=console) as bar:
         task = bar.add_task(label, total=len(SHARED_STEPS))
-        bar.update(task, description=f"{label}: {SHARED_STEPS[0]}")
-        prof = register_game(Game(config["variant"], config["options"]))
-        bar.update(task, completed=1, description=f"{label}: {SHARED_STEPS[1]}")
-        if prof.plan is not None and prof.preflop_table:
-            preflop.build(prof.plan, 1, 8)
-            preflop.build_narrowed(prof.plan, deals=8)
-        bar.update(task, completed=2,
+        warm_shared(Game(config["variant"], config["options"]),
+                    report=lambda i, step: bar.update(task, completed=i,
+                                                      description=f"{label}: {step}"))
+        bar.update(task, completed=len(SHARED_STEPS),
                    description=f"ready in {time.perf_counter() - t0:.1f} s")
     return time.perf_counter() - t0
 

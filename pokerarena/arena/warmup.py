@@ -25,7 +25,7 @@ from pokerarena.bots.strength.policy import StrengthBot
 from pokerarena.engine.actions import CALL_KIND, CHECK_CALL, FOLD_KIND, RAISE_KIND
 from pokerarena.engine.game import Game
 
-__all__ = ["WARM_UP_STEPS", "warm_up"]
+__all__ = ["SHARED_STEPS", "WARM_UP_STEPS", "warm_shared", "warm_up"]
 
 _DONE: set[tuple[str, int]] = set()  # (Game.key, seats)
 
@@ -72,6 +72,30 @@ def warm_up(game: Game, bots: Iterable[Any], players: int,
     except Exception:  # noqa: BLE001 - the warm-up is an optimisation only
         return False
     return True
+
+
+SHARED_STEPS: tuple[str, ...] = ("evaluator tables and game profile",
+                                 "Monte Carlo kernels (numba)")
+"""What :func:`warm_shared` prepares, in order."""
+
+
+def warm_shared(game: Game, report: Callable[[int, str], None] | None = None) -> None:
+    """Prepare what every game's warm-up starts with, and only that: the evaluator
+    tables of ``game`` and the Monte Carlo kernels, compiled by a pre-flop table of a
+    few deals that is thrown away (never cached nor kept). Run alone before warming
+    several games up in parallel, it spares each process compiling the same kernels
+    (numba's disk cache serves a process only once another has finished); the games'
+    own tables then are the only work left to them."""
+    from pokerarena.bots.strength import preflop
+
+    if report is not None:
+        report(0, SHARED_STEPS[0])
+    prof = register_game(game)
+    if report is not None:
+        report(1, SHARED_STEPS[1])
+    if prof.plan is not None and prof.preflop_table:
+        preflop.build(prof.plan, 1, 8)
+        preflop.build_narrowed(prof.plan, deals=8)
 
 
 _HANDS = 20  # throwaway hands at most, until one reaches the showdown
