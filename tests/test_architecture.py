@@ -227,25 +227,20 @@ def test_imports_point_down_the_layers():
     assert upward_imports() == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13 in progress: engine/hand.py (2124), "
-                   "program.py (570), phh.py (552)")
 def test_no_engine_file_over_500_lines():
     long = {str(p.relative_to(ROOT)): n for p in sorted((PACKAGE / "engine").rglob("*.py"))
             if (n := len(p.read_text().splitlines())) > MAX_ENGINE_FILE_LINES}
     assert long == {}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13 in progress: create_app, play_unit "
-                   "and its on_hand, Hand.__init__/_raise_range/_apply_bet/_settle, phh.replay, "
-                   "hand_to_phh, StrengthProfile.__init__, play_match, bench_scaling")
+@pytest.mark.xfail(strict=True, reason="issue 13 in progress: arena/match.py "
+                   "play_match (83 lines)")
 def test_no_function_over_80_lines_outside_numba_kernels():
     long = [f"{where} ({n} lines)" for where, node, n in functions()
             if n > MAX_FUNCTION_LINES and not kernel(node)]
     assert long == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13 in progress: fastmc._mc_core, "
-                   "drawmc._discard_core and _best_discard_fast, generic.high_value")
 def test_a_long_numba_kernel_says_why_it_is_long():
     """A kernel over 80 lines has a docstring that gives the reason (one long loop keeps
     its state in registers, a call numba would not inline, ...): the word "long" in it
