@@ -37,10 +37,9 @@ def run_dir(tmp_path_factory, pokerarena_cli):
 @pytest.fixture(scope="module")
 def profiles(run_dir):
     from pokerarena.platform.query import connect
-    from pokerarena.tournaments.profiles import PROFILE_COLUMNS, PROFILES_VIEW_SQL
+    from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 
-    con = connect(run_dir[0])
-    con.execute(PROFILES_VIEW_SQL)
+    con = connect(run_dir[0])  # the query views include bot_profiles
     rows = con.execute(f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles").fetchall()
     return {r[0]: dict(zip(PROFILE_COLUMNS, r, strict=True)) for r in rows}
 

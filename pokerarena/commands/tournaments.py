@@ -9,6 +9,7 @@ import math
 import sys
 from typing import Any
 
+from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 from pokerarena.tournaments.sequential import (
     PairBatch,
     SequentialTestError,
@@ -175,13 +176,16 @@ def leaderboard_data(data: str, run_id: str) -> dict[str, Any]:
     con = connect(data, run_id)
     try:
         _, rows = run_query(con, BLOCKS_SQL)
+        cols, prof = run_query(con, f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles "
+                               "ORDER BY bot, variant, betting")
     finally:
         con.close()
     if not rows:
         raise SequentialTestError(f"run {run_id!r} has no finished hands yet")
     blocks = [Block(int(m), int(d), str(b), float(x), int(n), tuple(str(lineup).split(",")))
               for m, d, b, x, n, lineup in rows]
-    return {"run_id": run_id, **standings(blocks)}
+    return {"run_id": run_id, **standings(blocks),
+            "profiles": [dict(zip(cols, r, strict=True)) for r in prof]}
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
@@ -208,6 +212,11 @@ def _leaderboard(args: argparse.Namespace) -> int:
         print(f"order kept in {st['order_kept']:.0%} of {st['trials']} drops of "
               f"{st['dropped']} segments of {SEGMENT_DEALS} deals (top kept "
               f"{st['top_kept']:.0%})")
+    print("\nprofiles: bot, game, VPIP, PFR, aggression, WTSD, W$SD, fold to bet")
+    for p in out["profiles"]:
+        print(f"  {p['bot']:<12}{p['variant']}/{p['betting']:<14}" + "  ".join(
+            "-" if p[k] is None else f"{p[k]:.2f}"
+            for k in ("vpip", "pfr", "aggression", "wtsd", "wsd", "fold_to_bet")))
     print("OpenSkill (mu, +-2 sigma): " + ", ".join(
         f"{r['bot']} {r['rating']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]"
         for r in sorted(out["openskill"], key=lambda r: -r["rating"])))

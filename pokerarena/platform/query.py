@@ -32,6 +32,7 @@ import pyarrow as pa
 
 from pokerarena.errors import UserError
 from pokerarena.platform.storage import TABLES, RunStore, list_runs, scan_parts
+from pokerarena.tournaments.profiles import PROFILES_VIEW_SQL
 from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 
@@ -216,6 +217,7 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
     columns = {r[0] for r in con.execute("DESCRIBE _raw_units").fetchall()}
     con.execute(BOT_TIME_SQL if "bot_decisions" in columns else NO_BOT_TIME_SQL)
     con.execute(LEADERBOARD_VIEW_SQL)
+    con.execute(PROFILES_VIEW_SQL)
     con.execute("CREATE TABLE runs (run_id VARCHAR, kind VARCHAR, name VARCHAR, "
                 "status VARCHAR, units_total INTEGER, units_done INTEGER, "
                 "hands_total BIGINT, hands_done BIGINT, retries INTEGER, "
