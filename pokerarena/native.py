@@ -29,7 +29,19 @@ MODULES = (
     "pokerarena.engine.steps",
     "pokerarena.engine.program",
     "pokerarena.engine.game",
-    "pokerarena.engine.hand",
+    "pokerarena.engine.hand.common",
+    "pokerarena.engine.hand.rules",
+    "pokerarena.engine.hand.results",
+    "pokerarena.engine.hand.state",
+    "pokerarena.engine.hand.observation",
+    "pokerarena.engine.hand.dealing",
+    "pokerarena.engine.hand.draws",
+    "pokerarena.engine.hand.betting",
+    "pokerarena.engine.hand.remedies",
+    "pokerarena.engine.hand.rounds",
+    "pokerarena.engine.hand.pots",
+    "pokerarena.engine.hand.showdown",
+    "pokerarena.engine.hand.driver",
     "pokerarena.engine.visibility",
     "pokerarena.engine.table",
     "pokerarena.arena.views",
@@ -204,7 +216,7 @@ def compiled() -> bool:
     """Whether the table loop runs compiled: the engine's hand module, once imported, is
     an extension; before that, whether :func:`install` chose the build (this module sits
     below the engine and imports nothing of it)."""
-    hand = sys.modules.get("pokerarena.engine.hand")
+    hand = sys.modules.get("pokerarena.engine.hand.driver")
     if hand is not None:
         return not str(getattr(hand, "__file__", "")).endswith(".py")
     return bool(_INSTALLED) and not any(isinstance(f, _SourceFirst) for f in sys.meta_path)

@@ -89,7 +89,7 @@ def test_a_failed_build_is_recorded_and_reported(tmp_path, monkeypatch):
     assert not native.build_is_current()  # never used, whatever .so files are left
     with pytest.raises(pytest.fail.Exception, match="gcc"):
         _require_current_build()
-    hand = native.module_path("pokerarena.engine.hand")
+    hand = native.module_path("pokerarena.engine.hand.driver")
     hand.write_text(hand.read_text() + "# edited\n")
     assert "other sources" in native.build_status()[1]
     native.write_stamp()
@@ -139,8 +139,8 @@ def test_a_build_is_current_only_for_the_sources_it_was_made_from(tmp_path, monk
     assert not native.build_is_current()  # no stamp yet
     native.write_stamp()
     assert native.build_is_current()
-    hand = native.module_path("pokerarena.engine.hand")
-    assert hand == pkg / "engine" / "hand.py"
+    hand = native.module_path("pokerarena.engine.hand.driver")
+    assert hand == pkg / "engine" / "hand" / "driver.py"
     hand.write_text(hand.read_text() + "# edited\n")
     assert not native.build_is_current()  # an edited source: the build is stale
     native.write_stamp()
@@ -151,6 +151,6 @@ def test_a_build_is_current_only_for_the_sources_it_was_made_from(tmp_path, monk
 def test_the_source_finder_serves_only_the_compiled_modules(tmp_path, monkeypatch):
     _fake_tree(tmp_path, monkeypatch)
     finder = native._SourceFirst()
-    spec = finder.find_spec("pokerarena.engine.hand")
-    assert spec is not None and spec.origin.endswith(os.path.join("engine", "hand.py"))
+    spec = finder.find_spec("pokerarena.engine.hand.driver")
+    assert spec is not None and spec.origin.endswith(os.path.join("engine", "hand", "driver.py"))
     assert finder.find_spec("pokerarena.engine.phh") is None

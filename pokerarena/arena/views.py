@@ -28,8 +28,9 @@ from pokerarena.engine.actions import (
     FOLD_KIND,
     RAISE_KIND,
     Action,
+    EngineError,
 )
-from pokerarena.engine.hand import EngineError, Hand
+from pokerarena.engine.hand import Hand
 from pokerarena.engine.keys import game_digest, game_info_of, game_of
 from pokerarena.engine.visibility import NO_SEAT, owner, seen_by
 
