@@ -233,8 +233,6 @@ def test_no_engine_file_over_500_lines():
     assert long == {}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13 in progress: arena/match.py "
-                   "play_match (83 lines)")
 def test_no_function_over_80_lines_outside_numba_kernels():
     long = [f"{where} ({n} lines)" for where, node, n in functions()
             if n > MAX_FUNCTION_LINES and not kernel(node)]

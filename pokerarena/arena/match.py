@@ -233,6 +233,15 @@ def _guards(entrants: Sequence[Any], bot_seqs: Sequence[Any], policy: FaultPolic
     return guards, names
 
 
+def _tally(results: list[EntrantResult], guards: list[GuardedBot]) -> None:
+    """Copy each guard's fault count, decisions and thinking time to its result."""
+    for r, g in zip(results, guards, strict=True):
+        r.faults = g.count
+        r.decisions = g.decisions
+        r.think_time = g.think_time
+        r.removed_at = g.removed_at
+
+
 def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                policy: FaultPolicy | None = None, duplicate: bool = False,
                stack: int | None = None, match_no: int = 0,
@@ -278,11 +287,11 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     try:
         for d in range(deals):
             button = d % n
-            deal_seed = int(deal_rng.integers(0, 2**63 - 1)) if duplicate else None
+            this_deal = int(deal_rng.integers(0, 2**63 - 1)) if duplicate else None
             per_deal = [0.0] * n
             for r in range(rotations):
                 seat_of = [(j + r) % n for j in range(n)]
-                rng = np.random.default_rng(deal_seed) if duplicate else deal_rng
+                rng = np.random.default_rng(this_deal) if duplicate else deal_rng
                 if carry[r] or passes[r]:
                     hand = game.new_hand(rng, n, stacks, button, carry=carry[r],
                                          passes=passes[r])
@@ -308,11 +317,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     finally:
         for g in guards:
             g.close()
-    for j, g in enumerate(guards):
-        results[j].faults = g.count
-        results[j].decisions = g.decisions
-        results[j].think_time = g.think_time
-        results[j].removed_at = g.removed_at
+    _tally(results, guards)
     return MatchResult(game.variant.id, game.system_name, seed, total, duplicate,
                        big_blind(game), results, faults, conserved,
                        time.perf_counter() - t0)
