@@ -14,8 +14,6 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pokerarena"
 
