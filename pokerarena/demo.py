@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
+from pokerarena import demo_tournament
 from pokerarena.workers.unit import Unit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -40,6 +41,14 @@ def _bots() -> list[str]:
 
     known = bot_names()
     return [b for b in PREFERRED_BOTS if b in known] or list(known)[:2]
+
+
+def _sprt_pair(bots: list[str]) -> tuple[str, str]:
+    """The two bots of the live sequential test: two strength bots, close enough that
+    the test takes a few batches."""
+    new = next((b for b in ("tag", "lag") if b in bots), bots[0])
+    old = next((b for b in ("rock", "call") if b in bots and b != new), bots[-1])
+    return new, old
 
 
 def _spec(bots: list[str]) -> Any:
@@ -394,6 +403,7 @@ def main() -> int:
     try:
         _leaderboard(con, driver.run_id)
         _cross_table(con, bots)
+        demo_tournament.ratings(console, DATA, driver.run_id)
         _queries(con)
         _, ((rate, share),) = _sql(con, "SELECT sum(rows_hands + rows_seats + rows_actions "
                                    "+ rows_faults) / sum(write_seconds), sum(write_seconds) "
@@ -404,6 +414,7 @@ def main() -> int:
                   f"({rate:,.0f} rows/s per worker while writing; small demo units, "
                   "see docs/scaling.md).")
     _census_line()
+    demo_tournament.live_sprt(console, *_sprt_pair(bots))
     console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"
                   f"  pokerarena runs --data {DATA}\n"
                   f"  pokerarena show {driver.run_id} --data {DATA}\n"

@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tournaments", "studies"),
     ("workers",),
     ("platform",),
-    ("commands", "cli", "bench", "demo"),
+    ("commands", "cli", "bench", "demo", "demo_tournament"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 

@@ -1,0 +1,78 @@
+"""The demo's tournament part: ratings with intervals and the duplicate gain of the run
+just played, and a sequential test between two bots decided live."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+PLAIN_SQL = """
+SELECT s.bot, count(*) AS n, stddev_samp(s.net / h.bb) AS sd
+FROM seats s JOIN hands h USING (run_id, match, hand) GROUP BY s.bot
+"""
+
+
+def ratings(console: Console, data: Any, run_id: str) -> None:
+    """Each bot's rate with its block-bootstrap interval next to the interval the same
+    hands would give without duplicate deals, the Bradley-Terry and OpenSkill ratings
+    with theirs, and the two ACPC rankings."""
+    from pokerarena.commands.tournaments import leaderboard_data
+    from pokerarena.platform.query import connect
+
+    board = leaderboard_data(str(data), run_id)
+    con = connect(data, run_id)
+    try:
+        plain = {b: (n, sd) for b, n, sd in con.execute(PLAIN_SQL).fetchall()}
+    finally:
+        con.close()
+    bt = {r["bot"]: r for r in board.get("bradley_terry", [])}
+    osk = {r["bot"]: r for r in board["openskill"]}
+    t = Table(title="[bold]Ratings[/bold] with 95% intervals. dup ±: over duplicate "
+              "deals; plain ±: the same hands taken as independent; hands: what duplicate "
+              "needs for the same precision; BT: Bradley-Terry Elo", title_justify="left")
+    for name in ("bot", "mbb/hand", "dup ±", "plain ±", "hands", "BT", "OpenSkill"):
+        t.add_column(name, justify="left" if name == "bot" else "right")
+    for r in board["bots"]:
+        n, sd = plain.get(r["bot"], (0, None))
+        half = 1000 * 1.96 * sd / n ** 0.5 if sd and n else None
+        gain = f"{(r['ci95'] / half) ** 2:.0%}" if half else "-"
+        b, o = bt.get(r["bot"]), osk[r["bot"]]
+        t.add_row(f"[bold]{r['bot']}[/bold]", f"{r['value']:+,.0f}", f"{r['ci95']:,.0f}",
+                  f"{half:,.0f}" if half else "-", gain,
+                  f"{b['rating']:+.0f}±{(b['hi'] - b['lo']) / 2:.0f}" if b else "-",
+                  f"{o['rating']:.1f}±{(o['hi'] - o['lo']) / 2:.1f}")
+    console.print(t)
+    st = board.get("stability")
+    console.print("Total bankroll: " + ", ".join(r["bot"] for r in board["total_bankroll"])
+                  + ".  Instant run-off: " + ", ".join(board["instant_runoff"]) + "."
+                  + (f"  The Bradley-Terry order survives {st['order_kept']:.0%} of "
+                     f"{st['trials']} random drops of {st['dropped']} segments." if st else ""))
+
+
+def live_sprt(console: Console, new: str, old: str, h1: float = 100.0) -> dict[str, Any]:
+    """``new`` against ``old`` in fixed-limit hold'em, duplicate pairs until the SPRT of
+    H0 = 0 against H1 = ``h1`` mbb/hand decides, printing the LLR as it goes."""
+    from pokerarena.commands.tournaments import _bar
+    from pokerarena.tournaments.sequential import batches, play_batch, run_test
+    from pokerarena.tournaments.sprt import Sprt
+
+    console.print(f"\n[bold]Sequential test[/bold]: is {new} better than {old}? "
+                  f"H0: +0 mbb/hand, H1: +{h1:.0f} mbb/hand (α = β = 5%), "
+                  "duplicate pairs of fixed-limit hold'em:")
+    t0 = time.perf_counter()
+
+    def show(state: dict[str, Any]) -> None:
+        lo, hi = state["ci95"]
+        console.print(f"  {_bar(state)}  pairs {state['pairs']:>5,}  "
+                      f"{state['mbb_per_hand']:+,.0f} mbb/hand [{lo:+,.0f}, {hi:+,.0f}]")
+
+    state = run_test(Sprt(0.0, h1), map(play_batch, batches(
+        "holdem", "fixed_limit", {}, (new, old), 2026, 50, 20_000)), show)
+    verdict = {"H1": f"{new} is better (H1 accepted)", "H0": "no better (H0 accepted)",
+               "inconclusive": "undecided at the hand limit"}[state["decision"]]
+    console.print(f"  → {verdict} after {state['hands']:,} hands in "
+                  f"{time.perf_counter() - t0:.1f} s  (pokerarena sprt --bots {new},{old})")
+    return state
