@@ -64,7 +64,7 @@ system-deps:
 demo: $(STAMP) $(PREPARED) native-or-pure
 	$(PY) -m pokerarena.demo
 
-test: $(STAMP) system-deps native
+test: $(STAMP) system-deps native typecheck
 	$(VENV)/bin/ruff check pokerarena tests benchmarks tools
 	$(PY) -m pytest
 

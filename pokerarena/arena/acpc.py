@@ -476,7 +476,9 @@ class Dealer:
                 g.start_hand(views.view(pos))
         broadcast()
         while not hand.is_over:
-            pos = hand.to_act
+            actor = hand.to_act
+            assert actor is not None  # an unfinished hand always has a seat to act
+            pos = actor
             seat = seats[player_at[pos]]
             view = views.view(pos)
             if seat.guard is not None:
