@@ -16,6 +16,7 @@ from pokerarena.bots.strength.drawlog import discard_log
 from pokerarena.bots.strength.estimate import _discard_masks, _discard_shape, profile
 from pokerarena.engine.actions import DISCARD_KIND
 from pokerarena.engine.game import Game
+from pokerarena.evaluator import kernels
 
 DRAW_VARIANTS = ["badugi", "draw27_triple", "draw27_single", "lowball", "draw5",
                  "draw5_shotgun", "spit"]
@@ -33,7 +34,7 @@ def test_badugi4_matches_badugi_bits():
     hands = np.concatenate([_hands(rng, 6000, 4, 52), _hands(rng, 3000, 4, 16)])
     got = np.empty(len(hands), dtype=np.int64)
     drawmc._badugi4_values(hands, got)
-    want = np.asarray([fastmc._badugi_bits(h, 4) for h in hands], dtype=np.int64)
+    want = np.asarray([kernels.badugi_bits(h, 4) for h in hands], dtype=np.int64)
     assert np.array_equal(got, want)
     patterns = set()
     for h in hands.tolist():
@@ -59,7 +60,8 @@ def test_five_card_counts_match_the_search(variant):
     prof = profile(Game(variant))
     tables = prof._draw_tables(5)
     plan = tables.plan
-    ck, _, sh5, off5 = plan.tables[:4]
+    t = plan.tables
+    ck, sh5, off5 = t.card_keys, t.shift5, t.offsets5
     rng = np.random.default_rng(7)
     hands = np.concatenate([_hands(rng, 3000, 5, 52),
                             # flushes: five cards of one suit
@@ -68,7 +70,7 @@ def test_five_card_counts_match_the_search(variant):
                                        dtype=np.uint8)])
     want = np.searchsorted(tables.ref, drawmc.values(plan, hands))
     got = []
-    ranks_only = plan.tables[15] or plan.hi_mode == fastmc.HI_A5_WILD
+    ranks_only = t.ranks_only or plan.hi_mode == fastmc.HI_A5_WILD
     for h in hands:
         suits = np.bincount(h & 3, minlength=4)
         if suits.max() == 5 and not ranks_only:
@@ -85,7 +87,7 @@ def test_a5_wild_value_matches_value():
     hands = _hands(rng, 4000, 5, 53)
     hands[:300, 0] = 52  # plenty of jokers
     got = np.empty(len(hands), dtype=np.int64)
-    drawmc._a5_wild_values(hands, *plan.packed[:2], got)
+    drawmc._a5_wild_values(hands, *plan.packed, got)
     assert np.array_equal(got, drawmc.values(plan, hands))
 
 

@@ -103,7 +103,7 @@ def test_omaha_partial_board_score_is_the_best_two_plus_three(nb):
 
     prof = Profile(Game("omaha"))
     t = prof.plan.tables
-    ck, flush, sh5, off5, val5, ranks_only = t[0], t[1], t[2], t[3], t[4], t[15]
+    ck = t.card_keys
     hi = ranking("high")
     rng = np.random.default_rng(17 + nb)
     subkeys = np.zeros(4, dtype=np.uint64)
@@ -113,8 +113,8 @@ def test_omaha_partial_board_score_is_the_best_two_plus_three(nb):
         hand, board = cards[:4].copy(), cards[4:].copy()
         nsub = fastmc._board_threes(board, ck, subkeys, subsm)
         assert nsub == (1 if nb == 3 else 4)
-        got = fastmc._omaha_partial(hand, 4, subkeys, subsm, nsub, ck, flush, sh5, off5,
-                                    val5, ranks_only)
+        got = fastmc._omaha_partial(hand, 4, subkeys, subsm, nsub, ck, t.flush, t.shift5,
+                                    t.offsets5, t.values5, t.ranks_only)
         want = max(evaluate([*two, *three], hi)
                    for two in itertools.combinations(hand.tolist(), 2)
                    for three in itertools.combinations(board.tolist(), 3))

@@ -14,6 +14,7 @@ from numba import njit
 from pokerarena.bots.strength import drawmc, fastmc
 from pokerarena.bots.strength.estimate import _discard_masks, profile
 from pokerarena.engine.game import Game
+from pokerarena.evaluator import kernels
 
 
 def _run(plan, cards, players, hole_final, board_final, seed, ws):
@@ -92,7 +93,7 @@ def test_packed_tables_match_the_plain_arguments(variant):
             args = (packed, 2, prof.hole_final, prof.board_final, seed, 150, 32, 16, 2.0, 1,
                     0.5, 0.0, 0.0, 0.0)
             want = fastmc._mc_core(*args, plan.hi_mode, plan.lo_mode, fastmc._NO_NARROW,
-                                   fastmc.SCORE_NONE, 0, plan.deck, *plan.tables,
+                                   fastmc.SCORE_NONE, 0, plan.deck, plan.tables,
                                    *plan.extra, np.zeros(4096, dtype=np.uint8))
             got = fastmc._mc_kernel(*args, fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
                                     plan.deck, *plan.packed, fastmc._WS)
@@ -106,7 +107,7 @@ def test_packed_tables_match_the_plain_arguments(variant):
             seed = rng.getrandbits(31)
             want = np.empty(masks.size)
             drawmc._discard_core(hole, plan.deck, 0, masks, 20, seed, ref, 1.0, 6, 6,
-                                 plan.hi_mode, *plan.tables, *plan.extra, want)
+                                 plan.hi_mode, plan.tables, *plan.extra, want)
             got = drawmc.discard_scores(plan, hole, plan.deck, masks, 20, seed, ref, 1.0)
             assert np.array_equal(got, want)
 
@@ -177,4 +178,4 @@ def test_fast_badugi_matches_the_subset_search():
     for n in range(1, 7):
         for _ in range(400):
             hand = np.asarray(rng.sample(range(52), n), dtype=np.uint8)
-            assert fastmc._badugi_fast(hand, n) == fastmc._badugi_bits(hand, n)
+            assert kernels.badugi_fast(hand, n) == kernels.badugi_bits(hand, n)

@@ -9,6 +9,7 @@ from numba import njit
 
 from pokerarena.cards import CardError, deck
 from pokerarena.evaluator import fast, generic
+from pokerarena.evaluator.kernels import SUIT_BIAS, flush_suit, hash_slot, suit_ranks
 from pokerarena.evaluator.rankings import CATEGORY_NAMES, KIND_A5, KIND_HIGH, Ranking
 from pokerarena.evaluator.words import category, qualifies_low
 
@@ -19,7 +20,6 @@ CHUNK = 1 << 20
 def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
     """Histogram of table slots (non-flush) and suit masks (flush) over all 7-card hands."""
     n = cards.shape[0]
-    mask = (1 << shift) - 1
     row = np.zeros(7, np.uint8)
     for a in range(n - 6):
         ka = ck[cards[a]]
@@ -41,21 +41,12 @@ def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
                             row[5] = cards[f]
                             for g in range(f + 1, n):
                                 key = kf + ck[cards[g]]
-                                flags = ((key >> np.uint64(32)) + np.uint64(0x3333)) & np.uint64(
-                                    0x8888)
-                                if flags and not ranks_only:
+                                s = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+                                if s >= 0:
                                     row[6] = cards[g]
-                                    s = 0
-                                    while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
-                                        s += 1
-                                    m = 0
-                                    for i in range(7):
-                                        if (row[i] & 3) == s:
-                                            m |= 1 << (row[i] >> 2)
-                                    flush_hist[m] += 1
+                                    flush_hist[suit_ranks(row, 0, 7, s)] += 1
                                 else:
-                                    rk = np.int64(key & np.uint64(0xFFFFFFFF))
-                                    slot_hist[offsets[rk >> shift] + (rk & mask)] += 1
+                                    slot_hist[hash_slot(key, shift, offsets)] += 1
 
 
 @njit(cache=True)

@@ -4,16 +4,25 @@ A hand's 64-bit key is the sum of its cards' keys (:func:`tables.card_keys`): th
 word identifies the rank multiset, the high word counts suits in nibbles that start at
 3, so a nibble reaching 8 means five cards of that suit. Non-flush hands cost one
 perfect-hash lookup; flushes (about 3% of 7-card hands) one more pass over the cards.
+The pieces are :mod:`pokerarena.evaluator.kernels`' (shared with the bots' Monte Carlo).
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from pokerarena.evaluator import tables as tbl
+from pokerarena.evaluator.kernels import (
+    BOARD_BIAS,
+    SUIT_BIAS,
+    SUIT_FLAGS,
+    U32,
+    Tables,
+    flush_suit,
+    hash_slot,
+    suit_ranks,
+)
 from pokerarena.evaluator.lookup import (  # noqa: F401 - single-hand lookups, re-exported
     PyTables,
     high_one,
@@ -22,32 +31,11 @@ from pokerarena.evaluator.lookup import (  # noqa: F401 - single-hand lookups, r
 )
 from pokerarena.evaluator.rankings import Ranking
 
-
-class Tables(NamedTuple):
-    """Everything a fast kernel reads, as numba-friendly arrays."""
-
-    card_keys: np.ndarray
-    flush: np.ndarray
-    shift5: int
-    offsets5: np.ndarray
-    values5: np.ndarray
-    shift6: int
-    offsets6: np.ndarray
-    values6: np.ndarray
-    shift7: int
-    offsets7: np.ndarray
-    values7: np.ndarray
-    omaha: np.ndarray
-    omaha_values: np.ndarray
-    omaha_board: np.ndarray
-    pair_index: np.ndarray
-    ranks_only: bool  # suits never matter (ace-to-five lows): no flush test
-
-
+# the tables by ranking parameters (a few MB each): a ranking's tables do not depend
+# on the game, only on the ranking, so a sweep of games shares them; bounded all the
+# same (the oldest is forgotten) since wild cards and decks make new rankings
 _LOADED: dict[bytes, Tables] = {}
-SUIT_BIAS = np.uint64(0x3333)
-SUIT_FLAGS = np.uint64(0x8888)
-LOW_WORD = np.uint64(0xFFFFFFFF)
+LOADED_LIMIT = 16
 
 
 def tables_for(ranking: Ranking) -> Tables:
@@ -61,62 +49,46 @@ def tables_for(ranking: Ranking) -> Tables:
             int(raw["shift5"][0]), raw["offsets5"], raw["values5"],
             int(raw["shift6"][0]), raw["offsets6"], raw["values6"],
             int(raw["shift7"][0]), raw["offsets7"], raw["values7"],
-            raw["omaha"], raw["omaha_values"], raw["omaha_board"], tbl.pair_index(),
+            raw["omaha"], raw["omaha_values"], raw["omaha_board"],
+            tbl.pair_index().reshape(-1),
             ranking.ranks_only,
         )
+        while len(_LOADED) >= LOADED_LIMIT:
+            _LOADED.pop(next(iter(_LOADED)))
         _LOADED[key] = found
     return found
 
 
-# The batch kernels index a flattened view of the hands (slicing rows of a 2-D array
-# inside the loop costs more than the evaluation) and keep the flush test and the
-# perfect-hash lookup written out in the loop body: factored into an inlined helper,
-# numba's code ran five times slower.
+# The batch kernels index a flattened view of the hands (slicing a row per hand costs
+# more than the evaluation), take the tables' arrays one by one (reading an array out of
+# a tuple inside the loop costs a reference count each time) and call the shared
+# helpers of kernels.py (which cost nothing: measured there).
 @njit(cache=True)
-def _batch7(flat, ck, flush, shift, offsets, values, ranks_only, out):
-    mask = (1 << shift) - 1
+def _batch7(flat, ck, flush, shift, offsets, values, ranks_only, out):  # pragma: no cover
     for i in range(out.shape[0]):
         b = i * 7
         key = (ck[flat[b]] + ck[flat[b + 1]] + ck[flat[b + 2]] + ck[flat[b + 3]]
                + ck[flat[b + 4]] + ck[flat[b + 5]] + ck[flat[b + 6]])
-        flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
-        if flags and not ranks_only:
-            s = 0
-            while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
-                s += 1
-            m = 0
-            for j in range(7):
-                c = flat[b + j]
-                if (c & 3) == s:
-                    m |= 1 << (c >> 2)
-            out[i] = flush[m]
+        s = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+        if s >= 0:
+            out[i] = flush[suit_ranks(flat, b, 7, s)]
         else:
-            rk = np.int64(key & LOW_WORD)
-            out[i] = values[offsets[rk >> shift] + (rk & mask)]
+            out[i] = values[hash_slot(key, shift, offsets)]
 
 
 @njit(cache=True)
-def _batch_k(flat, k, ck, flush, shift, offsets, values, ranks_only, out):
-    mask = (1 << shift) - 1
+def _batch_k(flat, k, ck, flush, shift, offsets, values, ranks_only,
+             out):  # pragma: no cover - jit
     for i in range(out.shape[0]):
         b = i * k
         key = np.uint64(0)
         for j in range(k):
             key += ck[flat[b + j]]
-        flags = ((key >> np.uint64(32)) + SUIT_BIAS) & SUIT_FLAGS
-        if flags and not ranks_only:
-            s = 0
-            while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
-                s += 1
-            m = 0
-            for j in range(k):
-                c = flat[b + j]
-                if (c & 3) == s:
-                    m |= 1 << (c >> 2)
-            out[i] = flush[m]
+        s = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+        if s >= 0:
+            out[i] = flush[suit_ranks(flat, b, k, s)]
         else:
-            rk = np.int64(key & LOW_WORD)
-            out[i] = values[offsets[rk >> shift] + (rk & mask)]
+            out[i] = values[hash_slot(key, shift, offsets)]
 
 
 def high_batch(hands: np.ndarray, t: Tables, out: np.ndarray) -> None:
@@ -141,7 +113,7 @@ def py_tables(t: Tables) -> PyTables:
          6: (t.shift6, t.offsets6.tolist(), t.values6.tolist()),
          7: (t.shift7, t.offsets7.tolist(), t.values7.tolist())},
         t.omaha, t.omaha_values.tolist(), t.omaha_board.tolist(),
-        t.pair_index.reshape(-1).tolist(), t.ranks_only,
+        t.pair_index.tolist(), t.ranks_only,
     )
 
 
@@ -154,6 +126,10 @@ def py_tables_for(ranking: Ranking) -> PyTables:
     return found
 
 
+# The Omaha batch keeps its board classification and its pairs written out here rather
+# than call kernels.omaha_board / omaha_hole_value as the bots' Monte Carlo does: those
+# take a dozen table arrays, and an array argument per hand costs its reference count
+# (measured: 1.2 M hands/s through the helpers against 6.7 M written out, see kernels.py).
 @njit(cache=True)
 def _omaha_flush(hole, hb, h, board, bb, s, flush):
     """Best flush of suit ``s`` using exactly two hole and three board cards (0 if none)."""
@@ -189,13 +165,11 @@ def _omaha_flush(hole, hb, h, board, bb, s, flush):
 @njit(cache=True)
 def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, omaha_values, omaha_board,
            pair_idx, ranks_only, out):
-    mask5 = (1 << shift5) - 1
     for i in range(out.shape[0]):
         bb = i * 5
         key = (ck[board[bb]] + ck[board[bb + 1]] + ck[board[bb + 2]] + ck[board[bb + 3]]
                + ck[board[bb + 4]])
-        rk = np.int64(key & LOW_WORD)
-        base = np.int64(omaha_board[offsets5[rk >> shift5] + (rk & mask5)]) * 91
+        base = np.int64(omaha_board[hash_slot(key, shift5, offsets5)]) * 91
         hb = i * h
         cls = 0
         for a in range(h):
@@ -206,7 +180,7 @@ def _omaha(hole, board, h, ck, flush, shift5, offsets5, omaha, omaha_values, oma
                     cls = v
         best = omaha_values[cls]
         # A flush needs three board cards of a suit (nibble + 5 reaches 8).
-        flags = ((key >> np.uint64(32)) + np.uint64(0x5555)) & SUIT_FLAGS
+        flags = ((key >> U32) + BOARD_BIAS) & SUIT_FLAGS
         if flags and not ranks_only:
             for s in range(4):
                 if (flags >> np.uint64(4 * s + 3)) & np.uint64(1):

@@ -122,7 +122,14 @@ def _best_straight(mask, wilds, size, lowest):
 
 @njit(cache=True)
 def high_value(cards, n, params, wild_mask):
-    """Value of the best hand among ``cards[:n]`` under a high ranking."""
+    """Value of the best hand among ``cards[:n]`` under a high ranking.
+
+    A long kernel on purpose: one short block per category, in the order of the
+    category list, each over the same rank counts, suit masks and wild-card count and
+    each raising ``best``; split into a function per category, every one would take
+    those six locals and the reader would lose the one page that shows how wild cards
+    fill each category. (Not a speed argument: helpers called from a kernel cost
+    nothing, see :mod:`pokerarena.evaluator.kernels`.)"""
     size = params[P_SIZE]
     lowest = params[P_LOW_RANK]
     wild_any = params[P_WILD_ANY]

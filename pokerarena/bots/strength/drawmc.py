@@ -4,21 +4,18 @@ and the percentile of a hand among random hands of its ranking.
 :func:`_best_discard_fast` (through :class:`DrawTables`) is the one the bots call;
 :func:`_discard_core` is the first, plainer version of the same scoring, kept as the
 reference the fast one is tested against (the same rows, the same answers). Both rank
-hands with :mod:`pokerarena.bots.strength.fastmc`'s tables and table-free rankings.
+hands with :mod:`pokerarena.bots.strength.fastmc`'s plans and
+:mod:`pokerarena.evaluator.kernels`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from pokerarena.bots.strength.fastmc import (
-    _LOW_WORD,
-    _SUIT_BIAS,
-    _SUIT_FLAGS,
-    _U32,
     HI_27,
     HI_A5_WILD,
     HI_BADUGI,
@@ -26,11 +23,20 @@ from pokerarena.bots.strength.fastmc import (
     HI_TABLE,
     Plan,
     _below,
-    _bits_word,
-    _card_bit,
     _seed_state,
     _unpack,
     _value,
+    a5_wild_value,
+)
+from pokerarena.evaluator.kernels import (
+    B4_WORD,
+    SUIT_BIAS,
+    badugi4,
+    bits_word,
+    card_bit,
+    flush_suit,
+    hash_slot,
+    sized_value,
 )
 
 
@@ -49,10 +55,41 @@ def _lower_bound(ref, v):  # pragma: no cover - jit
 
 
 @njit(cache=True)
-def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
-                    flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
-                    om_board, pair_idx, ranks_only, xtab, fewer,
-                    scores):  # pragma: no cover - jit
+def _discard_kept(hole, cand, ck, sums):  # pragma: no cover - jit
+    """Each candidate's discarded count and (with ``sums``) its kept cards: as one bit
+    word, as summed keys and as per-suit rank masks (for :func:`_discard_core`)."""
+    n = hole.size
+    ndisc = np.zeros(cand.size, dtype=np.int64)
+    keep_w = np.zeros(cand.size, dtype=np.int64)
+    keep_k = np.zeros(cand.size, dtype=np.uint64)
+    keep_sm = np.zeros((cand.size, 4), dtype=np.int64)
+    for c in range(cand.size):
+        for j in range(n):
+            if (cand[c] >> j) & 1:
+                ndisc[c] += 1
+            elif sums:
+                h = hole[j]
+                keep_w[c] |= card_bit(h)
+                keep_k[c] += ck[h]
+                keep_sm[c, h & 3] |= 1 << (h >> 2)
+    return ndisc, keep_w, keep_k, keep_sm
+
+
+@njit(cache=True)
+def _live(deck, dead, buf):  # pragma: no cover - jit
+    """Copy into ``buf`` the cards of ``deck`` whose bit is not set in ``dead``; how
+    many."""
+    nr = 0
+    for c in deck:
+        if not (dead >> np.int64(c)) & 1:
+            buf[nr] = c
+            nr += 1
+    return nr
+
+
+@njit(cache=True)
+def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, t,
+                  xtab, fewer, scores):  # pragma: no cover - jit
     """Mean ``percentile ** expo`` of the hand after each candidate discard.
 
     ``cand[c]`` is a bit mask of hole positions to throw away. Every candidate is scored
@@ -62,48 +99,26 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
     ``first`` rows only the ``keep`` best candidates (and their ties) go on; the others
     keep their early means. The replacements come from the cards of ``deck`` whose bit
     is not set in ``dead`` (in deck order). Bit-mask highs (``HI_BITS``, ``HI_27``) OR
-    each candidate's kept cards, built once, with the row's first drawn cards; the
-    fast tables (``HI_TABLE``) likewise add their summed keys and OR their suits'
-    rank masks."""
+    each candidate's kept cards (:func:`_discard_kept`) with the row's first drawn
+    cards; the fast tables (``HI_TABLE``) likewise add their summed keys and OR their
+    suits' rank masks; other modes value the whole hand (:func:`_value`)."""
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, _, _, _, _,
+     ranks_only) = t
     n = hole.size
-    kmax = 0
-    for c in range(cand.size):
-        d = 0
-        for j in range(n):
-            if (cand[c] >> j) & 1:
-                d += 1
-        kmax = max(kmax, d)
+    words = mode in (HI_BITS, HI_27)
+    keyed = mode == HI_TABLE and 5 <= n <= 7
+    ndisc, keep_w, keep_k, keep_sm = _discard_kept(hole, cand, ck, words or keyed)
     buf = np.empty(deck.size, dtype=np.uint8)
-    nr = 0
-    for c in deck:
-        if not (dead >> np.int64(c)) & 1:
-            buf[nr] = c
-            nr += 1
-    kmax = min(kmax, nr)
+    nr = _live(deck, dead, buf)
+    kmax = min(ndisc.max() if cand.size else 0, nr)
     state = _seed_state(seed)
-    hand = np.empty(n, dtype=np.uint8)
     scores[:] = 0.0
     rows = np.zeros(cand.size, dtype=np.int64)
     active = np.ones(cand.size, dtype=np.bool_)
-    words = mode in (HI_BITS, HI_27)
-    keep_w = np.zeros(cand.size, dtype=np.int64)
-    ndisc = np.zeros(cand.size, dtype=np.int64)
     pre = np.zeros(kmax + 1, dtype=np.int64)
-    keyed = mode == HI_TABLE and 5 <= n <= 7
-    keep_k = np.zeros(cand.size, dtype=np.uint64)
-    keep_sm = np.zeros((cand.size, 4), dtype=np.int64)
     pre_k = np.zeros(kmax + 1, dtype=np.uint64)
     pre_sm = np.zeros((kmax + 1, 4), dtype=np.int64)
-    if words or keyed:
-        for c in range(cand.size):
-            for j in range(n):
-                if (cand[c] >> j) & 1:
-                    ndisc[c] += 1
-                else:
-                    h = hole[j]
-                    keep_w[c] |= _card_bit(h)
-                    keep_k[c] += ck[h]
-                    keep_sm[c, h & 3] |= 1 << (h >> 2)
+    hand = np.empty(n, dtype=np.uint8)
     for s in range(samples):
         if s == first and keep < cand.size:
             means = np.empty(cand.size)
@@ -112,68 +127,25 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
             cut = np.sort(means)[cand.size - keep]
             for c in range(cand.size):
                 active[c] = means[c] >= cut
-        for j in range(kmax):
-            state, r = _below(state, nr - j)
-            r += j
-            tmp = buf[j]
-            buf[j] = buf[r]
-            buf[r] = tmp
-            if words:
-                pre[j + 1] = pre[j] | _card_bit(buf[j])
-            elif keyed:
-                b = buf[j]
-                pre_k[j + 1] = pre_k[j] + ck[b]
-                for su in range(4):
-                    pre_sm[j + 1, su] = pre_sm[j, su]
-                pre_sm[j + 1, b & 3] |= 1 << (b >> 2)
+        state = _discard_prefix(buf, nr, kmax, state, words, keyed, pre, pre_k, pre_sm, ck)
         for c in range(cand.size):
-            mask = cand[c]
-            if (mask == 0 and s > 0) or not active[c]:
+            d = ndisc[c]
+            if (cand[c] == 0 and s > 0) or not active[c] or d > kmax:
                 continue
             if words:
-                if ndisc[c] > kmax:
-                    continue
-                v = _bits_word(keep_w[c] | pre[ndisc[c]], n, mode == HI_BITS)
-                if mode == HI_27:
-                    v = -v
-                pct = _lower_bound(ref, v) / ref.size
-                scores[c] += pct if expo == 1.0 else pct ** expo
-                rows[c] += 1
-                continue
-            if keyed:
-                d = ndisc[c]
-                if d > kmax:
-                    continue
+                v = bits_word(keep_w[c] | pre[d], n, mode == HI_BITS)
+                v = -v if mode == HI_27 else v
+            elif keyed:
                 key = keep_k[c] + pre_k[d]
-                flags = ((key >> _U32) + _SUIT_BIAS) & _SUIT_FLAGS
-                if flags and not ranks_only:
-                    su = 0
-                    while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
-                        su += 1
+                su = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+                if su >= 0:
                     v = np.int64(flush[keep_sm[c, su] | pre_sm[d, su]])
                 else:
-                    rk = np.int64(key & _LOW_WORD)
-                    if n == 7:
-                        v = np.int64(val7[off7[rk >> sh7] + (rk & ((1 << sh7) - 1))])
-                    elif n == 6:
-                        v = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
-                    else:
-                        v = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
-                pct = _lower_bound(ref, v) / ref.size
-                scores[c] += pct if expo == 1.0 else pct ** expo
-                rows[c] += 1
-                continue
-            d = 0
-            for j in range(n):
-                if (mask >> j) & 1:
-                    hand[j] = buf[d]
-                    d += 1
-                else:
-                    hand[j] = hole[j]
-            if d > kmax:
-                continue
-            v = _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
-                       off7, val7, ranks_only, xtab, fewer)
+                    v = sized_value(key, n, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7)
+            else:
+                v = _value(_with_drawn(hole, cand[c], buf, hand), n, mode, ck, flush, sh5,
+                           off5, val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
+                           fewer)
             pct = _lower_bound(ref, v) / ref.size
             scores[c] += pct if expo == 1.0 else pct ** expo
             rows[c] += 1
@@ -181,15 +153,50 @@ def _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep,
         scores[c] = scores[c] / rows[c] if rows[c] else -1.0
 
 
+@njit(cache=True, inline="always")
+def _discard_prefix(buf, nr, kmax, state, words, keyed, pre, pre_k, pre_sm,
+                    ck):  # pragma: no cover - jit
+    """Draw this row's ``kmax`` cards to the front of ``buf`` and sum them as they come
+    (``pre[d]``: the first ``d`` as a bit word, or summed keys and suit masks); the
+    next state."""
+    for j in range(kmax):
+        state, r = _below(state, nr - j)
+        r += j
+        tmp = buf[j]
+        buf[j] = buf[r]
+        buf[r] = tmp
+        if words:
+            pre[j + 1] = pre[j] | card_bit(buf[j])
+        elif keyed:
+            b = buf[j]
+            pre_k[j + 1] = pre_k[j] + ck[b]
+            for su in range(4):
+                pre_sm[j + 1, su] = pre_sm[j, su]
+            pre_sm[j + 1, b & 3] |= 1 << (b >> 2)
+    return state
+
+
+@njit(cache=True, inline="always")
+def _with_drawn(hole, mask, buf, hand):  # pragma: no cover - jit
+    """``hand``: the hole with the positions of ``mask`` replaced by the drawn cards
+    at the front of ``buf``, in order."""
+    d = 0
+    for j in range(len(hole)):
+        if (mask >> j) & 1:
+            hand[j] = buf[d]
+            d += 1
+        else:
+            hand[j] = hole[j]
+    return hand
+
+
 @njit(cache=True)
 def _discard_kernel(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, T,
                     A, om, scores):  # pragma: no cover - jit
     """:func:`_discard_core` with the plan's tables packed (:attr:`Plan.packed`)."""
-    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om_values, om_board,
-     pair_idx, ranks_only, xtab, fewer) = _unpack(T, A)
-    _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, ck,
-                  flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values,
-                  om_board, pair_idx, ranks_only, xtab, fewer, scores)
+    t, xtab, fewer = _unpack(T, A, om)
+    _discard_core(hole, deck, dead, cand, samples, seed, ref, expo, first, keep, mode, t,
+                  xtab, fewer, scores)
 
 
 def discard_scores(plan: Plan, hole: np.ndarray, remaining: np.ndarray, cand: np.ndarray,
@@ -243,10 +250,11 @@ def discard_scores_dead(plan: Plan, hole: np.ndarray, dead: int, cand: np.ndarra
 
 
 @njit(cache=True)
-def _hand_percentile(hand, ref, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
-                     off7, val7, om, om_values, om_board, pair_idx, ranks_only, xtab,
-                     fewer):  # pragma: no cover
+def _hand_percentile(hand, ref, mode, T, A, om):  # pragma: no cover - jit
     """Share of the sorted ``ref`` values below the value of ``hand``."""
+    t, xtab, fewer = _unpack(T, A, om)
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, _, _, _, _,
+     ranks_only) = t
     v = _value(hand, hand.size, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
                off7, val7, ranks_only, xtab, fewer)
     return np.searchsorted(ref, v) / ref.size
@@ -256,13 +264,14 @@ def hand_percentile(plan: Plan, hand: Any, ref: np.ndarray, mode: int | None = N
     """The percentile of one hand among the sorted reference values ``ref`` (as
     ``np.searchsorted(ref, value) / ref.size``), valued in ``mode`` (the plan's)."""
     return _hand_percentile(np.frombuffer(bytes(hand), dtype=np.uint8), ref,
-                            plan.hi_mode if mode is None else mode, *plan.tables,
-                            *plan.extra)
+                            plan.hi_mode if mode is None else mode, *plan.packed)
 
 
 @njit(cache=True)
-def _values(hands, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om,
-            om_values, om_board, pair_idx, ranks_only, xtab, fewer, out):  # pragma: no cover
+def _values(hands, mode, T, A, om, out):  # pragma: no cover - jit
+    t, xtab, fewer = _unpack(T, A, om)
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, _, _, _, _,
+     ranks_only) = t
     for i in range(hands.shape[0]):
         out[i] = _value(hands[i], hands.shape[1], mode, ck, flush, sh5, off5, val5, sh6,
                         off6, val6, sh7, off7, val7, ranks_only, xtab, fewer)
@@ -272,7 +281,7 @@ def values(plan: Plan, hands: np.ndarray, mode: int | None = None) -> np.ndarray
     """:func:`_value` of every row of ``hands`` (uint8[N, k]) in ``mode`` (the plan's)."""
     out = np.empty(hands.shape[0], dtype=np.int64)
     _values(np.ascontiguousarray(hands, dtype=np.uint8),
-            plan.hi_mode if mode is None else mode, *plan.tables, *plan.extra, out)
+            plan.hi_mode if mode is None else mode, *plan.packed, out)
     return out
 
 
@@ -297,100 +306,24 @@ def remaining_cards(deck: np.ndarray, dead: Any) -> np.ndarray:
 
 
 # ------------------------------------------------------------ draws: the fast path
-def _badugi4_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each pattern of clashing pairs among four cards (bit ``k`` for the ``k``-th
-    pair 01, 02, 03, 12, 13, 23): the size of the largest clash-free subsets, how many
-    there are, and their masks (up to six)."""
-    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
-    size = np.zeros(64, dtype=np.int64)
-    count = np.zeros(64, dtype=np.int64)
-    subs = np.zeros((64, 6), dtype=np.int64)
-    for p in range(64):
-        free = [m for m in range(1, 16)
-                if not any((p >> k) & 1 and (m >> i) & 1 and (m >> j) & 1
-                           for k, (i, j) in enumerate(pairs))]
-        best = max(bin(m).count("1") for m in free)
-        top = [m for m in free if bin(m).count("1") == best]
-        size[p] = best
-        count[p] = len(top)
-        subs[p, :len(top)] = top
-    return size, count, subs
-
-
-_B4_SIZE, _B4_COUNT, _B4_SUBS = _badugi4_tables()
-# a card's badugi word: its rank bit (ace low, as in _badugi_bits), its suit bit above
-_B4_WORD = np.asarray([(1 << (((c >> 2) + 1) % 13)) | (1 << (13 + (c & 3)))
-                       for c in range(64)], dtype=np.int64)
-
-
-@njit(cache=True, inline="always")
-def _badugi4(w0, w1, w2, w3):  # pragma: no cover - jit
-    """:func:`_badugi_bits` of four distinct cards given by their :data:`_B4_WORD`
-    words: the pattern of clashing pairs names the largest clash-free subsets, the
-    lowest of them wins."""
-    p = (np.int64((w0 & w1) != 0) | (np.int64((w0 & w2) != 0) << 1)
-         | (np.int64((w0 & w3) != 0) << 2) | (np.int64((w1 & w2) != 0) << 3)
-         | (np.int64((w1 & w3) != 0) << 4) | (np.int64((w2 & w3) != 0) << 5))
-    r0 = w0 & 0x1FFF
-    r1 = w1 & 0x1FFF
-    r2 = w2 & 0x1FFF
-    r3 = w3 & 0x1FFF
-    best = np.int64(8191)
-    for k in range(_B4_COUNT[p]):
-        m = _B4_SUBS[p, k]
-        rm = ((r0 & -(m & 1)) | (r1 & -((m >> 1) & 1)) | (r2 & -((m >> 2) & 1))
-              | (r3 & -((m >> 3) & 1)))
-        best = min(best, rm)
-    return np.int64(_B4_SIZE[p] * 8192 + 8191 - best)
-
-
 @njit(cache=True)
 def _badugi4_values(hands, out):  # pragma: no cover - jit
-    """:func:`_badugi4` of every row of ``hands`` (uint8[N, 4]); for the tests."""
+    """:func:`~pokerarena.evaluator.kernels.badugi4` of every row of ``hands``
+    (uint8[N, 4]); for the tests."""
     for i in range(hands.shape[0]):
-        out[i] = _badugi4(_B4_WORD[hands[i, 0]], _B4_WORD[hands[i, 1]],
-                          _B4_WORD[hands[i, 2]], _B4_WORD[hands[i, 3]])
+        out[i] = badugi4(B4_WORD[hands[i, 0]], B4_WORD[hands[i, 1]], B4_WORD[hands[i, 2]],
+                         B4_WORD[hands[i, 3]])
 
 
 @njit(cache=True)
-def _a5_wild_value(hand, n, ck, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
-                   fewer):  # pragma: no cover - jit
-    """:func:`_value`'s ace-to-five low with jokers (5..7 cards) without its scratch
-    array: the naturals' keys and each joker's filled rank summed at once."""
-    present = 0
-    jokers = 0
-    key = np.uint64(0)
-    for j in range(n):
-        c = hand[j]
-        if c >= 52:
-            jokers += 1
-        else:
-            present |= 1 << (((c >> 2) + 1) % 13)
-            key += ck[c]
-    r = 0
-    for _ in range(jokers):
-        while (present >> r) & 1:
-            r += 1
-        present |= 1 << r
-        key += ck[((r + 12) % 13) * 4]
-    rk = np.int64(key & _LOW_WORD)
-    if n == 7:
-        v = np.int64(val7[off7[rk >> sh7] + (rk & ((1 << sh7) - 1))])
-    elif n == 6:
-        v = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
-    else:
-        v = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
-    return v * 8 + (7 - jokers if fewer else 7)
-
-
-@njit(cache=True)
-def _a5_wild_values(hands, T, A, out):  # pragma: no cover - jit
-    """:func:`_a5_wild_value` of every row of ``hands``; for the tests."""
-    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om_values, om_board,
-     pair_idx, ranks_only, xtab, fewer) = _unpack(T, A)
+def _a5_wild_values(hands, T, A, om, out):  # pragma: no cover - jit
+    """:func:`~pokerarena.bots.strength.fastmc.a5_wild_value` of every row of
+    ``hands``; for the tests."""
+    t, _, fewer = _unpack(T, A, om)
+    (ck, _, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, _, _, _, _, _) = t
     for i in range(hands.shape[0]):
-        out[i] = _a5_wild_value(hands[i], hands.shape[1], ck, sh5, off5, val5, sh6, off6,
-                                val6, sh7, off7, val7, fewer)
+        out[i] = a5_wild_value(hands[i], hands.shape[1], ck, sh5, off5, val5, sh6, off6,
+                               val6, sh7, off7, val7, fewer)
 
 
 @njit(cache=True)
@@ -419,15 +352,15 @@ def _rank_index(hand, ck, sh5, off5):  # pragma: no cover - jit
     key = np.uint64(0)
     for j in range(5):
         key += ck[hand[j]]
-    rk = np.int64(key & _LOW_WORD)
-    return off5[rk >> sh5] + (rk & ((1 << sh5) - 1))
+    return hash_slot(key, sh5, off5)
 
 
 def _five_card_counts(plan: Plan, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(reference values below each five-card rank class, by its ``val5`` index (-1
     where none); below each five-card flush, by its rank mask), the hands valued by
     :func:`_value` in the plan's mode (jokers aside)."""
-    ck, _, sh5, off5, val5 = plan.tables[:5]
+    t = plan.tables
+    ck, sh5, off5, val5 = t.card_keys, t.shift5, t.offsets5, t.values5
     hands = []
     for combo in _multisets(5):
         hands.append([r * 4 + (i % 4) for i, r in enumerate(combo)])  # never a flush
@@ -497,17 +430,65 @@ class DrawTables:
         return out
 
 
+class DrawWork(NamedTuple):
+    """:func:`_best_discard_fast`'s scratch, carved from one byte workspace; per
+    candidate, then per prefix of the drawn cards (``kmax + 1``)."""
+
+    scores: np.ndarray  # float64: sum of the candidate's scores
+    means: np.ndarray  # float64: its mean after six rows
+    rows: np.ndarray  # rows it was scored on
+    active: np.ndarray  # 1 while it goes on
+    keep_w: np.ndarray  # its kept cards as a bit word; viewed as keep_k: their keys
+    ndisc: np.ndarray  # cards it draws
+    keep_j: np.ndarray  # jokers it keeps
+    keep_sm: np.ndarray  # [nc, 4] its kept cards' suit masks (badugi: their words)
+    keep_k: np.ndarray  # uint64 view of keep_w
+    pre: np.ndarray  # the first d drawn cards as a bit word (badugi: card d's word)
+    pre_j: np.ndarray  # jokers among them
+    pre_sm: np.ndarray  # [kmax + 1, 4] their suit masks
+    pre_k: np.ndarray  # uint64 view of pre: their keys
+    buf: np.ndarray  # the live deck
+    hand: np.ndarray  # one hand
+
+
+class DrawShape(NamedTuple):
+    """How :func:`_best_discard_fast` values the hands of one call."""
+
+    n: int  # hole cards
+    nc: int  # candidates
+    kmax: int  # most cards drawn
+    nr: int  # live cards
+    mode: int
+    b4: bool  # four-card badugi from the clash pattern and the counts table
+    five: bool  # five cards: counts by rank class or flush, no evaluation
+    words: bool  # bit-word highs
+    keyed: bool  # summed keys into the tables
+    suited: bool  # flushes count
+
+
 @njit(cache=True)
-def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, ref, counts,
-                       flushes, mode, T, A, om, ws):  # pragma: no cover - jit
-    """:func:`_best_discard_kernel` (the same candidates, rows and scores) with its
-    scratch carved from ``ws`` and a score ``table`` indexed by how many reference
-    values lie below the hand (no power per hand). Four-card badugi values come from
-    :func:`_badugi4` and their counts from ``counts``; five-card hands sum their kept
-    and drawn cards' keys and read their counts from ``counts`` by rank class or from
-    ``flushes`` (no evaluation, no search; jokers take the general path)."""
-    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om_values, om_board,
-     pair_idx, ranks_only, xtab, fewer) = _unpack(T, A)
+def _draw_carve(ws, nc, kmax, deck_size, n):  # pragma: no cover - jit
+    """The :class:`DrawWork` of a call from ``ws`` (a fresh one when too small)."""
+    ni = 11 * nc + 6 * (kmax + 1)
+    nbytes = 8 * ni + deck_size + n
+    if ws.size < nbytes:
+        ws = np.empty(nbytes, dtype=np.uint8)
+    wi = ws[:8 * ni].view(np.int64)
+    o = 11 * nc
+    pre = wi[o:o + kmax + 1]
+    return DrawWork(wi[0:nc].view(np.float64), wi[nc:2 * nc].view(np.float64),
+                    wi[2 * nc:3 * nc], wi[3 * nc:4 * nc], wi[4 * nc:5 * nc],
+                    wi[5 * nc:6 * nc], wi[6 * nc:7 * nc],
+                    wi[7 * nc:11 * nc].reshape((nc, 4)), wi[4 * nc:5 * nc].view(np.uint64),
+                    pre, wi[o + kmax + 1:o + 2 * kmax + 2],
+                    wi[o + 2 * kmax + 2:o + 6 * kmax + 6].reshape((kmax + 1, 4)),
+                    pre.view(np.uint64), ws[8 * ni:8 * ni + deck_size],
+                    ws[8 * ni + deck_size:8 * ni + deck_size + n])
+
+
+@njit(cache=True)
+def _draw_setup(hole, deck, dead, cand, mode, counts, ranks_only, ws):  # pragma: no cover
+    """The call's :class:`DrawWork` (the live deck copied in) and :class:`DrawShape`."""
     n = len(hole)
     nc = cand.size
     kmax = 0
@@ -522,37 +503,17 @@ def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, re
     words = not five and mode in (HI_BITS, HI_27)
     keyed = five or (mode == HI_TABLE and 5 <= n <= 7)
     suited = keyed and not (ranks_only or mode == HI_A5_WILD)
-    # scratch: int64 rows of nc (scores, means, rows, active, kept word or key, cards
-    # drawn, kept jokers, 4 kept suit masks), kmax + 1 prefixes (word or key, jokers,
-    # 4 suit masks); then the bytes (the live deck, one hand)
-    ni = 11 * nc + 6 * (kmax + 1)
-    nbytes = 8 * ni + deck.size + n
-    if ws.size < nbytes:
-        ws = np.empty(nbytes, dtype=np.uint8)
-    wi = ws[:8 * ni].view(np.int64)
-    scores = wi[0:nc].view(np.float64)
-    means = wi[nc:2 * nc].view(np.float64)
-    rows = wi[2 * nc:3 * nc]
-    active = wi[3 * nc:4 * nc]
-    keep_w = wi[4 * nc:5 * nc]
-    ndisc = wi[5 * nc:6 * nc]
-    keep_j = wi[6 * nc:7 * nc]
-    keep_sm = wi[7 * nc:11 * nc].reshape((nc, 4))  # badugi: the kept cards' words
-    o = 11 * nc
-    pre = wi[o:o + kmax + 1]
-    pre_j = wi[o + kmax + 1:o + 2 * kmax + 2]
-    pre_sm = wi[o + 2 * kmax + 2:o + 6 * kmax + 6].reshape((kmax + 1, 4))
-    keep_k = keep_w.view(np.uint64)
-    pre_k = pre.view(np.uint64)
-    buf = ws[8 * ni:8 * ni + deck.size]
-    hand = ws[8 * ni + deck.size:8 * ni + deck.size + n]
-    nr = 0
-    for c in deck:
-        if not (dead >> np.int64(c)) & 1:
-            buf[nr] = c
-            nr += 1
-    kmax = min(kmax, nr)
-    for c in range(nc):
+    w = _draw_carve(ws, nc, kmax, deck.size, n)
+    nr = _live(deck, dead, w.buf)
+    return w, DrawShape(n, nc, min(kmax, nr), nr, mode, b4, five, words, keyed, suited)
+
+
+@njit(cache=True)
+def _draw_kept(w, sh, hole, cand, ck):  # pragma: no cover - jit
+    """Each candidate's kept cards, summed once in the form its mode reads."""
+    scores, rows, active, keep_w, ndisc = w.scores, w.rows, w.active, w.keep_w, w.ndisc
+    keep_j, keep_sm, keep_k = w.keep_j, w.keep_sm, w.keep_k
+    for c in range(sh.nc):
         scores[c] = 0.0
         rows[c] = 0
         active[c] = 1
@@ -562,55 +523,85 @@ def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, re
         k = 0
         for su in range(4):
             keep_sm[c, su] = 0
-        for j in range(n):
+        for j in range(sh.n):
             if (cand[c] >> j) & 1:
                 ndisc[c] += 1
                 continue
             h = hole[j]
-            if b4:
-                keep_sm[c, k] = _B4_WORD[h]
-            elif words:
-                keep_w[c] |= _card_bit(h)
-            elif keyed and h >= 52:
+            if sh.b4:
+                keep_sm[c, k] = B4_WORD[h]
+            elif sh.words:
+                keep_w[c] |= card_bit(h)
+            elif sh.keyed and h >= 52:
                 keep_j[c] += 1
-            elif keyed:
+            elif sh.keyed:
                 keep_k[c] += ck[h]
                 keep_sm[c, h & 3] |= 1 << (h >> 2)
             k += 1
-    pre[0] = 0
-    pre_j[0] = 0
-    for su in range(4):
-        pre_sm[0, su] = 0
+    w.pre[0] = 0
+    w.pre_j[0] = 0
+    w.pre_sm[0, :] = 0
+
+
+@njit(cache=True)
+def _six_best(means, scores, rows, active, nc):  # pragma: no cover - jit
+    """Only the six best candidates so far (and their ties) go on."""
+    for c in range(nc):
+        means[c] = scores[c] / rows[c] if rows[c] else -1.0
+    cut = -np.inf
+    for c in range(nc):  # the sixth highest mean, as np.sort(means)[nc - 6]
+        above = 0
+        same = 0
+        for e in range(nc):
+            if means[e] > means[c]:
+                above += 1
+            elif means[e] == means[c]:
+                same += 1
+        if above < 6 <= above + same:
+            cut = means[c]
+            break
+    for c in range(nc):
+        active[c] = means[c] >= cut
+
+
+@njit(cache=True)
+def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, ref, counts,
+                       flushes, mode, T, A, om, ws):  # pragma: no cover - jit
+    """:func:`_best_discard_kernel` (the same candidates, rows and scores) with its
+    scratch carved from ``ws`` (:class:`DrawWork`) and a score ``table`` indexed by how
+    many reference values lie below the hand (no power per hand). Four-card badugi
+    values come from :func:`~pokerarena.evaluator.kernels.badugi4` and their counts
+    from ``counts``; five-card hands sum their kept and drawn cards' keys and read their
+    counts from ``counts`` by rank class or from ``flushes`` (no evaluation, no search;
+    jokers take the general path).
+
+    A long kernel, on purpose: the candidate loop keeps the workspace's and the tables'
+    arrays in locals and is written out (an array read out of a tuple, or passed to a
+    helper, once per candidate costs a reference count each time: see
+    :func:`pokerarena.bots.strength.fastmc._mc_core`)."""
+    t, xtab, fewer = _unpack(T, A, om)
+    (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, _, _, _, _,
+     ranks_only) = t
+    w, sh = _draw_setup(hole, deck, dead, cand, mode, counts, ranks_only, ws)
+    _draw_kept(w, sh, hole, cand, ck)
+    (scores, means, rows, active, keep_w, ndisc, keep_j, keep_sm, keep_k, pre, pre_j,
+     pre_sm, pre_k, buf, hand) = w
+    n, nc, kmax, nr = sh.n, sh.nc, sh.kmax, sh.nr
+    b4, five, words, keyed, suited = sh.b4, sh.five, sh.words, sh.keyed, sh.suited
     state = _seed_state(seed)
     for s in range(samples):
         if s == 6 and nc > 6:
-            # only the six best so far (and their ties) go on
-            for c in range(nc):
-                means[c] = scores[c] / rows[c] if rows[c] else -1.0
-            cut = -np.inf
-            for c in range(nc):  # the sixth highest mean, as np.sort(means)[nc - 6]
-                above = 0
-                same = 0
-                for e in range(nc):
-                    if means[e] > means[c]:
-                        above += 1
-                    elif means[e] == means[c]:
-                        same += 1
-                if above < 6 <= above + same:
-                    cut = means[c]
-                    break
-            for c in range(nc):
-                active[c] = means[c] >= cut
-        for j in range(kmax):
+            _six_best(means, scores, rows, active, nc)
+        for j in range(kmax):  # this row's cards, summed as they come (written out)
             state, r = _below(state, nr - j)
             r += j
             b = buf[r]
             buf[r] = buf[j]
             buf[j] = b
             if b4:
-                pre[j] = _B4_WORD[b]
+                pre[j] = B4_WORD[b]
             elif words:
-                pre[j + 1] = pre[j] | _card_bit(b)
+                pre[j + 1] = pre[j] | card_bit(b)
             elif keyed:
                 pre_k[j + 1] = pre_k[j]
                 pre_j[j + 1] = pre_j[j]
@@ -623,62 +614,48 @@ def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, re
                     pre_sm[j + 1, b & 3] |= 1 << (b >> 2)
         for c in range(nc):
             mask = cand[c]
-            if (mask == 0 and s > 0) or not active[c]:
-                continue
             d = ndisc[c]
-            if d > kmax:
+            if (mask == 0 and s > 0) or not active[c] or d > kmax:
                 continue
             rows[c] += 1
-            if b4:
+            if b4:  # (written out: an array argument per candidate costs its count)
                 k = 4 - d
                 w0 = keep_sm[c, 0] if k > 0 else pre[0]
                 w1 = keep_sm[c, 1] if k > 1 else pre[1 - k]
                 w2 = keep_sm[c, 2] if k > 2 else pre[2 - k]
                 w3 = keep_sm[c, 3] if k > 3 else pre[3 - k]
-                scores[c] += table[counts[_badugi4(w0, w1, w2, w3)]]
+                scores[c] += table[counts[badugi4(w0, w1, w2, w3)]]
                 continue
             if words:
-                v = _bits_word(keep_w[c] | pre[d], n, mode == HI_BITS)
+                v = bits_word(keep_w[c] | pre[d], n, mode == HI_BITS)
                 scores[c] += table[_lower_bound(ref, -v if mode == HI_27 else v)]
                 continue
             if keyed and keep_j[c] + pre_j[d] == 0:
                 key = keep_k[c] + pre_k[d]
-                flags = ((key >> _U32) + _SUIT_BIAS) & _SUIT_FLAGS
-                if flags and suited:
-                    su = 0
-                    while not (flags >> np.uint64(4 * su + 3)) & np.uint64(1):
-                        su += 1
+                su = flush_suit(key, SUIT_BIAS) if suited else -1
+                if su >= 0:
                     fm = keep_sm[c, su] | pre_sm[d, su]
-                    if five:
-                        scores[c] += table[flushes[fm]]
-                        continue
-                    v = np.int64(flush[fm])
+                    scores[c] += table[flushes[fm] if five
+                                       else _lower_bound(ref, np.int64(flush[fm]))]
+                elif five:
+                    scores[c] += table[counts[hash_slot(key, sh5, off5)]]
+                elif n == 7:
+                    scores[c] += table[_lower_bound(ref, np.int64(val7[hash_slot(key, sh7,
+                                                                                  off7)]))]
+                elif n == 6:
+                    scores[c] += table[_lower_bound(ref, np.int64(val6[hash_slot(key, sh6,
+                                                                                  off6)]))]
                 else:
-                    rk = np.int64(key & _LOW_WORD)
-                    if five:
-                        scores[c] += table[counts[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))]]
-                        continue
-                    if n == 7:
-                        v = np.int64(val7[off7[rk >> sh7] + (rk & ((1 << sh7) - 1))])
-                    elif n == 6:
-                        v = np.int64(val6[off6[rk >> sh6] + (rk & ((1 << sh6) - 1))])
-                    else:
-                        v = np.int64(val5[off5[rk >> sh5] + (rk & ((1 << sh5) - 1))])
-                scores[c] += table[_lower_bound(ref, v)]
+                    scores[c] += table[_lower_bound(ref, np.int64(val5[hash_slot(key, sh5,
+                                                                                  off5)]))]
                 continue
-            d = 0
-            for j in range(n):
-                if (mask >> j) & 1:
-                    hand[j] = buf[d]
-                    d += 1
-                else:
-                    hand[j] = hole[j]
+            _with_drawn(hole, mask, buf, hand)
             if mode == HI_A5_WILD and 5 <= n <= 7:
-                v = _a5_wild_value(hand, n, ck, sh5, off5, val5, sh6, off6, val6, sh7,
-                                   off7, val7, fewer)
+                v = a5_wild_value(hand, n, ck, sh5, off5, val5, sh6, off6, val6, sh7, off7,
+                                  val7, fewer)
             else:
-                v = _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6,
-                           sh7, off7, val7, ranks_only, xtab, fewer)
+                v = _value(hand, n, mode, ck, flush, sh5, off5, val5, sh6, off6, val6, sh7,
+                           off7, val7, ranks_only, xtab, fewer)
             scores[c] += table[_lower_bound(ref, v)]
     best = 0
     top = -np.inf
