@@ -115,3 +115,32 @@ def test_narrowed_table_agrees_with_the_kernel_and_narrows():
     assert (preflop.narrowed_equity(plan, weak, 0.25)
             < preflop.preflop_equity(plan, weak, 1) - 0.02)
     assert preflop.narrowed_equity(plan, weak, 0.1) is None  # below the grid
+
+
+def test_cache_key_follows_the_builders_source(tmp_path, monkeypatch):
+    """The disk cache is keyed by a digest of the code that builds the tables: edit the
+    builder (or the kernels it deals with) and the key, so the file, changes."""
+    from pathlib import Path
+
+    from pokerarena.bots.strength import preflop_omaha
+
+    plan = Profile(Game("holdem")).plan
+    preflop._DIGESTS.clear()  # digests are kept per process: read the sources as they are
+    before = preflop._key(plan, 1)
+    omaha_before = preflop_omaha._key(plan, 1)
+    assert before != omaha_before
+    copies = []
+    for path in preflop.BUILDER_FILES:
+        copy = tmp_path / path.name
+        copy.write_bytes(path.read_bytes())
+        copies.append(copy)
+    monkeypatch.setattr(preflop, "BUILDER_FILES", tuple(copies))
+    assert preflop._key(plan, 1) == before  # the same sources: the same key
+    assert Path(preflop.__file__).name in {p.name for p in preflop.BUILDER_FILES}
+    copies[0].write_bytes(copies[0].read_bytes() + b"\n# an edit to the builder\n")
+    preflop._DIGESTS.clear()
+    edited = preflop._key(plan, 1)
+    assert edited != before
+    assert preflop._key(plan, 2) != edited  # and by the number of opponents
+    monkeypatch.setattr(preflop_omaha, "BUILDER_FILES", (copies[0], *copies[1:]))
+    assert preflop_omaha._key(plan, 1) != omaha_before

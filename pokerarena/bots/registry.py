@@ -86,7 +86,7 @@ def load_class(path: str) -> type:
         module = importlib.import_module(mod_name)
     except ImportError as exc:
         raise BotSpecError(f"cannot import {mod_name!r}: {exc}") from None
-    obj = module
+    obj: Any = module
     for attr in cls_name.split("."):
         obj = getattr(obj, attr, None)
         if obj is None:

@@ -23,6 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import Any
 
 import numba
 import numpy as np
@@ -391,7 +392,8 @@ def monte_carlo_equity(
         rng, used_seed = seed, None
     else:
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy) % (1 << 63)
+            entropy: Any = np.random.SeedSequence().entropy  # an int when drawn afresh
+            seed = int(entropy) % (1 << 63)
         elif seed < 0:
             raise EquityError(f"the seed must be a non-negative integer, got {seed}")
         rng, used_seed = np.random.default_rng(seed), int(seed)

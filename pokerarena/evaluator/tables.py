@@ -17,6 +17,7 @@ import hashlib
 import os
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -284,7 +285,8 @@ def _save(path: Path, **arrays: np.ndarray) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
+        savez: Any = np.savez  # numpy's stub reads **arrays as its allow_pickle flag
+        savez(tmp, **arrays)
         os.replace(tmp, path)
     except OSError:
         pass

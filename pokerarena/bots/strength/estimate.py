@@ -20,6 +20,7 @@ import itertools
 import math
 import operator
 import random
+from collections import OrderedDict
 from typing import Any
 
 import numba
@@ -38,6 +39,13 @@ from pokerarena.evaluator import (
     qualifies_low,
     ranking,
 )
+from pokerarena.evaluator.kernels import (
+    low8_of_mask,
+    low_rank_bit,
+    lowest_bits,
+    omaha_low8,
+)
+from pokerarena.evaluator.rankings import Ranking
 from pokerarena.rules.model import POSITIONAL_WILDS
 
 _REF_HANDS = 6000
@@ -72,19 +80,6 @@ def _seed(rng: Any) -> int:
     return int(rng.integers(0, 2**31 - 1))
 
 
-@numba.njit(cache=True, inline="always")
-def _lowest_bits(mask: int, k: int) -> tuple[int, int]:  # pragma: no cover - jit
-    """(the ``k`` lowest set bits of ``mask``, how many there were, at most ``k``)."""
-    low = 0
-    taken = 0
-    while taken < k and mask != 0:
-        bit = mask & -mask
-        low |= bit
-        mask ^= bit
-        taken += 1
-    return low, taken
-
-
 @numba.njit(cache=True)
 def _a5_unpaired_rows(hands: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
     """Ace-to-five lows without pairs: ``8191 - mask`` of the five lowest distinct ranks
@@ -93,51 +88,27 @@ def _a5_unpaired_rows(hands: np.ndarray, out: np.ndarray) -> None:  # pragma: no
         mask = 0
         for j in range(hands.shape[1]):
             mask |= 1 << (((hands[m, j] >> 2) + 1) % 13)
-        low, taken = _lowest_bits(mask, 5)
+        low, taken = lowest_bits(mask, 5)
         out[m] = 8191 - low if taken == 5 else -1
 
 
 @numba.njit(cache=True)
 def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
                out: np.ndarray) -> None:  # pragma: no cover - jit
-    """Eight-or-better lows, row by row: ``255 - mask`` of the five lowest distinct
-    ranks of eight or lower (ace = bit 0), -1 when there are fewer; with ``omaha``
-    exactly two cards of the hand and three of the board."""
+    """Eight-or-better lows, row by row (:func:`~pokerarena.evaluator.kernels.
+    low8_of_mask`: ``255 - mask`` of the five lowest distinct ranks of eight or lower,
+    -1 when there are fewer); with ``omaha`` exactly two cards of the hand and three of
+    the board."""
     for m in range(hands.shape[0]):
-        best = 256
-        if not omaha:
-            mask = 0
-            for j in range(hands.shape[1]):
-                r = ((hands[m, j] >> 2) + 1) % 13
-                if r <= 7:
-                    mask |= 1 << r
-            for j in range(boards.shape[1]):
-                r = ((boards[m, j] >> 2) + 1) % 13
-                if r <= 7:
-                    mask |= 1 << r
-            low, taken = _lowest_bits(mask, 5)
-            if taken == 5:
-                best = low
-        else:
-            bm = 0
-            for j in range(boards.shape[1]):
-                r = ((boards[m, j] >> 2) + 1) % 13
-                if r <= 7:
-                    bm |= 1 << r
-            h = hands.shape[1]
-            for i in range(h):
-                ri = ((hands[m, i] >> 2) + 1) % 13
-                if ri > 7:
-                    continue
-                for k in range(i + 1, h):
-                    rk = ((hands[m, k] >> 2) + 1) % 13
-                    if rk > 7 or rk == ri:
-                        continue
-                    pm = (1 << ri) | (1 << rk)
-                    low3, taken = _lowest_bits(bm & ~pm, 3)
-                    if taken == 3 and (pm | low3) < best:
-                        best = pm | low3
-        out[m] = 255 - best if best < 256 else -1
+        bm = 0
+        for j in range(boards.shape[1]):
+            bm |= low_rank_bit(boards[m, j])
+        if omaha:
+            out[m] = omaha_low8(hands[m], 0, hands.shape[1], bm)
+            continue
+        for j in range(hands.shape[1]):
+            bm |= low_rank_bit(hands[m, j])
+        out[m] = low8_of_mask(bm)
 
 
 def _sample(rng: Any, remaining: np.ndarray, samples: int, k: int) -> np.ndarray:
@@ -221,7 +192,7 @@ def _discard_shape(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, li
     return found
 
 
-def _ranking(name: str, deck: str, wild: str) -> Any:
+def _ranking(name: str, deck: str, wild: str) -> Ranking:
     """The evaluator ranking, with the variant's fixed wild cards when it has any."""
     if wild not in ("none", "") and wild not in POSITIONAL_WILDS:
         try:
@@ -248,19 +219,7 @@ class Profile:
         self.qualifier = sd.low_qualifier
         self.deck = np.asarray(game.deck_list, dtype=np.uint8)
         self.deck_list: list[int] = self.deck.tolist()
-        hole = board = 0
-        self.draw_streets: list[int] = []
-        self.bet_streets: list[int] = []
-        self.up_cards = 0
-        for i, st in enumerate(game.streets):
-            if st[0] == ST_DEAL:
-                hole += st[1] + st[2]
-                board += st[3]
-                self.up_cards += st[2]
-            elif st[0] == ST_DRAW:
-                self.draw_streets.append(i)
-            elif st[0] == ST_BET:
-                self.bet_streets.append(i)
+        hole, board = self._read_streets(game)
         self.hole_final = hole
         self.board_final = board
         self.is_draw = bool(self.draw_streets)
@@ -275,22 +234,7 @@ class Profile:
         self.fast_a5 = sd.low == "a5_low" and wild == "none" and v.deck == "standard"
         self.fast_low8 = (sd.low == "a5_low" and self.qualifier == 8 and wild == "none"
                           and v.deck == "standard")
-        # games whose final highs the fast tables rank (and whose low, if any, is eight
-        # or better): one-call Monte Carlo (fastmc.mc_equity)
-        self.plan: fastmc.Plan | None = None
-        if (not self.is_draw and int(self.deck.max()) < 52 and self.high is not None
-                and (self.low is None or self.fast_low8)
-                and (board == 5 if self.omaha else True)
-                and fastmc.supported(self.high, hole + board, self.omaha)):
-            self.plan = fastmc.Plan(self.deck, self.high, self.low is not None, self.omaha)
-        elif (not self.is_draw and int(self.deck.max()) < 52 and not self.omaha
-              and (self.high is None) != (self.low is None) and not self.qualifier):
-            # high-only or low-only games the tables do not rank (more than seven
-            # cards, two or three, razz lows): the kernel's table-free rankings
-            rk = self.high if self.high is not None else self.low
-            mode = fastmc.mode_for(rk, (hole + board,))
-            if mode is not None:
-                self.plan = fastmc.Plan(self.deck, self.high, False, False, rk, mode)
+        self.plan: fastmc.Plan | None = self._kernel_plan(hole, board)
         if self.plan is not None:
             self._kernel_consts = (self.plan.deck, *self.plan.packed, fastmc._WS)
             self._kernel_tail = (fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
@@ -306,10 +250,53 @@ class Profile:
         self.preflop_omaha = (self.plan is not None and self.omaha and hole == 4
                               and self.board_final == 5 and wild == "none"
                               and preflop_omaha.supported(self.plan))
-        # draw games whose hands the fast tables rank: discards scored in one call
+        self._setup_draws(hole)
+
+    def _read_streets(self, game: Game) -> tuple[int, int]:
+        """The draw and betting street indices and the face-up cards of ``game``'s
+        streets; (the cards a hand ends with, the board's)."""
+        hole = board = 0
+        self.draw_streets: list[int] = []
+        self.bet_streets: list[int] = []
+        self.up_cards = 0
+        for i, st in enumerate(game.streets):
+            if st[0] == ST_DEAL:
+                hole += st[1] + st[2]
+                board += st[3]
+                self.up_cards += st[2]
+            elif st[0] == ST_DRAW:
+                self.draw_streets.append(i)
+            elif st[0] == ST_BET:
+                self.bet_streets.append(i)
+        return hole, board
+
+    def _kernel_plan(self, hole: int, board: int) -> fastmc.Plan | None:
+        """The one-call Monte-Carlo plan (:func:`fastmc.mc_equity`) of a game whose
+        final highs the fast tables rank (and whose low, if any, is eight or better),
+        or whose highs or lows alone the kernel's table-free rankings rank; None."""
+        if self.is_draw or int(self.deck.max()) >= 52:
+            return None
+        if (self.high is not None and (self.low is None or self.fast_low8)
+                and (board == 5 if self.omaha else True)
+                and fastmc.supported(self.high, hole + board, self.omaha)):
+            return fastmc.Plan(self.deck, self.high, self.low is not None, self.omaha)
+        if not self.omaha and (self.high is None) != (self.low is None) and not self.qualifier:
+            # high-only or low-only games the tables do not rank (more than seven
+            # cards, two or three, razz lows): the kernel's table-free rankings
+            rk = self.high if self.high is not None else self.low
+            mode = fastmc.mode_for(rk, (hole + board,))
+            if mode is not None:
+                return fastmc.Plan(self.deck, self.high, False, False, rk, mode)
+        return None
+
+    def _setup_draws(self, hole: int) -> None:
+        """Draw games: the ranking their discards are scored in, the plans and tables
+        by hand size (built on first use), the draws left by street, the deck's mask."""
         self._draw_rk = self.high if self.high is not None else self.low
         self._draw_plans: dict[int, fastmc.Plan | None] = {}
         self._draw_tables_by_size: dict[int, drawmc.DrawTables | None] = {}
+        # _best_discard's fixed kernel arguments by (size, fewest, most drawn, exponent)
+        self._discard_calls: dict[tuple[int, int, int, float], tuple[Any, ...]] = {}
         # draws still to come from each street index on (see draws_left)
         last = self.draw_streets[-1] if self.draw_streets else -1
         self._draws_left = [sum(1 for s in self.draw_streets if s >= i)
@@ -381,11 +368,14 @@ class Profile:
         q = self.qualifier
         ranks = [(r - 2) % 13 for r in range(q, q - 5, -1)]  # rank 1 = ace (code rank 12)
         cards = [ranks[i] * 4 + (i % 4) for i in range(5)]
+        low = self.low
+        if low is None:
+            return None
         try:
-            value = evaluate(cards, self.low)
+            value = evaluate(cards, low)
         except ValueError:
             return None
-        return value if qualifies_low(value, self.low, q) else None
+        return value if qualifies_low(value, low, q) else None
 
     def _values(self, rk: Any, hands: np.ndarray, boards: np.ndarray | None) -> np.ndarray:
         if boards is not None and boards.shape[1] and self.omaha:
@@ -394,6 +384,8 @@ class Profile:
         return evaluate_batch(full, rk)
 
     def _low_values(self, hands: np.ndarray, boards: np.ndarray | None) -> np.ndarray:
+        low = self.low
+        assert low is not None
         if self.fast_a5 and not self.qualifier and not self.omaha:
             full = hands if boards is None or not boards.shape[1] else np.hstack([hands, boards])
             if full.shape[1] >= 5:
@@ -401,7 +393,7 @@ class Profile:
                 _a5_unpaired_rows(np.ascontiguousarray(full), out)
                 paired = out < 0
                 if paired.any():  # rare with seven cards: the evaluator ranks those
-                    out[paired] = (evaluate_batch(full[paired], self.low).astype(np.int64)
+                    out[paired] = (evaluate_batch(full[paired], low).astype(np.int64)
                                    - (1 << 32))
                 return out
         if self.fast_low8:
@@ -409,12 +401,12 @@ class Profile:
             out = np.empty(hands.shape[0], dtype=np.int64)
             _low8_rows(np.ascontiguousarray(hands), np.ascontiguousarray(b), self.omaha, out)
             return out
-        vals = self._values(self.low, hands, boards).astype(np.int64)
+        vals = self._values(low, hands, boards).astype(np.int64)
         if self.qualifier:
             if self.low_threshold is not None:
                 ok = vals >= self.low_threshold
             else:
-                ok = np.array([qualifies_low(int(x), self.low, self.qualifier) for x in vals])
+                ok = np.array([qualifies_low(int(x), low, self.qualifier) for x in vals])
             vals = np.where(ok, vals, -1)
         return vals
 
@@ -423,8 +415,8 @@ class Profile:
         """My share of the pot in each sampled deal (1: scoop, 0: lose)."""
         n = mine.shape[0]
         share = np.zeros(n)
-        halves = 0
-        hi_share = lo_share = None
+        hi_share: np.ndarray | None = None
+        lo_share: np.ndarray | None = None
         if self.high is not None:
             me = self._values(self.high, mine, boards)
             best = me.copy()
@@ -435,7 +427,6 @@ class Profile:
                 ties = np.where(better, 1, ties + (ov == best))
                 best = np.maximum(best, ov)
             hi_share = np.where(me == best, 1.0 / ties, 0.0)
-            halves += 1
         if self.low is not None:
             me = self._low_values(mine, boards)
             best = me.copy()
@@ -447,8 +438,7 @@ class Profile:
                 best = np.maximum(best, ov)
             lo_share = np.where((me == best) & (me >= 0), 1.0 / ties, 0.0)
             has_low = best >= 0
-            halves += 1
-        if halves == 2:
+        if hi_share is not None and lo_share is not None:
             share = np.where(has_low, 0.5 * hi_share + 0.5 * lo_share, hi_share)
         elif hi_share is not None:
             share = hi_share
@@ -493,22 +483,23 @@ class Profile:
             fractions = [self._range_fraction(view, s, keep_per_raise) for s in opps]
             if min(fractions) >= 0.999:
                 fractions = None
+        plan = self.plan
+        if plan is None:
+            return self._numpy_equity(view, hole, opps, samples, rng, fractions), samples
         if self.preflop_table and not board and len(hole) == 2 and not any(view.up):
             if fractions is None:
-                return preflop_equity(self.plan, hole, len(opps)), 1 << 31
+                return preflop_equity(plan, hole, len(opps)), 1 << 31
             if len(opps) == 1:  # heads-up against a narrowed range: a table too
-                got = narrowed_equity(self.plan, hole, fractions[0])
+                got = narrowed_equity(plan, hole, fractions[0])
                 if got is not None:
                     return got, 1 << 31
         if self.preflop_omaha and not board and len(hole) == 4:
             # (no Omaha range is narrowed before the flop: see _fast_equity's score modes)
-            tab = preflop_omaha.lookup(self.plan, len(opps))
+            tab = preflop_omaha.lookup(plan, len(opps))
             if tab is not None:
                 return float(tab[preflop_omaha.hand_index(hole)]), 1 << 31
-        if self.plan is not None:
-            return self._fast_equity(view, hole, opps, samples, rng, fractions, thresholds,
-                                     min_samples)
-        return self._numpy_equity(view, hole, opps, samples, rng, fractions), samples
+        return self._fast_equity(view, hole, opps, samples, rng, fractions, thresholds,
+                                 min_samples)
 
     def _fast_equity(self, view: Any, hole: tuple[int, ...], opps: list[int], samples: int,
                      rng: Any, fractions: list[float] | None,
@@ -562,12 +553,12 @@ class Profile:
                 u = tuple(c for c in u if c != UNKNOWN)
             rows.append(u)
         players = len(rows)
-        frac = None
+        narrowed = None
         if score_mode != fastmc.SCORE_NONE and fractions is not None:
-            frac = np.ones(players, dtype=np.float64)
-            frac[1:] = fractions
-        return self._fast_loop(rows, board, dead, players, samples, seed, frac, score_mode,
-                               thresholds, min_samples)
+            narrowed = np.ones(players, dtype=np.float64)
+            narrowed[1:] = fractions
+        return self._fast_loop(rows, board, dead, players, samples, seed, narrowed,
+                               score_mode, thresholds, min_samples)
 
     def _fast_loop(self, rows: list[Any], board: Any, dead: list[int], players: int,
                    samples: int, seed: int, frac: np.ndarray | None, score_mode: int,
@@ -680,6 +671,7 @@ class Profile:
             rng = np.random.default_rng(12345)
             hands = _sample(rng, self.deck, _REF_HANDS, size)
             rk = self.high if which == "h" else self.low
+            assert rk is not None
             ref = np.sort(evaluate_batch(hands, rk))
             self._ref[key] = ref
         return ref
@@ -785,9 +777,7 @@ class Profile:
                 gone |= 1 << c
             left = self.deck.size - (gone & self._deck_mask).bit_count()
             key = (n, max(0, dmin), min(dmax, n, left), expo)
-            calls = self.__dict__.get("_discard_calls")
-            if calls is None:
-                calls = self._discard_calls = {}
+            calls = self._discard_calls
             call = calls.get(key)
             if call is None:
                 call = calls[key] = self._discard_call(*key)
@@ -823,6 +813,7 @@ class Profile:
         """Chance to win at the showdown of a draw game (heuristic, see module doc)."""
         seat = view.seat
         folded = view.folded
+        opps: tuple[int, ...]
         if len(folded) == 2:
             opps = () if folded[1 - seat] else (1 - seat,)
         else:
@@ -842,9 +833,10 @@ class Profile:
             strength = self.hand_percentile(list(hole))
         else:
             key = ("percentile", hole)
-            strength = memo.get(key)
-            if strength is None:
-                strength = memo[key] = self.hand_percentile(list(hole))
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = self.hand_percentile(list(hole))
+            strength = known
         # Opponents who drew are better than random hands; those who stood pat more so.
         base = 1.0 + 0.6 * len(self.draw_streets)
         last = log.last
@@ -860,12 +852,36 @@ class Profile:
         return float(p)
 
 
+class _Bounded(OrderedDict):
+    """A dict that forgets its least recently used entries beyond ``limit`` (a long
+    option sweep makes a game, and a profile, per option value)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = super().get(key, default)
+        if found is not default:
+            self.move_to_end(key)
+        return found
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+
+PROFILE_LIMIT = 64  # profiles kept (each holds its plans' packed tables, ~2 MB)
 # Profiles by game: every cache here is keyed by the whole game (Game.key: the
 # option-transformed variant, the betting system and every option), so that an option
 # sweep, which keeps the variant id, never plays a game with another one's profile;
 # _BY_DIGEST: the same profiles by the digest of the key a view carries (game_key).
-_PROFILES: dict[str, Profile] = {}
-_BY_DIGEST: dict[str, Profile] = {}
+# Both forget the least recently used beyond PROFILE_LIMIT: a forgotten game's profile
+# is compiled again when it comes back (a bot keeps the one it plays with).
+_PROFILES: _Bounded = _Bounded(PROFILE_LIMIT)
+_BY_DIGEST: _Bounded = _Bounded(PROFILE_LIMIT)
 
 
 def register_game(game: Game) -> Profile:
@@ -875,7 +891,9 @@ def register_game(game: Game) -> Profile:
     prof = _PROFILES.get(key)
     if prof is None:
         prof = _PROFILES[key] = Profile(game)
-        _BY_DIGEST[game_digest(game)] = prof
+    digest = game_digest(game)
+    if _BY_DIGEST.get(digest) is not prof:  # new, or forgotten by the digest cache
+        _BY_DIGEST[digest] = prof
     return prof
 
 

@@ -12,13 +12,34 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from pokerarena.bots.strength import fastmc
 from pokerarena.bots.strength.fastmc import SCORE_PREFLOP, Plan, mc_equity
+from pokerarena.evaluator import kernels
 from pokerarena.evaluator.tables import cache_dir
 
-VERSION = 1
+# The code a table is built by: its cache key is a digest of these sources (and of the
+# plan's tables), so an edit to the builder or to the kernels it deals with builds the
+# tables again instead of reading stale ones.
+BUILDER_FILES: tuple[Path, ...] = (Path(__file__), Path(str(fastmc.__file__)),
+                                   Path(str(kernels.__file__)))
+_DIGESTS: dict[tuple[Path, ...], str] = {}
+
+
+def source_digest(files: tuple[Path, ...]) -> str:
+    """SHA-256 (16 hex digits) of the names and contents of ``files``, once per
+    process."""
+    found = _DIGESTS.get(files)
+    if found is None:
+        h = hashlib.sha256()
+        for path in files:
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+        found = _DIGESTS[files] = h.hexdigest()[:16]
+    return found
 
 
 def deals_for(opponents: int) -> int:
@@ -66,11 +87,20 @@ def build(plan: Plan, opponents: int, deals: int) -> np.ndarray:
     return out
 
 
-def _key(plan: Plan, opponents: int) -> bytes:
-    h = hashlib.sha1(plan.deck.tobytes())
+def plan_digest(plan: Plan, files: tuple[Path, ...]) -> Any:
+    """A hash of what a plan's tables are built from: the builder's ``files``, the
+    deck, the plan's modes and its evaluator tables."""
+    h = hashlib.sha1(source_digest(files).encode())
+    h.update(plan.deck.tobytes())
+    h.update(repr((plan.hi_mode, plan.lo_mode)).encode())
     for t in plan.tables:
         h.update(t.tobytes() if isinstance(t, np.ndarray) else repr(t).encode())
-    h.update(f"{VERSION}/{opponents}/{deals_for(opponents)}".encode())
+    return h
+
+
+def _key(plan: Plan, opponents: int) -> bytes:
+    h = plan_digest(plan, BUILDER_FILES)
+    h.update(f"{opponents}/{deals_for(opponents)}".encode())
     return h.digest()
 
 

@@ -13,18 +13,19 @@ builds, so a decision is never held up by a build.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from pokerarena.bots.strength import preflop
 from pokerarena.bots.strength.fastmc import Plan, mc_equity
-from pokerarena.bots.strength.preflop import load_cached, save_cached
+from pokerarena.bots.strength.preflop import load_cached, plan_digest, save_cached
 from pokerarena.evaluator.tables import cache_dir
 
-VERSION = 1
+# the builder's code (see preflop.BUILDER_FILES): an edit builds the tables again
+BUILDER_FILES: tuple[Path, ...] = (Path(__file__), *preflop.BUILDER_FILES)
 HANDS = 270725  # four-card hands of a 52-card deck
 
 # colex index of a sorted hand a < b < c < d: a + C(b, 2) + C(c, 3) + C(d, 4)
@@ -109,12 +110,8 @@ def build(plan: Plan, opponents: int, deals: int) -> np.ndarray:
 
 
 def _key(plan: Plan, opponents: int) -> bytes:
-    h = hashlib.sha1(b"omaha")
-    h.update(plan.deck.tobytes())
-    h.update(repr((plan.hi_mode, plan.lo_mode)).encode())
-    for t in plan.tables:
-        h.update(t.tobytes() if isinstance(t, np.ndarray) else repr(t).encode())
-    h.update(f"{VERSION}/{opponents}/{deals_for(opponents)}".encode())
+    h = plan_digest(plan, BUILDER_FILES)
+    h.update(f"omaha/{opponents}/{deals_for(opponents)}".encode())
     return h.digest()
 
 
