@@ -69,3 +69,15 @@ def test_legacy_street_tuples_stay_readable():
     game = Game("holdem")
     assert game.streets[0] == (0, 2, 0, 0)
     assert game.streets[1][0] == 1 and game.streets[1][2] == OPEN_LEFT_OF_BLINDS
+
+
+def test_a_deal_keeps_its_face_up_cards_apart_from_its_amount():
+    """Stud's third street: two down, one up; the log says which in ``face_up``."""
+    hand = Game("stud7").new_hand(3, 3, [50] * 3, 0)
+    deals = [act for _, act in hand.log if act.kind == "dh"]
+    assert deals and all(act.amount == 0 and act.face_up == 0b100 for act in deals)
+    seat = deals[0].target
+    other = hand.observation((seat + 1) % 3)
+    seen = [act for _, act in other.history if act.kind == "dh" and act.target == seat][0]
+    assert seen.cards[:2] == (255, 255) and seen.cards[2] == deals[0].cards[2]
+    assert seen.face_up == 0b100

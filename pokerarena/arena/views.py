@@ -249,7 +249,7 @@ def _may_turn_up(act: Action) -> bool:
     kind = act.kind
     if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
         return False
-    return kind != DEAL_HOLE_KIND or bool(act.amount)
+    return kind != DEAL_HOLE_KIND or bool(act.face_up)
 
 
 def _fast_game(hand: Any) -> bool:

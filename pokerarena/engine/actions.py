@@ -38,13 +38,17 @@ DEALER_KINDS = (DEAL_HOLE_KIND, DEAL_BOARD_KIND)
 
 
 class Action(NamedTuple):
-    """One decision: ``kind`` (PHH code), ``amount`` (``cbr``: the total to bet to),
-    ``cards`` (``sd``, ``sm``, ``dh``, ``db``), ``target`` (seat dealt to by ``dh``)."""
+    """One decision: ``kind`` (PHH code), ``amount`` (chips: ``cbr`` the total to bet
+    to, ``cc`` what the call put in, forced bets; ``dc``: the declaration, 1 high, 2 low,
+    3 both; ``sd``: 1 when the discard splits the openers), ``cards`` (``sd``, ``sm``,
+    ``ex``, ``dh``, ``db``), ``target`` (seat dealt to by ``dh``), ``face_up`` (``dh`` in
+    the log: bit ``i`` set when ``cards[i]`` was dealt face up)."""
 
     kind: str
     amount: int = 0
     cards: tuple[int, ...] = ()
     target: int = -1
+    face_up: int = 0
 
 
 FOLD = Action(FOLD_KIND)

@@ -49,20 +49,21 @@ def seen_by(entry: tuple[int, Action], seat: int, discards_face_up: bool,
     if kind == DEAL_HOLE_KIND:
         if act.target == seat:
             return entry
-        mask = act.amount  # bit mask of the cards dealt face up
+        mask = act.face_up
         cards = act.cards
         if mask:
             shown = tuple([c if (mask >> i) & 1 else UNKNOWN for i, c in enumerate(cards)])
         else:
             shown = _HIDDEN[len(cards)]
-        return (entry[0], _new(Action, (kind, mask, shown, act.target)))
+        return (entry[0], _new(Action, (kind, act.amount, shown, act.target, mask)))
     if entry[0] == seat:
         return entry
     if kind == DISCARD_KIND:
         if discards_face_up:
             return entry
         return (entry[0], _new(Action, (kind, act.amount, _HIDDEN[len(act.cards)],
-                                        act.target)))
+                                        act.target, act.face_up)))
     if hidden and kind in (EXPOSE_KIND, DECLARE_KIND):
-        return (entry[0], _new(Action, (kind, 0, _HIDDEN[len(act.cards)], act.target)))
+        return (entry[0], _new(Action, (kind, 0, _HIDDEN[len(act.cards)], act.target,
+                                        act.face_up)))
     return entry

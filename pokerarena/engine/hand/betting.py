@@ -259,7 +259,7 @@ class BettingHand(DrawingHand):
                     stack[p] -= amt
                     bets[p] += amt
                     self.committed[p] += amt
-                    act = _new_tuple(Action, (CALL_KIND, amt, (), -1))
+                    act = _new_tuple(Action, (CALL_KIND, amt, (), -1, 0))
                 else:
                     self.checked[p] = True
                     act = _CHECK
@@ -391,7 +391,7 @@ class BettingHand(DrawingHand):
         can_raise[p] = False
         self.acted_at[p] = to
         self.bring_in_pending = False
-        self.log.append((seat, _new_tuple(Action, (RAISE_KIND, to, (), -1))))
+        self.log.append((seat, _new_tuple(Action, (RAISE_KIND, to, (), -1, 0))))
         self._next_actor(p)
 
     def _post_bring_in(self, p: int, seat: int) -> None:

@@ -77,12 +77,12 @@ class DealingHand(HandState):
                         log.append((DEALER, Action(DEAL_HOLE_KIND, 0, tuple(cards), seat_of[p])))
                         continue
                     isup[p].extend(flags)
-                    log.append((DEALER, _new_tuple(Action, (DEAL_HOLE_KIND, mask, tuple(cards),
-                                                            seat_of[p]))))
+                    log.append((DEALER, _new_tuple(Action, (DEAL_HOLE_KIND, 0, tuple(cards),
+                                                            seat_of[p], mask))))
         if board:
             cards = self._take(board)
             self.board.extend(cards)
-            self.log.append((DEALER, _new_tuple(Action, (DEAL_BOARD_KIND, 0, tuple(cards), -1))))
+            self.log.append((DEALER, _new_tuple(Action, (DEAL_BOARD_KIND, 0, tuple(cards), -1, 0))))
 
     def _owe_deal(self, down: int, up: int, board: int) -> None:
         choose, self.choose_down = self.choose_down, None
@@ -170,7 +170,7 @@ class DealingHand(HandState):
                 self.isup[p].append(faceup)
             self.owe_down[p], self.owe_up[p], self.owed[p] = down, up, draw
             self.seen.update(c for c in cards if c != UNKNOWN)
-            self.log.append((DEALER, Action(DEAL_HOLE_KIND, mask, cards, seat)))
+            self.log.append((DEALER, Action(DEAL_HOLE_KIND, 0, cards, seat, mask)))
         self._after_manual_deal()
 
     def _after_manual_deal(self) -> None:

@@ -144,7 +144,7 @@ class HandState:
                     self.bets[p] += a
                 else:
                     self.antes[p] = a
-                self.log.append((self.seat_of[p], _new_tuple(Action, ("ante", a, (), -1))))
+                self.log.append((self.seat_of[p], _new_tuple(Action, ("ante", a, (), -1, 0))))
         self._antes = antes
         for p in range(n):
             b = blinds[p]
@@ -153,7 +153,7 @@ class HandState:
                 stack[p] -= b
                 committed[p] += b
                 self.bets[p] = b
-                self.log.append((self.seat_of[p], _new_tuple(Action, ("blind", b, (), -1))))
+                self.log.append((self.seat_of[p], _new_tuple(Action, ("blind", b, (), -1, 0))))
         self._blinds = blinds
         # Jackpot (RULES.md §2): the maximum bet or raise is the pot before the deal.
         self.jackpot_max = sum(committed) + self.dead if g.jackpot else 0
