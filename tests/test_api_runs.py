@@ -130,3 +130,28 @@ def test_catalogue(service):
     assert "holdem" in variants and "no_limit" in variants["holdem"]["betting"]
     bots = {b["name"] for b in client.get("/api/bots").json()}
     assert {"random", "call", "tag"} <= bots
+
+
+def test_standings_over_http_equal_the_cli_figures(service):
+    """``/api/runs/{id}/standings``: the same standings ``pokerarena leaderboard``
+    computes from the data directory (rates with intervals, cross table, rankings,
+    ratings, profiles); a run that does not exist is a 404."""
+    from pokerarena.platform.standings import run_standings
+
+    client, _app, data = service
+    spec = {"kind": "tournament", "name": "standings", "seed": 4, "seats": 2,
+            "bots": ["random", "call", "maniac"], "hands": 60, "unit_hands": 60,
+            "duplicate": True, "games": [{"variant": "holdem", "betting": "fixed_limit"}]}
+    r = client.post("/api/runs", json=spec, headers=AUTH)
+    assert r.status_code == 201, r.text
+    run_id = r.json()["run_id"]
+    wait_for(lambda: _finished(client, run_id), 300, what="tournament finished")
+    got = client.get(f"/api/runs/{run_id}/standings")
+    assert got.status_code == 200, got.text
+    body = got.json()
+    assert body == run_standings(data, run_id)
+    assert {r["bot"] for r in body["bots"]} == {"random", "call", "maniac"}
+    assert all(r["lo"] <= r["value"] <= r["hi"] for r in body["bots"])
+    assert sorted(body["instant_runoff"]) == ["call", "maniac", "random"]
+    assert {p["bot"] for p in body["profiles"]} == {"random", "call", "maniac"}
+    assert client.get("/api/runs/nope-1/standings").status_code == 404

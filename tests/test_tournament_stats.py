@@ -41,6 +41,25 @@ def test_block_intervals_cover_the_true_rate_95_percent_of_the_time(equal):
     assert 0.93 <= hits / trials <= 0.97, hits / trials
 
 
+def test_many_unequal_blocks_use_the_ratio_interval_and_agree_with_the_bootstrap():
+    from pokerarena.tournaments import estimates
+
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(1, 9, 6000)
+    totals = 0.1 * sizes + rng.standard_t(4, 6000) * np.sqrt(sizes)
+    big = block_rate(totals, sizes)
+    assert big.method == "ratio"
+    boot = estimates.block_rate(totals[:5000], sizes[:5000])
+    ratio_small = estimates.BOOTSTRAP_MAX_BLOCKS
+    try:
+        estimates.BOOTSTRAP_MAX_BLOCKS = 100
+        same = estimates.block_rate(totals[:5000], sizes[:5000])
+    finally:
+        estimates.BOOTSTRAP_MAX_BLOCKS = ratio_small
+    assert boot.method == "bootstrap" and same.method == "ratio"
+    assert same.half_width == pytest.approx(boot.half_width, rel=0.08)
+
+
 def test_block_rate_is_the_ratio_of_sums_and_refuses_bad_input():
     est = block_rate([3, -1, 4], [2, 2, 4])
     assert est.value == pytest.approx(6 / 8)

@@ -9,7 +9,6 @@ import math
 import sys
 from typing import Any
 
-from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 from pokerarena.tournaments.sequential import (
     PairBatch,
     SequentialTestError,
@@ -19,7 +18,7 @@ from pokerarena.tournaments.sequential import (
     run_test,
 )
 from pokerarena.tournaments.sprt import Sprt
-from pokerarena.tournaments.standings import SEGMENT_DEALS, Block, standings
+from pokerarena.tournaments.standings import SEGMENT_DEALS
 
 BAR = 30
 
@@ -144,16 +143,6 @@ def _on_ray(todo: list[PairBatch], address: str | None, workers: int | None) -> 
             ray.shutdown()
 
 
-BLOCKS_SQL = """
-SELECT s.match, coalesce(h.deal, h.hand) AS deal, s.bot, sum(s.net / h.bb) AS bbs,
-       count(*) AS hands, any_value(u.bots) AS lineup
-FROM seats s JOIN hands h USING (run_id, match, hand)
-     JOIN units u ON u.run_id = s.run_id AND u.unit = s.unit
-GROUP BY s.match, coalesce(h.deal, h.hand), s.bot
-ORDER BY 1, 2, 3
-"""
-
-
 def register_leaderboard(sub: Any) -> None:
     """Add ``leaderboard`` to the CLI."""
     p = sub.add_parser(
@@ -171,21 +160,9 @@ def register_leaderboard(sub: Any) -> None:
 
 def leaderboard_data(data: str, run_id: str) -> dict[str, Any]:
     """The standings of run ``run_id`` under ``data``."""
-    from pokerarena.platform.query import connect, run_query
+    from pokerarena.platform.standings import run_standings
 
-    con = connect(data, run_id)
-    try:
-        _, rows = run_query(con, BLOCKS_SQL)
-        cols, prof = run_query(con, f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles "
-                               "ORDER BY bot, variant, betting")
-    finally:
-        con.close()
-    if not rows:
-        raise SequentialTestError(f"run {run_id!r} has no finished hands yet")
-    blocks = [Block(int(m), int(d), str(b), float(x), int(n), tuple(str(lineup).split(",")))
-              for m, d, b, x, n, lineup in rows]
-    return {"run_id": run_id, **standings(blocks),
-            "profiles": [dict(zip(cols, r, strict=True)) for r in prof]}
+    return run_standings(data, run_id)
 
 
 def _leaderboard(args: argparse.Namespace) -> int:

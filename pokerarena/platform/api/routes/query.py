@@ -78,6 +78,36 @@ async def leaderboard(run_id: RunId, ctx: Context) -> dict[str, Any]:
     return out
 
 
+@router.get("/api/runs/{run_id}/standings")
+async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
+    """The tournament view of a run: each bot's mbb/hand with its 95% interval over
+    deals (bootstrapped when deals differ in size), the cross table with intervals,
+    total bankroll and instant run-off, Bradley-Terry (with bootstrap intervals and an
+    order-stability check) and OpenSkill ratings with the rating history, and the
+    bots' profiles (VPIP, PFR, aggression, WTSD, W$SD, fold to bet). The rows are read
+    in the query pool (429 when full); a run too big for one answer gets a 413 (use
+    ``pokerarena leaderboard``)."""
+    from fastapi.concurrency import run_in_threadpool
+
+    from pokerarena.platform.api.context import ApiError
+    from pokerarena.platform.standings import BLOCKS_SQL, PROFILES_SQL, NoStandings, from_rows
+
+    ctx.manager_call(lambda: ctx.manager._store(run_id))
+    out = await ctx.pooled({"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL},
+                           run_id)
+    if out["blocks"]["truncated"] is not None:
+        raise ApiError(413, "the run has too many deals for one answer; "
+                       "use `pokerarena leaderboard` on the data directory")
+    blocks = [[row[c] for c in ("match", "deal", "bot", "bbs", "hands", "lineup")]
+              for row in records(out["blocks"])]
+    try:
+        result: dict[str, Any] = await run_in_threadpool(
+            from_rows, run_id, blocks, records(out["profiles"]))
+    except NoStandings as exc:
+        raise ApiError(404, str(exc)) from None
+    return result
+
+
 @router.get("/api/runs/{run_id}/charts")
 async def charts(run_id: RunId, ctx: Context) -> dict[str, Any]:
     """Win rate by position (0 = first after the button) and hand categories at
