@@ -84,7 +84,7 @@ def test_view_never_carries_hidden_cards(game):
                 visible = own | up | set(hand.board) | {UNKNOWN}
                 # my own discards are mine to know; knock poker's go face up for all
                 mine = {c for a, act in hand.log if act.kind == DISCARD_KIND
-                        and (a == s or game.has_knock) for c in act.cards}
+                        and (a == s or game.program.discards_face_up) for c in act.cards}
                 visible |= mine
                 assert _view_cards(view) <= visible, (game.variant.id, s)
                 for q in range(n):
