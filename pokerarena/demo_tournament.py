@@ -42,7 +42,8 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
         b, o = bt.get(r["bot"]), osk[r["bot"]]
         t.add_row(f"[bold]{r['bot']}[/bold]", f"{r['value']:+,.0f}", f"{r['ci95']:,.0f}",
                   f"{half:,.0f}" if half else "-", gain,
-                  f"{b['rating']:+.0f}±{(b['hi'] - b['lo']) / 2:.0f}" if b else "-",
+                  "-" if not b else f"{b['rating']:+.0f}" if b["lo"] is None
+                  else f"{b['rating']:+.0f}±{(b['hi'] - b['lo']) / 2:.0f}",
                   f"{o['rating']:.1f}±{(o['hi'] - o['lo']) / 2:.1f}")
     console.print(t)
     st = board.get("stability")

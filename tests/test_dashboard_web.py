@@ -133,3 +133,41 @@ def test_dashboard_shows_live_progress_then_the_cancel(browser, service):
             f"'{final['units_done']:,} / 1,000'", timeout=30_000)
     finally:
         page.close()
+
+
+def test_dashboard_shows_a_tournaments_standings(browser, service, tmp_path):
+    """A three-bot duplicate round robin: the page draws the ranking with each bot's
+    interval in the API's order, the ratings table, one cumulative-winnings line (with
+    its band) and one rating-history line per bot, and the two rankings in words."""
+    url, client = service
+    spec = {"kind": "tournament", "name": "web-standings", "seed": 9, "seats": 2,
+            "bots": ["random", "call", "maniac"], "hands": 80, "unit_hands": 80,
+            "duplicate": True, "games": [{"variant": "holdem", "betting": "fixed_limit"}]}
+    r = client.post("/api/runs", json=spec, headers=AUTH)
+    assert r.status_code == 201, r.text
+    run_id = r.json()["run_id"]
+    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{url}/#{run_id}")
+    page.wait_for_selector(f"tr.run[data-run-id='{run_id}'][data-status='finished']",
+                           timeout=300_000)
+    page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
+    st = client.get(f"/api/runs/{run_id}/standings").json()
+    ranked = page.eval_on_selector_all("#chart-ranking g.rank-item",
+                                       "gs => gs.map(g => g.dataset.bot)")
+    assert ranked == [b["bot"] for b in st["bots"]]
+    widths = page.eval_on_selector_all(
+        "#chart-ranking line.interval",
+        "ls => ls.map(l => Number(l.getAttribute('x2')) - Number(l.getAttribute('x1')))")
+    assert len(widths) == 3 and all(w > 0 for w in widths)
+    assert page.eval_on_selector_all("#ratings tbody tr", "rs => rs.length") == 3
+    lines = page.eval_on_selector_all("#chart-cumulative g.series",
+                                      "gs => gs.map(g => g.dataset.bot)")
+    assert sorted(lines) == sorted(ranked)
+    assert page.eval_on_selector_all("#chart-cumulative polygon.band", "p => p.length") == 3
+    assert page.eval_on_selector_all("#chart-history g.series", "g => g.length") == 3
+    assert "Instant run-off" in page.inner_text("#rankings")
+    page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
+    assert errors == []
+    page.close()

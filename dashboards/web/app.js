@@ -122,6 +122,7 @@ async function refreshResults(runId, status) {
                                text: `${fmt(100 * p.win_rate, 1)}%` })));
   barChart(document.getElementById("chart-categories"),
     ch.categories.map((c) => ({ label: c.category, value: c.hands, text: fmt(c.hands) })));
+  await refreshStandings(runId);
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
 }
 

@@ -183,7 +183,9 @@ def _leaderboard(args: argparse.Namespace) -> int:
     print("instant run-off: " + ", ".join(out["instant_runoff"]))
     if "bradley_terry" in out:
         print("Bradley-Terry (Elo): " + ", ".join(
-            f"{r['bot']} {r['rating']:+.0f} [{r['lo']:+.0f}, {r['hi']:+.0f}]"
+            f"{r['bot']} {r['rating']:+.0f} " + (
+                "(too few segments for an interval)" if r["lo"] is None
+                else f"[{r['lo']:+.0f}, {r['hi']:+.0f}]")
             for r in sorted(out["bradley_terry"], key=lambda r: -r["rating"])))
         st = out["stability"]
         print(f"order kept in {st['order_kept']:.0%} of {st['trials']} drops of "

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pokerarena.tournaments.estimates import block_rate
+import numpy as np
+
+from pokerarena.tournaments.estimates import Z95, block_rate
 from pokerarena.tournaments.rankings import instant_runoff, total_bankroll
 from pokerarena.tournaments.ratings import bradley_terry, openskill_ratings, order_stability
 
@@ -55,6 +57,7 @@ def _cross(bots: list[str], blocks: Sequence[Block], seed: int
 
 
 SEGMENT_DEALS = 25
+MIN_SEGMENTS = 5  # per pairing, for Bradley-Terry intervals
 
 
 def _heads_up_pairs(bots: list[str], blocks: Sequence[Block], segment: int = SEGMENT_DEALS
@@ -95,13 +98,39 @@ def standings(blocks: Sequence[Block], *, seed: int = 0, resamples: int = 200
     if pairs and len(bots) >= 2:
         out["bradley_terry"] = [r.as_dict() for r in bradley_terry(
             bots, pairs, resamples=resamples, seed=seed)]
+        per_pair: dict[tuple[int, int], int] = defaultdict(int)
+        for i, j, _ in pairs:
+            per_pair[(i, j)] += 1
+        if min(per_pair.values()) < MIN_SEGMENTS:  # a bootstrap of so few says nothing
+            for r in out["bradley_terry"]:
+                r["lo"] = r["hi"] = None
         out["stability"] = order_stability(bots, pairs, drop=max(1, len(pairs) // 20),
                                            seed=seed)
+    out["cumulative"] = {b: _cumulative(by_bot[b]) for b in bots}
     rated, history = openskill_ratings(bots, _openskill_blocks(bots, blocks))
     out["openskill"] = [r.as_dict() for r in rated]
     step = max(1, len(history) // 100)
     out["openskill_history"] = [[round(x, 2) for x in h] for h in history[::step]]
     return out
+
+
+POINTS = 100
+
+
+def _cumulative(blocks: Sequence[Block]) -> dict[str, list[float]]:
+    """A bot's cumulative winnings in big blinds over its hands, in play order (match,
+    deal), with the 95% band a zero-edge bot of the same block variance would stay
+    in (±1.96 sd √k after k blocks): at most :data:`POINTS` points."""
+    order = sorted(blocks, key=lambda b: (b.match, b.deal))
+    xs = np.array([b.bbs for b in order])
+    hands = np.cumsum([b.hands for b in order])
+    total = np.cumsum(xs)
+    sd = float(xs.std(ddof=1)) if len(xs) > 1 else 0.0
+    band = Z95 * sd * np.sqrt(np.arange(1, len(xs) + 1))
+    idx = np.unique(np.linspace(0, len(xs) - 1, min(POINTS, len(xs))).round().astype(int))
+    return {"hands": [int(h) for h in hands[idx]],
+            "bb": [round(float(v), 2) for v in total[idx]],
+            "band": [round(float(v), 2) for v in band[idx]]}
 
 
 def _openskill_blocks(bots: list[str], blocks: Sequence[Block]
