@@ -30,7 +30,7 @@ from pokerarena.engine.actions import (
     Action,
     EngineError,
 )
-from pokerarena.engine.hand import Hand
+from pokerarena.engine.hand import PHASE_NAMES, Hand
 from pokerarena.engine.keys import game_digest, game_info_of, game_of
 from pokerarena.engine.visibility import NO_SEAT, owner, seen_by
 
@@ -157,14 +157,15 @@ class ViewMaker:
             if kind in _BET_KINDS or kind == DEAL_BOARD_KIND:
                 pub.append(entry)
                 continue
-            if _may_turn_up(entry[1]):
-                changed = k
+            if kind != DEAL_HOLE_KIND or entry[1].face_up:
+                changed = k  # _may_turn_up, inlined
             seen = seen_by(entry, NO_SEAT, face_up, False)  # the fast path hides no turn
             pub.append(seen)
             if seen is not entry:
-                mine = own.get(owner(entry))
+                who = owner(entry)
+                mine = own.get(who)
                 if mine is None:
-                    own[owner(entry)] = [k]
+                    own[who] = [k]
                 else:
                     mine.append(k)
         self._changed = changed
@@ -210,6 +211,8 @@ class ViewMaker:
             self._up_at = length
         p = h.pos_of[seat]
         legal = h.legal_actions() if h.actor == p and not h.over else None
+        phase = PHASE_NAMES[h.phase]  # Hand.phase_name and Hand.to_call, inlined
+        to_call = h.cur - h.bets[p] if phase == "bet" else 0
         by = self._by_seat
         si = h.si
         if self._chips_si != si or not self._only_checks_since(log, length):
@@ -231,8 +234,8 @@ class ViewMaker:
         return _new(SeatView, (
             game.variant_id, game.system_name, self.game_info, self.hand_no, self.match_no,
             seat, h.button, h.n, tuple(h.hole[p]), up, self._board_t, self._stacks_t,
-            self._bets_t, self._comm_t, self._pot, h.to_call(seat), legal,
-            tuple(hist), self._folded_t, si, h.phase_name))
+            self._bets_t, self._comm_t, self._pot, to_call if to_call > 0 else 0, legal,
+            tuple(hist), self._folded_t, si, phase))
 
     def _only_checks_since(self, log: list[tuple[int, Action]], length: int) -> bool:
         """Whether every log entry since the chips were last read is a check."""
