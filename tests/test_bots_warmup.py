@@ -39,10 +39,13 @@ def test_the_shared_warm_up_keeps_none_of_its_throwaway_tables(monkeypatch, tmp_
     """warm_shared compiles the Monte Carlo kernels with a pre-flop table of a few deals:
     that table is neither written to the cache nor kept for the decisions."""
     from pokerarena.arena.warmup import SHARED_STEPS, warm_shared
-    from pokerarena.bots.strength import preflop
+    from pokerarena.bots.strength import estimate, preflop
     from pokerarena.bots.strength.estimate import register_game
 
     monkeypatch.setattr(preflop, "cache_dir", lambda: tmp_path)
+    # a profile of its own: another test of the session may have filled the shared one's
+    monkeypatch.setattr(estimate, "_PROFILES", estimate._Bounded(estimate.PROFILE_LIMIT))
+    monkeypatch.setattr(estimate, "_BY_DIGEST", estimate._Bounded(estimate.PROFILE_LIMIT))
     game = Game("holdem", {"betting": "no_limit"})
     steps = []
     warm_shared(game, report=lambda i, step: steps.append((i, step)))

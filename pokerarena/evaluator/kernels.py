@@ -53,11 +53,30 @@ take numbers (and an array or two) are called from anywhere; a kernel's hot loop
 its arrays in locals and writes out what would take many of them per iteration (the
 long kernels say so in their docstrings).
 
-Before and after this module replaced the copies, the same hands and seeds (results
-identical), base and new alternating on this project's shared 2-core machine, best of
-the runs (the machine's load moves single runs by up to 40%): see the report of issue 13
-and ``pokerarena bench evaluator --no-peers --json`` (``--game omaha``) and
-``pokerarena bench bots --variant V --json`` to repeat them.
+Before and after this module replaced the copies (the same hands and seeds give the
+same results), base and new alternating on this project's shared 2-core machine, best
+of three runs (single runs move by up to 40% with the machine's load):
+
+====================================================  ===========  ===========
+                                                       before       after
+====================================================  ===========  ===========
+7-card batch, M hands/s (high / a5_low)                246.9/447.2  250.9/445.4
+Omaha batch, M hands/s (high / a5_low)                 21.9/52.3    22.3/45.7
+Monte Carlo, M deals/s: hold'em heads-up, flop         20.85        21.54
+  hold'em 6 players, pre-flop                          9.08         9.72
+  Omaha eight-or-better, 3 players, flop               3.86         3.18
+  seven-card stud eight-or-better, heads-up            6.65         7.20
+  razz, 3 players                                      9.71         10.38
+discards, k calls/s: triple draw / badugi / draw five  168/140/179  157/127/166
+one Monte-Carlo call's fixed cost (us)                 3.6          4.2
+====================================================  ===========  ===========
+
+The batches: ``evaluate_batch`` / ``evaluate_omaha_batch``-style calls of
+``fast.high_batch`` / ``fast.omaha_batch`` on 200,000 random hands, best of 15; the
+Monte Carlo: ``fastmc.run_packed`` (2,000 deals a call, 50 calls) and
+``drawmc.best_discard_fast`` (200 hands, 24 rows), best of 5; whole decisions:
+``pokerarena bench bots --variant V --json`` (too noisy on this machine to tell a few
+percent) and ``pokerarena bench evaluator --no-peers --json``.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def _discard_kept(hole, cand, ck, sums):  # pragma: no cover - jit
     return ndisc, keep_w, keep_k, keep_sm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _live(deck, dead, buf):  # pragma: no cover - jit
     """Copy into ``buf`` the cards of ``deck`` whose bit is not set in ``dead``; how
     many."""
@@ -466,7 +466,7 @@ class DrawShape(NamedTuple):
     suited: bool  # flushes count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_carve(ws, nc, kmax, deck_size, n):  # pragma: no cover - jit
     """The :class:`DrawWork` of a call from ``ws`` (a fresh one when too small)."""
     ni = 11 * nc + 6 * (kmax + 1)
@@ -486,7 +486,7 @@ def _draw_carve(ws, nc, kmax, deck_size, n):  # pragma: no cover - jit
                     ws[8 * ni + deck_size:8 * ni + deck_size + n])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_setup(hole, deck, dead, cand, mode, counts, ranks_only, ws):  # pragma: no cover
     """The call's :class:`DrawWork` (the live deck copied in) and :class:`DrawShape`."""
     n = len(hole)
@@ -508,7 +508,7 @@ def _draw_setup(hole, deck, dead, cand, mode, counts, ranks_only, ws):  # pragma
     return w, DrawShape(n, nc, min(kmax, nr), nr, mode, b4, five, words, keyed, suited)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_kept(w, sh, hole, cand, ck):  # pragma: no cover - jit
     """Each candidate's kept cards, summed once in the form its mode reads."""
     scores, rows, active, keep_w, ndisc = w.scores, w.rows, w.active, w.keep_w, w.ndisc
@@ -543,7 +543,7 @@ def _draw_kept(w, sh, hole, cand, ck):  # pragma: no cover - jit
     w.pre_sm[0, :] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _six_best(means, scores, rows, active, nc):  # pragma: no cover - jit
     """Only the six best candidates so far (and their ties) go on."""
     for c in range(nc):
