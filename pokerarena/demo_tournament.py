@@ -46,6 +46,13 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
                   else f"{b['rating']:+.0f}±{(b['hi'] - b['lo']) / 2:.0f}",
                   f"{o['rating']:.1f}±{(o['hi'] - o['lo']) / 2:.1f}")
     console.print(t)
+    for r in board["variance_reduction"]:
+        parts = [f"{label}: sd ×{r[key + '_sd_ratio']:.2f}, hands ×{r[key + '_hands_ratio']:.2f}"
+                 for key, label in (("equity", "all-in equity settlement"),
+                                    ("baseline", "call baseline"))
+                 if r[key + "_sd_ratio"] is not None]
+        console.print(f"Variance reduction, {r['variant']} {r['betting'].replace('_', '-')}"
+                      f" (next to the raw figures, never instead): " + "; ".join(parts))
     st = board.get("stability")
     console.print("Total bankroll: " + ", ".join(r["bot"] for r in board["total_bankroll"])
                   + ".  Instant run-off: " + ", ".join(board["instant_runoff"]) + "."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from handplay import deal, manual
 
@@ -75,3 +76,68 @@ def test_side_pots_are_settled_among_their_own_players():
     main = equity(["2c2d", "AsKs", "QhQd"], [], "holdem", samples=20000, seed=1)
     expect_q = 300 * main.players[2].equity + 400 * side.players[1].equity - 300
     assert eq[2] == pytest.approx(expect_q, abs=1e-6)
+
+
+def _units(**kw):
+    from pokerarena.platform.planner import plan
+    from pokerarena.platform.spec import parse_spec
+
+    spec = {"kind": "tournament", "bots": ["call", "maniac"], "seats": 2, "hands": 60,
+            "unit_hands": 60, "games": [{"variant": "holdem", "betting": "no_limit"}]}
+    spec.update(kw)
+    return plan(parse_spec(spec)).units
+
+
+def test_the_baseline_plays_the_same_deals_in_the_same_seats():
+    """A baseline of ``call``: every seat row carries the baseline's net on that deal,
+    the baseline's nets sum to zero on every hand, they differ from what ``maniac``
+    and ``call`` won, and a spec without a baseline stores none."""
+    from pokerarena.workers.records import play_unit
+
+    (unit,) = _units(baseline="call")
+    rows = play_unit(unit).tables["seats"].to_pydict()
+    base = rows["baseline_net"]
+    assert all(b is not None for b in base)
+    for k in range(0, len(base), 2):  # heads-up: two seat rows per hand
+        assert base[k] + base[k + 1] == 0
+    assert rows["net"] != base
+    (plain,) = _units()
+    assert set(play_unit(plain).tables["seats"].to_pydict()["baseline_net"]) == {None}
+
+
+def test_call_against_call_is_its_own_baseline():
+    """The same bots as the baseline on the same deals in the same seats win exactly
+    what the baseline wins: the deals and seats are really the same."""
+    from pokerarena.workers.records import play_unit
+
+    (unit,) = _units(bots=["call", "random"], baseline="call", seed=3)
+    unit = unit.__class__(**{**unit.to_dict(), "bots": ("call", "call"),
+                             "spawn_key": unit.spawn_key, "limits": unit.limits,
+                             "deal_key": unit.deal_key})
+    seats = play_unit(unit).tables["seats"].to_pydict()
+    assert seats["net"] == seats["baseline_net"]
+
+
+def test_equity_net_conserves_chips_and_cuts_the_spread():
+    """``maniac`` against ``call`` at no limit goes all in before the river often: the
+    equity-settled nets sum to zero on every hand, equal the dealt nets where there was
+    no runout, and their spread is smaller than the dealt nets'."""
+    from pokerarena.workers.records import play_unit
+
+    (unit,) = _units(hands=300, unit_hands=300, seed=5)
+    seats = play_unit(unit).tables["seats"].to_pydict()
+    net, eq = seats["net"], seats["equity_net"]
+    for k in range(0, len(net), 2):
+        assert eq[k] + eq[k + 1] == pytest.approx(0, abs=0.01)
+    changed = [k for k in range(len(net)) if eq[k] != net[k]]
+    assert changed and len(changed) < len(net)
+    assert np.std(eq) < np.std(net)
+
+
+def test_a_baseline_must_be_a_registered_bot():
+    from pokerarena.platform.spec import SpecError
+
+    with pytest.raises(SpecError, match="baseline"):
+        _units(baseline="nobody")
+    with pytest.raises(SpecError, match="baseline"):
+        _units(baseline="pkg.mod:Bot")

@@ -196,6 +196,11 @@ def _leaderboard(args: argparse.Namespace) -> int:
         print(f"  {p['bot']:<12}{p['variant']}/{p['betting']:<14}" + "  ".join(
             "-" if p[k] is None else f"{p[k]:.2f}"
             for k in ("vpip", "pfr", "aggression", "wtsd", "wsd", "fold_to_bet")))
+    for r in out["variance_reduction"]:
+        print(f"variance reduction, {r['variant']}/{r['betting']}: " + "; ".join(
+            f"{label} sd x{r[key + '_sd_ratio']:.2f} (hands x{r[key + '_hands_ratio']:.2f})"
+            for key, label in (("equity", "all-in equity"), ("baseline", "baseline"))
+            if r[key + "_sd_ratio"] is not None))
     print("OpenSkill (mu, +-2 sigma): " + ", ".join(
         f"{r['bot']} {r['rating']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]"
         for r in sorted(out["openskill"], key=lambda r: -r["rating"])))

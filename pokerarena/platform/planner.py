@@ -69,6 +69,7 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
                     bots=rotations[s % n], hands=min(spec.unit_hands, spec.hands - first),
                     first_hand=first, seed=spec.seed, spawn_key=(match, s),
                     stack=spec.stack, duplicate=spec.duplicate, run_id=run_id,
-                    limits=limits, deal_key=(game_index, s) if shared else ()))
+                    limits=limits, deal_key=(game_index, s) if shared else (),
+                    baseline=spec.baseline))
             match += 1
     return Plan(units)

@@ -128,6 +128,9 @@ class RunSpec(_Strict):
         "round_robin", description="tournament: every table of `seats` bots (round robin), "
         "or the `challenger` at every table with the others (gauntlet)")
     challenger: str | None = Field(None, description="gauntlet: the bot that meets the field")
+    baseline: str | None = Field(None, description="a registered bot that plays every deal "
+                                 "again in every seat: its result is each seat's card luck, "
+                                 "subtracted as a control variate (stored as baseline_net)")
     common_deals: bool = Field(True, description="tournament: every lineup plays the same "
                                "deals of a game (deal k of A-B is deal k of A-C), so the "
                                "cross table shares its card luck")
@@ -326,6 +329,10 @@ def _check_semantics(spec: RunSpec) -> None:
         problem = bot_problem(name)
         if problem:
             raise SpecError(f"bots[{i}]: {problem}")
+    if spec.baseline is not None:
+        problem = bot_problem(spec.baseline)
+        if problem or "://" in spec.baseline or ":" in spec.baseline:
+            raise SpecError(f"baseline: {problem or 'a registered bot name'}")
     n = spec.table_size
     if spec.kind == "tournament":
         if spec.seats is None:

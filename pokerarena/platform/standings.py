@@ -21,6 +21,16 @@ FROM seats s JOIN hands h USING (run_id, match, hand)
 GROUP BY s.match, coalesce(h.deal, h.hand), s.bot
 ORDER BY 1, 2, 3
 """
+REDUCTION_SQL = """
+WITH b AS (
+    SELECT h.variant, h.betting, s.match, coalesce(h.deal, h.hand) AS deal, s.bot,
+           count(*) AS n, sum(s.net / h.bb) AS raw, sum({equity} / h.bb) AS eq,
+           sum((s.net - {baseline}) / h.bb) AS base
+    FROM seats s JOIN hands h USING (run_id, match, hand) GROUP BY ALL)
+SELECT variant, betting, count(*) AS blocks, stddev_samp(raw / n) AS sd_raw,
+       stddev_samp(eq / n) AS sd_equity, stddev_samp(base / n) AS sd_baseline
+FROM b GROUP BY 1, 2 ORDER BY 1, 2
+"""
 PROFILES_SQL = (f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles "
                 "ORDER BY bot, variant, betting")
 
@@ -29,15 +39,42 @@ class NoStandings(UserError):
     """A run without finished hands has no standings yet."""
 
 
+def reduction_sql(columns: set[str]) -> str:
+    """:data:`REDUCTION_SQL` for a ``seats`` view with ``columns`` (runs written before
+    ``equity_net`` and ``baseline_net`` existed read as without them)."""
+    return REDUCTION_SQL.format(
+        equity="s.equity_net" if "equity_net" in columns else "s.net",
+        baseline="s.baseline_net" if "baseline_net" in columns else "NULL")
+
+
+def _reductions(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """Per game: the standard deviation of the per-hand block results raw, with all-in
+    runouts settled by equity, and net of the baseline bot; each reduction as the
+    ratio of standard deviations and the share of hands it needs for the same interval."""
+    out = []
+    for variant, betting, blocks, raw, eq, base in rows:
+        d: dict[str, Any] = {"variant": variant, "betting": betting, "blocks": blocks,
+                             "sd_raw": None if raw is None else round(raw, 4)}
+        for name, sd in (("equity", eq), ("baseline", base)):
+            ratio = sd / raw if sd is not None and raw else None
+            d[f"sd_{name}"] = None if sd is None else round(sd, 4)
+            d[f"{name}_sd_ratio"] = None if ratio is None else round(ratio, 4)
+            d[f"{name}_hands_ratio"] = None if ratio is None else round(ratio ** 2, 4)
+        out.append(d)
+    return out
+
+
 def from_rows(run_id: str, blocks: Sequence[Sequence[Any]],
-              profiles: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The standings of ``run_id`` from the rows of :data:`BLOCKS_SQL` and
-    :data:`PROFILES_SQL`."""
+              profiles: Sequence[dict[str, Any]],
+              reductions: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
+    """The standings of ``run_id`` from the rows of :data:`BLOCKS_SQL`,
+    :data:`PROFILES_SQL` and :func:`reduction_sql`."""
     if not blocks:
         raise NoStandings(f"run {run_id!r} has no finished hands yet")
     parsed = [Block(int(m), int(d), str(b), float(x), int(n), tuple(str(lineup).split(",")))
               for m, d, b, x, n, lineup in blocks]
-    return {"run_id": run_id, **standings(parsed), "profiles": list(profiles)}
+    return {"run_id": run_id, **standings(parsed), "profiles": list(profiles),
+            "variance_reduction": _reductions(reductions)}
 
 
 def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:
@@ -48,6 +85,8 @@ def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:
     try:
         _, rows = run_query(con, BLOCKS_SQL)
         cols, prof = run_query(con, PROFILES_SQL)
+        seat_cols = {r[0] for r in con.execute("DESCRIBE seats").fetchall()}
+        _, red = run_query(con, reduction_sql(seat_cols))
     finally:
         con.close()
-    return from_rows(run_id, rows, [dict(zip(cols, r, strict=True)) for r in prof])
+    return from_rows(run_id, rows, [dict(zip(cols, r, strict=True)) for r in prof], red)

@@ -19,6 +19,7 @@ import pyarrow as pa
 from pokerarena.cards import card_str
 from pokerarena.engine import Game
 from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN
+from pokerarena.tournaments.variance import equity_deltas
 from pokerarena.workers.bots import new_bot
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS, TABLES, UNITS
@@ -88,6 +89,7 @@ class _Recorder:
             desc["bring_in"], desc["small_bet"], desc["big_bet"], desc["min_bet"],
             desc["max_bet"], game.max_raises, json.dumps(unit.options, sort_keys=True))
         self.stack = stack
+        self.baseline: list[list[int]] = []  # per hand: each seat's baseline net
         self.hands: list[tuple] = []
         self.seats: list[tuple] = []
         self.actions: list[tuple] = []
@@ -112,7 +114,8 @@ class _Recorder:
                 won[s] += int(v)
         end = hand.observation(hand.button)
         self.hands.append(self._hand_row(hand_no, local_no, hand, res, end, decisions, won))
-        evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults)
+        base = self.baseline[local_no] if self.baseline else None
+        evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults, base)
         if self.observer is not None:
             self.observer.on_hand(hand_no, evaluations)
 
@@ -156,7 +159,7 @@ class _Recorder:
                 carry_out, decisions, sum(1 for w in won if w > 0), *self.game_columns)
 
     def _seat_rows(self, hand_no: int, hand: Any, res: Any, end: Any, seat_bot: list[str],
-                   won: list[int], faults: list[int]) -> int:
+                   won: list[int], faults: list[int], base: list[int] | None) -> int:
         """Append the hand's ``seats`` rows; return its evaluations (one per ranking a
         seat was scored on at the showdown)."""
         from pokerarena.arena.match import showdown_categories
@@ -166,6 +169,7 @@ class _Recorder:
         categories = showdown_categories(hand, self.game) if sd else {}
         button = hand.button
         evaluations = 0
+        eq = equity_deltas(hand, samples=EQUITY_SAMPLES, seed=hand_no) if sd else None
         for seat in range(self.n):
             info = sd.get(seat)
             up = end.up[seat]
@@ -180,8 +184,12 @@ class _Recorder:
                 cards_text(hand.cards_of(seat)), cards_text(up) if up else None, self.stack,
                 int(res.stacks[seat]), int(res.deltas[seat]), won[seat],
                 bool(end.folded[seat]), info is not None, high, high_cat, low, low_cat,
-                faults[seat]))
+                faults[seat], float(res.deltas[seat]) if eq is None else round(eq[seat], 3),
+                None if base is None else int(base[seat])))
         return evaluations
+
+
+EQUITY_SAMPLES = 4000  # Monte Carlo boards per all-in runout (standard error ~0.6%)
 
 
 def _streets(length: int, decided: dict[int, Any]) -> list[int]:
@@ -215,6 +223,22 @@ def _entrants(unit: Unit) -> tuple[int, list[Any]]:
     return table_seed, entrants
 
 
+def _baseline_nets(unit: Unit, game: Game, stack: int, table_seed: int, policy: Any
+                   ) -> list[list[int]]:
+    """Each hand's nets by seat with the baseline bot in every seat, on the unit's very
+    deals (same table seed, same deal seed, same rotations)."""
+    from pokerarena.arena.match import play_match
+
+    nets: list[list[int]] = []
+    assert unit.baseline is not None
+    play_match(game, [unit.baseline] * len(unit.bots), unit.hands, table_seed,
+               policy=policy, duplicate=unit.duplicate, stack=stack, match_no=unit.match,
+               on_hand=lambda _no, hand, _seats: nets.append(
+                   [int(d) for d in hand.result().deltas]),
+               deal_seed=unit.deal_seed())
+    return nets
+
+
 def play_unit(unit: Unit, cache: GameCache | None = None,
               observer: UnitObserver | None = None) -> PlayedUnit:
     """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
@@ -232,6 +256,8 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
                          on_fault=lim.on_fault, max_faults=lim.max_faults)
     stack = int(unit.stack or game.variant.stakes.stack)
     rec = _Recorder(unit, game, stack, observer)
+    if unit.baseline:
+        rec.baseline = _baseline_nets(unit, game, stack, table_seed, policy)
     result = play_match(game, entrants, unit.hands, table_seed, policy=policy,
                         duplicate=unit.duplicate, stack=stack, match_no=unit.match,
                         on_hand=rec.on_hand, on_decision=rec.on_decision,

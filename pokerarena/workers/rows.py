@@ -179,6 +179,15 @@ SEATS = Table(
     _c('low_category', 'string', 'category of the low hand (`8-high`, `7-high`, ...)'),
     _c('faults', 'int16',
         'decisions of this seat in this hand decided by the irregularity policy'),
+    _c('equity_net', 'double',
+        '`net` with an all-in runout settled by equity (every player still in all in before '
+        'the last card: each credited with its equity in each pot it can win, 4,000 seeded '
+        'Monte Carlo boards; hold\'em, short deck and Omaha); equal to `net` otherwise. A '
+        'variance reduction: same expectation, less luck'),
+    _c('baseline_net', 'int64',
+        "what the spec's `baseline` bot won in this seat on the same deal, every seat played "
+        'by the baseline (a control variate: `net - baseline_net` has the same expectation '
+        'and less card luck); null without a baseline'),
 ))
 
 ACTIONS = Table(

@@ -58,6 +58,7 @@ class Unit:
     limits: UnitLimits = field(default_factory=UnitLimits)
     session: str | None = None
     deal_key: tuple[int, ...] = ()
+    baseline: str | None = None
 
     def deal_seed(self) -> int | None:
         """The seed of the unit's deals when they are shared across lineups, else None."""

@@ -90,19 +90,29 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
     from fastapi.concurrency import run_in_threadpool
 
     from pokerarena.platform.api.context import ApiError
-    from pokerarena.platform.standings import BLOCKS_SQL, PROFILES_SQL, NoStandings, from_rows
+    from pokerarena.platform.standings import (
+        BLOCKS_SQL,
+        PROFILES_SQL,
+        NoStandings,
+        from_rows,
+        reduction_sql,
+    )
 
     ctx.manager_call(lambda: ctx.manager._store(run_id))
-    out = await ctx.pooled({"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL},
-                           run_id)
+    described = await ctx.pooled({"cols": "SELECT column_name FROM (DESCRIBE seats)"}, run_id)
+    columns = {row["column_name"] for row in records(described["cols"])}
+    out = await ctx.pooled({"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
+                            "reduction": _one_line(reduction_sql(columns))}, run_id)
     if out["blocks"]["truncated"] is not None:
         raise ApiError(413, "the run has too many deals for one answer; "
                        "use `pokerarena leaderboard` on the data directory")
     blocks = [[row[c] for c in ("match", "deal", "bot", "bbs", "hands", "lineup")]
               for row in records(out["blocks"])]
     try:
+        reduction = [[row[c] for c in ("variant", "betting", "blocks", "sd_raw", "sd_equity",
+                                       "sd_baseline")] for row in records(out["reduction"])]
         result: dict[str, Any] = await run_in_threadpool(
-            from_rows, run_id, blocks, records(out["profiles"]))
+            from_rows, run_id, blocks, records(out["profiles"]), reduction)
     except NoStandings as exc:
         raise ApiError(404, str(exc)) from None
     return result
