@@ -56,7 +56,7 @@ def _spec(bots: list[str]) -> Any:
 
     return parse_spec({"kind": "tournament", "name": "demo", "seed": 2026, "bots": bots,
                        "seats": 2, "hands": HANDS_PER_MATCH, "unit_hands": HANDS_PER_MATCH,
-                       "duplicate": True, "games": GAMES, "baseline": "call",
+                       "duplicate": True, "games": GAMES,
                        "limits": {"decision_seconds": 10}})
 
 

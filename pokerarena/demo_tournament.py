@@ -46,13 +46,12 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
                   else f"{b['rating']:+.0f}±{(b['hi'] - b['lo']) / 2:.0f}",
                   f"{o['rating']:.1f}±{(o['hi'] - o['lo']) / 2:.1f}")
     console.print(t)
-    for r in board["variance_reduction"]:
-        parts = [f"{label}: sd ×{r[key + '_sd_ratio']:.2f}, hands ×{r[key + '_hands_ratio']:.2f}"
-                 for key, label in (("equity", "all-in equity settlement"),
-                                    ("baseline", "call baseline"))
-                 if r[key + "_sd_ratio"] is not None]
-        console.print(f"Variance reduction, {r['variant']} {r['betting'].replace('_', '-')}"
-                      f" (next to the raw figures, never instead): " + "; ".join(parts))
+    games = ", ".join(f"{r['variant']} {r['betting'].replace('_', '-')} "
+                      f"sd ×{r['equity_sd_ratio']:.2f} (hands ×{r['equity_hands_ratio']:.2f})"
+                      for r in board["variance_reduction"]
+                      if r["equity_sd_ratio"] is not None)
+    console.print("All-in equity settlement (reported next to the raw figures, never "
+                  f"instead): {games}.")
     st = board.get("stability")
     console.print("Total bankroll: " + ", ".join(r["bot"] for r in board["total_bankroll"])
                   + ".  Instant run-off: " + ", ".join(board["instant_runoff"]) + "."
