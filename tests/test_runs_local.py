@@ -178,18 +178,28 @@ def test_duplicate_deals_give_every_bot_the_same_cards(tmp_path: Path) -> None:
     spec = dict(SPEC, bots=["tag", "call", "random"], seats=3, hands=12, unit_hands=6,
                 duplicate=True, games=[{"variant": "holdem", "betting": "fixed_limit"}])
     run = local_run(tmp_path, spec)
-    # each deal is played 3 times; each bot holds each seat's cards exactly once
+    # each deal is played in all 6 seatings of 3 players: each bot holds each seat's
+    # cards twice (once against each order of the other two), and every seating occurs
+    _, bad = query(tmp_path, "SELECT match, deal, seat, bot FROM seats JOIN hands USING "
+                   "(run_id, match, hand) GROUP BY ALL HAVING count(*) <> 2", run)
+    assert bad == []
     _, bad = query(tmp_path, "SELECT match, deal, seat FROM seats JOIN hands USING (run_id, "
-                   "match, hand) GROUP BY ALL HAVING count(*) <> 3 OR count(DISTINCT bot) <> 3"
+                   "match, hand) GROUP BY ALL HAVING count(*) <> 6 OR count(DISTINCT bot) <> 3"
                    " OR count(DISTINCT cards) <> 1", run)
     assert bad == []
+    _, orders = query(tmp_path, "SELECT match, deal, count(DISTINCT order_) FROM (SELECT "
+                      "match, deal, hand, string_agg(bot, ',' ORDER BY seat) AS order_ FROM "
+                      "seats JOIN hands USING (run_id, match, hand) GROUP BY ALL) GROUP BY ALL",
+                      run)
+    assert {n for _, _, n in orders} == {6}
     _, ((deals, hands),) = query(tmp_path, "SELECT count(DISTINCT (match, deal)), count(*) "
                                  "FROM hands", run)
-    assert (deals, hands) == (4, 12)
+    assert (deals, hands) == (2, 12)
     from pokerarena.platform.spec import SpecError
 
-    with pytest.raises(SpecError, match="^unit_hands: with duplicate deals"):
-        parse_spec(dict(spec, unit_hands=5))
+    with pytest.raises(SpecError, match="^unit_hands: with duplicate deals, a multiple of "
+                       "the 6 seatings"):
+        parse_spec(dict(spec, unit_hands=3))
 
 
 def test_faults_are_recorded_per_decision_and_per_kind(tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 
 ``play_match(game, ["tag", "random"], hands=1000, seed=1)`` plays hand after hand from
 the same stacks (the button moves one seat each hand). With ``duplicate=True`` every
-deal is played once per rotation of the entrants around the table (heads-up: twice, the
-cards swapped), which removes most of the luck of the cards from the comparison. Results
+deal is played once in each seating of the entrants (:func:`seatings`: heads-up twice,
+the cards swapped; three players all six permutations, four all 24; cyclic rotations
+beyond), which removes most of the luck of the cards from the comparison. Results
 are per entrant (not per seat): chips won, mbb per hand with a 95% confidence interval
 (``mbb``: thousandths of the big blind, or of the small bet in games without blinds),
 faults, decisions and thinking time.
@@ -11,6 +12,7 @@ faults, decisions and thinking time.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -233,6 +235,21 @@ def _guards(entrants: Sequence[Any], bot_seqs: Sequence[Any], policy: FaultPolic
     return guards, names
 
 
+ALL_PERMUTATIONS_UP_TO = 4
+
+
+def seatings(n: int) -> list[tuple[int, ...]]:
+    """The seatings of one duplicate deal: ``seating[j]`` is the seat of entrant ``j``;
+    every permutation up to :data:`ALL_PERMUTATIONS_UP_TO` players (each entrant holds
+    each seat's cards against every arrangement of the others), the ``n`` cyclic
+    rotations beyond (each entrant in each seat once)."""
+    if n < 2:
+        raise ValueError("a table needs at least two seats")
+    if n <= ALL_PERMUTATIONS_UP_TO:
+        return list(itertools.permutations(range(n)))
+    return [tuple((j + r) % n for j in range(n)) for r in range(n)]
+
+
 def _tally(results: list[EntrantResult], guards: list[GuardedBot]) -> None:
     """Copy each guard's fault count, decisions and thinking time to its result."""
     for r, g in zip(results, guards, strict=True):
@@ -250,7 +267,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                deal_seed: int | None = None) -> MatchResult:
     """Play a match; ``entrants`` are bot specs or bot objects, one per seat.
 
-    With ``duplicate``, ``hands`` is rounded up to a multiple of the number of seats.
+    With ``duplicate``, ``hands`` is rounded up to a multiple of the number of seatings.
     ``on_hand(hand_no, hand, seat_of)`` is called after each hand (e.g. to log it; the
     showdown categories: :func:`showdown_categories`), ``on_decision(Decision)`` after
     each decision. ``deal_seed``: deal the cards from this seed instead of the match's
@@ -274,7 +291,8 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     for j, g in enumerate(guards):
         g.start_match(MatchInfo(match_no, game.variant.id, game.system_name, info_game, n,
                                 hands, tuple(names), j), j)
-    rotations = n if duplicate else 1
+    plan = seatings(n) if duplicate else [tuple(range(n))]
+    rotations = len(plan)
     deals = -(-hands // rotations)
     total = deals * rotations
     conserved = True
@@ -290,7 +308,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
             this_deal = int(deal_rng.integers(0, 2**63 - 1)) if duplicate else None
             per_deal = [0.0] * n
             for r in range(rotations):
-                seat_of = [(j + r) % n for j in range(n)]
+                seat_of = list(plan[r])
                 rng = np.random.default_rng(this_deal) if duplicate else deal_rng
                 if carry[r] or passes[r]:
                     hand = game.new_hand(rng, n, stacks, button, carry=carry[r],

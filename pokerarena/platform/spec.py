@@ -120,8 +120,9 @@ class RunSpec(_Strict):
     unit_hands: int = Field(1000, ge=1, le=10**7, description="hands per work unit")
     stack: int | None = Field(None, ge=1, le=STACK_MAX,
                               description="chips per seat at every hand's start")
-    duplicate: bool = Field(False, description="play every deal once per rotation of the "
-                            "lineup (heads-up: twice, cards swapped)")
+    duplicate: bool = Field(False, description="play every deal once in each seating of the "
+                            "lineup (heads-up: twice, cards swapped; 3 players: 6, 4: 24, "
+                            "more: the cyclic rotations)")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=lambda: Limits())
     format: Literal["round_robin", "gauntlet"] = Field(
@@ -311,7 +312,10 @@ def _check_size(spec: RunSpec) -> None:
     shards = MAX_UNITS // matches
     need = -(-spec.hands // shards)
     if spec.duplicate:
-        need = -(-need // n) * n
+        from pokerarena.arena.match import seatings
+
+        k = len(seatings(n))
+        need = -(-need // k) * k
     where = f"{matches:,} matches x " if matches > 1 else ""
     hint = (f"raise unit_hands to at least {need:,}" if need <= 10**7
             else "play fewer hands, games or lineups")
@@ -351,10 +355,15 @@ def _check_semantics(spec: RunSpec) -> None:
     if n < 2:
         raise SpecError("bots: a table needs at least two seats")
     if spec.duplicate:
-        if spec.unit_hands % n:
-            raise SpecError(f"unit_hands: with duplicate deals, a multiple of the {n} seats")
-        if spec.hands % n:
-            raise SpecError(f"hands: with duplicate deals, a multiple of the {n} seats")
+        from pokerarena.arena.match import seatings
+
+        k = len(seatings(n))
+        if spec.unit_hands % k:
+            raise SpecError(f"unit_hands: with duplicate deals, a multiple of the {k} "
+                            f"seatings of {n} seats")
+        if spec.hands % k:
+            raise SpecError(f"hands: with duplicate deals, a multiple of the {k} seatings of "
+                            f"{n} seats")
     for gi, g in enumerate(spec.games):
         _check_option_numbers(f"games[{gi}].options", g.options)
         _check_option_numbers(f"games[{gi}].sweep", g.sweep)

@@ -20,7 +20,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-ALL_PERMUTATIONS_UP_TO = 4
+from pokerarena.arena.match import seatings
+
+__all__ = ["deal_seed", "gauntlet", "ring_tables", "round_robin", "seatings",
+           "swiss_round"]
+
 
 
 def round_robin(bots: Sequence[str], seats: int = 2) -> list[tuple[str, ...]]:
@@ -36,17 +40,6 @@ def gauntlet(challenger: str, field: Sequence[str], seats: int = 2) -> list[tupl
     if not 1 <= seats - 1 <= len(others):
         raise ValueError(f"a gauntlet against {len(others)} bots cannot seat {seats}")
     return [(challenger, *rest) for rest in itertools.combinations(others, seats - 1)]
-
-
-def seatings(n: int) -> list[tuple[int, ...]]:
-    """The seatings of one duplicate block: ``seating[j]`` is the seat of lineup member
-    ``j``; every permutation up to :data:`ALL_PERMUTATIONS_UP_TO` players, else the ``n``
-    cyclic rotations."""
-    if n < 2:
-        raise ValueError("a table needs at least two seats")
-    if n <= ALL_PERMUTATIONS_UP_TO:
-        return list(itertools.permutations(range(n)))
-    return [tuple((j + r) % n for j in range(n)) for r in range(n)]
 
 
 def deal_seed(run_seed: int, game: int, deal: int) -> int:

@@ -76,7 +76,12 @@ class _Recorder:
         self.unit = unit
         self.game = game
         self.n = len(unit.bots)
-        self.rotations = self.n if unit.duplicate else 1
+        from pokerarena.arena.match import seatings
+
+        plan = seatings(self.n) if unit.duplicate else [tuple(range(self.n))]
+        self.rotations = len(plan)
+        # entrant_at[r][seat]: the entrant in ``seat`` in seating ``r``
+        self.entrant_at = [[p.index(seat) for seat in range(self.n)] for p in plan]
         self.carried = [0] * self.rotations  # chips a passed deal leaves (per rotation)
         self.decided: dict[int, Any] = {}  # the current hand's decisions by log index
         self.observer = observer
@@ -97,7 +102,7 @@ class _Recorder:
     def on_decision(self, d: Any) -> None:
         self.decided[d.index] = d
         if self.observer is not None and d.seconds is not None:
-            entrant = (d.seat - d.hand_no % self.rotations) % self.n
+            entrant = self.entrant_at[d.hand_no % self.rotations][d.seat]
             self.observer.on_decision(self.unit.bots[entrant], d.seconds)
 
     def on_hand(self, local_no: int, hand: Any, seat_of: list[int]) -> None:
