@@ -117,6 +117,7 @@ class Decision:
 
 
 _RANKINGS: dict[str, tuple[Any, Any]] = {}  # by Game.key: (high, low)
+RANKINGS_KEPT = 64  # games whose rankings stay cached (an option sweep has many)
 
 
 def _rankings(game: Game) -> tuple[Any, Any]:
@@ -138,6 +139,8 @@ def _rankings(game: Game) -> tuple[Any, Any]:
         low = ranking(sd.low, **kwargs) if sd.low is not None else None
     except Exception:  # noqa: BLE001 - categories are descriptive only
         high = low = None
+    if len(_RANKINGS) >= RANKINGS_KEPT:
+        del _RANKINGS[next(iter(_RANKINGS))]  # the oldest first
     _RANKINGS[key] = (high, low)
     return high, low
 
