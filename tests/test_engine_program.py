@@ -65,10 +65,13 @@ def test_families_pick_their_hand():
     assert draw.reshuffles_discards and draw.dead_bottom_card and not draw.discards_face_up
 
 
-def test_legacy_street_tuples_stay_readable():
-    game = Game("holdem")
-    assert game.streets[0] == (0, 2, 0, 0)
-    assert game.streets[1][0] == 1 and game.streets[1][2] == OPEN_LEFT_OF_BLINDS
+def test_the_program_names_its_steps():
+    """Hold'em: two down cards, then a betting round opened left of the blinds."""
+    from pokerarena.engine.steps import BetStep, DealStep
+
+    steps = Game("holdem").program.steps
+    assert steps[0] == DealStep(down=2, up=0, board=0)
+    assert isinstance(steps[1], BetStep) and steps[1].opener == OPEN_LEFT_OF_BLINDS
 
 
 def test_a_deal_keeps_its_face_up_cards_apart_from_its_amount():

@@ -149,7 +149,7 @@ def _catalogue_rules(game: Game) -> bool:
     except Exception:  # noqa: BLE001 - a variant that is not in the catalogue
         return False
     return (game.variant == plain.variant and game.showdown == plain.showdown
-            and game.streets == plain.streets)
+            and game.program.steps == plain.program.steps)
 
 
 def pokerkit_holdem_rate(players: int, hands: int, game: Game) -> float | None:

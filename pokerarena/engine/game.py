@@ -19,25 +19,16 @@ from pokerarena.engine.hand import Hand
 from pokerarena.engine.options import GameOptions
 from pokerarena.engine.program import GameKey, Program, bet_size, compile_program, hand_class
 from pokerarena.engine.steps import (
-    ST_BET,
-    ST_CHOOSE,
-    ST_DEAL,
-    ST_DECLARE,
-    ST_DRAW,
-    ST_EXPOSE,
-    ST_KNOCK,
     SYS_AMOUNTS,
     SYS_FIXED,
     SYS_LASTBET,
     SYS_NO,
     SYS_POT,
     SYS_SPREAD,
-    legacy_street,
 )
 from pokerarena.rules import Showdown, Variant
 
-__all__ = ["ST_BET", "ST_CHOOSE", "ST_DEAL", "ST_DECLARE", "ST_DRAW", "ST_EXPOSE", "ST_KNOCK",
-           "SYS_AMOUNTS", "SYS_FIXED", "SYS_LASTBET", "SYS_NO", "SYS_POT", "SYS_SPREAD",
+__all__ = ["SYS_AMOUNTS", "SYS_FIXED", "SYS_LASTBET", "SYS_NO", "SYS_POT", "SYS_SPREAD",
            "Game", "GameOptions", "game_key", "parse_option_value"]
 
 
@@ -257,11 +248,6 @@ class Game:
     @property
     def scorer(self) -> Any:
         return self.program.scorer
-
-    @property
-    def streets(self) -> tuple[tuple[Any, ...], ...]:
-        """The steps as the street tuples of before (ST_* first); read ``program.steps``."""
-        return tuple(legacy_street(s) for s in self.program.steps)
 
     # Forced bets --------------------------------------------------------------------
     def forced_by_position(self, n: int) -> tuple[list[int], list[int]]:

@@ -41,7 +41,7 @@ from pokerarena.engine.actions import (
 from pokerarena.engine.hand import PH_NONE, Hand, _card_text, new_phase
 from pokerarena.engine.options import GameOptions
 from pokerarena.engine.program import register_family, register_street
-from pokerarena.engine.steps import ST_KNOCK, FamilyStep
+from pokerarena.engine.steps import FamilyStep
 from pokerarena.rules import KnockStreet
 
 TAKE_DISCARD_KIND = "dt"   # take the top card of the discard pile
@@ -57,7 +57,7 @@ def compile_knock(street: KnockStreet, options: GameOptions) -> FamilyStep:
     """The knock street as a step (option ``knock_immediate`` applied)."""
     if options.knock_immediate is not None:
         street = street.model_copy(update={"immediate": options.knock_immediate})
-    return FamilyStep(FAMILY, street, ST_KNOCK)
+    return FamilyStep(FAMILY, street)
 
 
 class KnockHand(Hand):

@@ -39,17 +39,6 @@ SIZE_BIG: Final = 1
 SIZE_ANTE: Final = 2
 SIZE_CODES: Final = {"small": SIZE_SMALL, "big": SIZE_BIG, "ante": SIZE_ANTE}
 
-# Step kinds of the legacy street tuples (Game.streets; bots read them until they read
-# the steps).
-ST_DEAL: Final = 0
-ST_BET: Final = 1
-ST_DRAW: Final = 2
-ST_EXPOSE: Final = 3
-ST_DECLARE: Final = 4
-ST_KNOCK: Final = 5
-ST_CHOOSE: Final = 6
-
-
 @dataclass(frozen=True)
 class DealStep:
     """Cards dealt: ``down`` and ``up`` to each player still in, ``board`` to the board."""
@@ -115,25 +104,6 @@ class FamilyStep:
 
     family: str
     spec: Any
-    legacy_kind: int
 
 
 Step = DealStep | ChooseStep | BetStep | DrawStep | ExposeStep | DeclareStep | FamilyStep
-
-
-def legacy_street(step: Step) -> tuple[Any, ...]:
-    """The street tuple ``Game.streets`` gave before the steps had names (ST_* first)."""
-    if isinstance(step, DealStep):
-        return (ST_DEAL, step.down, step.up, step.board)
-    if isinstance(step, BetStep):
-        return (ST_BET, step.size, step.opener, step.check, step.open_pair, step.round_no,
-                step.check_raise)
-    if isinstance(step, DrawStep):
-        return (ST_DRAW, step.min, step.max, step.max_by_players, step.replace, step.burn)
-    if isinstance(step, ExposeStep):
-        return (ST_EXPOSE, step.count, step.keep_down, step.simultaneous)
-    if isinstance(step, DeclareStep):
-        return (ST_DECLARE, step.simultaneous)
-    if isinstance(step, FamilyStep):
-        return (step.legacy_kind, step.spec)
-    return (ST_CHOOSE,)

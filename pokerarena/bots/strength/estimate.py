@@ -30,8 +30,9 @@ from pokerarena.bots.strength import drawmc, fastmc, preflop_omaha
 from pokerarena.bots.strength.drawlog import discard_log
 from pokerarena.bots.strength.preflop import narrowed_equity, preflop_equity, prepare_narrowed
 from pokerarena.engine.actions import DISCARD_KIND, RAISE_KIND, UNKNOWN
-from pokerarena.engine.game import ST_BET, ST_DEAL, ST_DRAW, Game
+from pokerarena.engine.game import Game
 from pokerarena.engine.keys import game_digest, game_of
+from pokerarena.engine.steps import BetStep, DealStep, DrawStep
 from pokerarena.evaluator import (
     evaluate,
     evaluate_batch,
@@ -253,20 +254,20 @@ class Profile:
         self._setup_draws(hole)
 
     def _read_streets(self, game: Game) -> tuple[int, int]:
-        """The draw and betting street indices and the face-up cards of ``game``'s
-        streets; (the cards a hand ends with, the board's)."""
+        """The draw and betting step indices and the face-up cards of ``game``'s
+        program; (the cards a hand ends with, the board's)."""
         hole = board = 0
         self.draw_streets: list[int] = []
         self.bet_streets: list[int] = []
         self.up_cards = 0
-        for i, st in enumerate(game.streets):
-            if st[0] == ST_DEAL:
-                hole += st[1] + st[2]
-                board += st[3]
-                self.up_cards += st[2]
-            elif st[0] == ST_DRAW:
+        for i, step in enumerate(game.program.steps):
+            if isinstance(step, DealStep):
+                hole += step.down + step.up
+                board += step.board
+                self.up_cards += step.up
+            elif isinstance(step, DrawStep):
                 self.draw_streets.append(i)
-            elif st[0] == ST_BET:
+            elif isinstance(step, BetStep):
                 self.bet_streets.append(i)
         return hole, board
 
