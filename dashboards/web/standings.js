@@ -107,5 +107,10 @@ async function refreshStandings(runId) {
     document.getElementById("standings").hidden = true;
     return;
   }
-  if (runId === state.selected) renderStandings(runId, st);
+  if (runId !== state.selected) return;
+  if (st.pending || !st.bots || !st.bots.length) {
+    document.getElementById("standings").hidden = true;
+    return;
+  }
+  renderStandings(runId, st);
 }

@@ -86,7 +86,8 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
     order-stability check) and OpenSkill ratings with the rating history, and the
     bots' profiles (VPIP, PFR, aggression, WTSD, W$SD, fold to bet). The rows are read
     in the query pool (429 when full); a run too big for one answer gets a 413 (use
-    ``pokerarena leaderboard``)."""
+    ``pokerarena leaderboard``); a run without finished hands yet answers
+    ``{"run_id": ..., "pending": true}``."""
     from fastapi.concurrency import run_in_threadpool
 
     from pokerarena.platform.api.context import ApiError
@@ -113,8 +114,8 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
                                        "sd_baseline")] for row in records(out["reduction"])]
         result: dict[str, Any] = await run_in_threadpool(
             from_rows, run_id, blocks, records(out["profiles"]), reduction)
-    except NoStandings as exc:
-        raise ApiError(404, str(exc)) from None
+    except NoStandings:
+        return {"run_id": run_id, "pending": True}  # no finished hands yet
     return result
 
 
