@@ -387,3 +387,21 @@ def test_common_deals_give_every_lineup_the_same_cards():
     assert by_shard[0][0] != by_shard[1][0]
     own = cards_by_lineup(_spec(bots=["call", "random", "maniac"], common_deals=False))
     assert len({str(v) for (b, s), v in own.items() if s == 0}) == 3
+
+
+def test_ratings_follow_the_chips_when_shards_seat_the_lineup_rotated():
+    """A match's shards seat its lineup rotated (the first bot of one shard is the
+    second of the next): ``a`` beats ``b`` in every segment of both shards, so
+    Bradley-Terry must rate ``a`` far above ``b`` (a rating that took one shard's
+    orientation for the other's would cancel to about zero)."""
+    from pokerarena.tournaments.standings import Block, standings
+
+    rng = np.random.default_rng(8)
+    blocks = []
+    for d in range(400):
+        lineup = ("a", "b") if d < 200 else ("b", "a")  # shard 1: the lineup rotated
+        v = 3.0 + rng.normal(0, 1)
+        blocks += [Block(0, d, "a", v, 2, lineup), Block(0, d, "b", -v, 2, lineup)]
+    out = standings(blocks, resamples=30)
+    bt = {r["bot"]: r["rating"] for r in out["bradley_terry"]}
+    assert bt["a"] - bt["b"] > 400

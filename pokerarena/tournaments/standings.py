@@ -68,13 +68,14 @@ def _heads_up_pairs(bots: list[str], blocks: Sequence[Block], segment: int = SEG
     chips, so the ratings follow the chips (a tight bot that folds most deals still
     wins its segments)."""
     index = {b: k for k, b in enumerate(bots)}
-    seg: dict[tuple[int, int], list[float]] = {}
-    pair: dict[int, tuple[int, int]] = {}
+    # keyed by the block's own seating order too: a match's shards seat its lineup
+    # rotated, so the first bot of one shard is the second of the next
+    seg: dict[tuple[int, int, int, int], float] = defaultdict(float)
     for b in blocks:
         if len(b.lineup) == 2 and len(set(b.lineup)) == 2 and b.bot == b.lineup[0]:
-            pair[b.match] = (index[b.bot], index[b.lineup[1]])
-            seg.setdefault((b.match, b.deal // segment), []).append(b.bbs)
-    return [(*pair[m], sum(xs)) for (m, _), xs in sorted(seg.items())]
+            key = (b.match, b.deal // segment, index[b.bot], index[b.lineup[1]])
+            seg[key] += b.bbs
+    return [(i, j, x) for (_, _, i, j), x in sorted(seg.items())]
 
 
 def standings(blocks: Sequence[Block], *, seed: int = 0, resamples: int = 200
