@@ -19,10 +19,10 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
     """Each bot's rate with its block-bootstrap interval next to the interval the same
     hands would give without duplicate deals, the Bradley-Terry and OpenSkill ratings
     with theirs, and the two ACPC rankings."""
-    from pokerarena.commands.tournaments import leaderboard_data
     from pokerarena.platform.query import connect
+    from pokerarena.platform.standings import run_standings
 
-    board = leaderboard_data(str(data), run_id)
+    board = run_standings(data, run_id)
     con = connect(data, run_id)
     try:
         plain = {b: (n, sd) for b, n, sd in con.execute(PLAIN_SQL).fetchall()}
@@ -62,7 +62,7 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
 def live_sprt(console: Console, new: str, old: str, h1: float = 100.0) -> dict[str, Any]:
     """``new`` against ``old`` in fixed-limit hold'em, duplicate pairs until the SPRT of
     H0 = 0 against H1 = ``h1`` mbb/hand decides, printing the LLR as it goes."""
-    from pokerarena.commands.tournaments import _bar
+    from pokerarena.commands.tournaments import llr_bar
     from pokerarena.tournaments.sequential import batches, play_batch, run_test
     from pokerarena.tournaments.sprt import Sprt
 
@@ -73,7 +73,7 @@ def live_sprt(console: Console, new: str, old: str, h1: float = 100.0) -> dict[s
 
     def show(state: dict[str, Any]) -> None:
         lo, hi = state["ci95"]
-        console.print(f"  {_bar(state)}  pairs {state['pairs']:>5,}  "
+        console.print(f"  {llr_bar(state)}  pairs {state['pairs']:>5,}  "
                       f"{state['mbb_per_hand']:+,.0f} mbb/hand [{lo:+,.0f}, {hi:+,.0f}]")
 
     state = run_test(Sprt(0.0, h1), map(play_batch, batches(

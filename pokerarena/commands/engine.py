@@ -382,20 +382,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokerarena.arena.faults import FaultPolicy
     from pokerarena.arena.session import play_session
     from pokerarena.bots.registry import REGISTRY, BotSpecError, parse_spec
-    from pokerarena.engine import EngineError, Game, parse_option_value
+    from pokerarena.commands import game_options
+    from pokerarena.engine import EngineError, Game
     from pokerarena.rules import VariantError
 
-    options: dict[str, Any] = {}
-    for item in args.option:
-        if "=" not in item:
-            raise UserError(f"--option {item!r}: expected KEY=VALUE")
-        key, value = item.split("=", 1)
-        options[key.strip()] = parse_option_value(value.strip())
+    options = game_options(args.option)
     if args.betting:
         options["betting"] = args.betting
-    for k in ("blinds", "antes"):
-        if k in options and not isinstance(options[k], list):
-            options[k] = [options[k]]
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     for b in bots:
         try:

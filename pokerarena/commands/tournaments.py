@@ -9,6 +9,7 @@ import math
 import sys
 from typing import Any
 
+from pokerarena.commands import game_options
 from pokerarena.tournaments.sequential import (
     PairBatch,
     SequentialTestError,
@@ -50,19 +51,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_sprt)
 
 
-def _options(pairs: list[str]) -> dict[str, Any]:
-    from pokerarena.engine.game import parse_option_value
-
-    out: dict[str, Any] = {}
-    for item in pairs:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise SequentialTestError(f"--option {item!r}: expected KEY=VALUE")
-        out[key] = parse_option_value(value)
-    return out
-
-
-def _bar(state: dict[str, Any]) -> str:
+def llr_bar(state: dict[str, Any]) -> str:
     lo, hi = state["bounds"]
     x = min(max(state["llr"], lo), hi)
     k = round((x - lo) / (hi - lo) * (BAR - 1))
@@ -71,7 +60,7 @@ def _bar(state: dict[str, Any]) -> str:
 
 def _print_progress(state: dict[str, Any]) -> None:
     lo, hi = state["ci95"]
-    print(f"{_bar(state)}  llr {state['llr']:+.2f}  pairs {state['pairs']:>7,}  "
+    print(f"{llr_bar(state)}  llr {state['llr']:+.2f}  pairs {state['pairs']:>7,}  "
           f"{state['mbb_per_hand']:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}]",
           file=sys.stderr, flush=True)
 
@@ -88,7 +77,7 @@ def _sprt(args: argparse.Namespace) -> int:
         test = Sprt(args.h0, args.h1, args.alpha, args.beta)
     except ValueError as exc:
         raise SequentialTestError(str(exc)) from None
-    options = _options(args.option)
+    options = game_options(args.option)
     _check_game(args.variant, args.betting, options, bots)
     todo = list(batches(args.variant, args.betting, options, (bots[0], bots[1]),
                         args.seed, args.batch_pairs, args.max_hands // 2))
@@ -158,15 +147,10 @@ def register_leaderboard(sub: Any) -> None:
     p.set_defaults(func=_leaderboard)
 
 
-def leaderboard_data(data: str, run_id: str) -> dict[str, Any]:
-    """The standings of run ``run_id`` under ``data``."""
+def _leaderboard(args: argparse.Namespace) -> int:
     from pokerarena.platform.standings import run_standings
 
-    return run_standings(data, run_id)
-
-
-def _leaderboard(args: argparse.Namespace) -> int:
-    out = leaderboard_data(args.data, args.run_id)
+    out = run_standings(args.data, args.run_id)
     if args.json:
         print(json.dumps(out))
         return 0

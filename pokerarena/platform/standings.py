@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.errors import UserError
+from pokerarena.tournaments.estimates import Reduction
 from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 from pokerarena.tournaments.standings import Block, standings
 
@@ -56,10 +57,10 @@ def _reductions(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         d: dict[str, Any] = {"variant": variant, "betting": betting, "blocks": blocks,
                              "sd_raw": None if raw is None else round(raw, 4)}
         for name, sd in (("equity", eq), ("baseline", base)):
-            ratio = sd / raw if sd is not None and raw else None
+            red = Reduction(raw, sd) if sd is not None and raw else None
             d[f"sd_{name}"] = None if sd is None else round(sd, 4)
-            d[f"{name}_sd_ratio"] = None if ratio is None else round(ratio, 4)
-            d[f"{name}_hands_ratio"] = None if ratio is None else round(ratio ** 2, 4)
+            d[f"{name}_sd_ratio"] = None if red is None else round(red.sd_ratio, 4)
+            d[f"{name}_hands_ratio"] = None if red is None else round(red.hands_ratio, 4)
         out.append(d)
     return out
 
