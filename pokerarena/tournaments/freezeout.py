@@ -193,8 +193,9 @@ def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
             state.play_round(tables)
             if tables.chips() != stack * len(bots):
                 state.conserved = False
+            after = {s.player: s.stack for t in tables.seats for s in t}
             for p, chips in start.items():
-                if chips > 0 and state.stack_of(tables, p) == 0:
+                if chips > 0 and after[p] == 0:
                     out_order.append((state.rounds, chips, p))
             tables.drop_busted()
             tables.balance()
@@ -224,14 +225,6 @@ class _Run:
             if start <= self.rounds:
                 current = g
         return current
-
-    @staticmethod
-    def stack_of(tables: _Tables, player: int) -> int:
-        for t in tables.seats:
-            for s in t:
-                if s.player == player:
-                    return s.stack
-        return 0
 
     def play_round(self, tables: _Tables) -> None:
         """One hand at every table that has two players or more."""
