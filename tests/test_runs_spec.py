@@ -33,7 +33,7 @@ def test_examples_are_valid_specs(path: Path) -> None:
 @pytest.mark.parametrize(("changes", "field", "words"), [
     ({"bots": ["random", "nobody"]}, "bots[1]", "unknown bot"),
     ({"hands": 0}, "hands", "greater than or equal to 1"),
-    ({"kind": "league"}, "kind", "'match', 'tournament' or 'simulation'"),
+    ({"kind": "league"}, "kind", "'match', 'tournament', 'simulation' or 'study'"),
     ({"games": [{"variant": "holdem", "betting": "no_such"}]}, "games[0].betting[0]",
      "not offered"),
     ({"games": [{"variant": "chess"}]}, "games[0].variant[0]", "unknown variant"),

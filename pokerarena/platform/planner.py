@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from pokerarena.platform.spec import RunSpec
 from pokerarena.workers.unit import Unit, UnitLimits
 
-__all__ = ["Plan", "Unit", "UnitLimits", "plan", "unit_id"]
+__all__ = ["Plan", "Unit", "UnitLimits", "match_units", "plan", "unit_id"]
 
 
 @dataclass(frozen=True)
@@ -50,26 +51,68 @@ def unit_id(match: int, shard: int) -> str:
 
 def plan(spec: RunSpec, run_id: str = "") -> Plan:
     """Expand a spec into its units (deterministic: same spec, same plan)."""
-    units: list[Unit] = []
-    match = 0
     limits = UnitLimits.of(spec.limits.model_dump())
-    shards = -(-spec.hands // spec.unit_hands)
-    shared = spec.kind == "tournament" and spec.common_deals
-    for game_index, game in enumerate(spec.game_configs()):
-        variant, betting = game["variant"], game["betting"]
+    if spec.freezeout is not None:
+        return Plan(_freezeout_units(spec, run_id, limits))
+    units: list[Unit] = []
+    games = spec.game_configs()
+    # one match per game and lineup; a mixed game: one match per lineup, all games
+    matches = [[(g, cfg)] for g, cfg in enumerate(games)] if not spec.rotation_hands \
+        else [list(enumerate(games))]
+    for rotation in matches:
         for lineup in spec.lineups():
-            n = len(lineup)
-            options = dict(game["options"])
-            rotations = [tuple(lineup[r:] + lineup[:r]) for r in range(n)]
-            for s in range(shards):
-                first = s * spec.unit_hands
-                units.append(Unit(
-                    unit_id=unit_id(match, s), index=len(units), match=match, shard=s,
-                    variant=variant, betting=betting, options=options,
-                    bots=rotations[s % n], hands=min(spec.unit_hands, spec.hands - first),
-                    first_hand=first, seed=spec.seed, spawn_key=(match, s),
-                    stack=spec.stack, duplicate=spec.duplicate, run_id=run_id,
-                    limits=limits, deal_key=(game_index, s) if shared else (),
-                    baseline=spec.baseline))
-            match += 1
+            units.extend(match_units(spec, len(units), _match_no(units), rotation, lineup,
+                                     run_id, limits))
     return Plan(units)
+
+
+def _match_no(units: list[Unit]) -> int:
+    return units[-1].match + 1 if units else 0
+
+
+def match_units(spec: RunSpec, index: int, match: int,
+                rotation: list[tuple[int, dict[str, Any]]], lineup: tuple[str, ...],
+                run_id: str, limits: UnitLimits) -> list[Unit]:
+    """The units of match ``match`` (``index``: the plan index of its first unit):
+    ``lineup`` playing the games of ``rotation`` (``(game index, config)`` pairs; one
+    game, or a mixed game's in turn, ``spec.rotation_hands`` hands each), cut into
+    :meth:`~pokerarena.platform.spec.RunSpec.segments`; shard ``s`` seats the lineup
+    rotated ``s`` seats. With common deals (tournaments and studies), the deals of a
+    shard come from a key without the lineup: ``(game, shard)`` in a tournament, so
+    every lineup of a game plays the same deals; ``(0, shard)`` in a study, so every
+    cell does, whatever its rules (common random numbers)."""
+    n = len(lineup)
+    rotations = [tuple(lineup[r:] + lineup[:r]) for r in range(n)]
+    shared = spec.kind in ("tournament", "study") and spec.common_deals
+    step = spec.rotation_hands or spec.hands
+    options = [dict(cfg["options"]) for _, cfg in rotation]
+    units = []
+    for s, (first, hands) in enumerate(spec.segments()):
+        turn = (first // step) % len(rotation)
+        game_index, game = rotation[turn]
+        deal_key = ((0 if spec.kind == "study" else game_index, s) if shared else ())
+        units.append(Unit(
+            unit_id=unit_id(match, s), index=index + s, match=match, shard=s,
+            variant=game["variant"], betting=game["betting"], options=options[turn],
+            bots=rotations[s % n], hands=hands, first_hand=first, seed=spec.seed,
+            spawn_key=(match, s), stack=spec.stack, duplicate=spec.duplicate,
+            run_id=run_id, limits=limits, deal_key=deal_key, baseline=spec.baseline,
+            carry_stacks=spec.table_stakes == "carry"))
+    return units
+
+
+def _freezeout_units(spec: RunSpec, run_id: str, limits: UnitLimits) -> list[Unit]:
+    """One unit per freeze-out: all its entrants, its levels and payouts; ``hands`` is
+    its round limit."""
+    fo = spec.freezeout
+    assert fo is not None
+    game = spec.game_configs()[0]
+    settings = {"levels": [[lv.start, dict(lv.options)] for lv in fo.levels],
+                "payouts": list(fo.payouts), "buy_in": fo.buy_in,
+                "table_size": spec.table_size}
+    entrants = spec.entrants()
+    return [Unit(unit_id=unit_id(t, 0), index=t, match=t, shard=0, variant=game["variant"],
+                 betting=game["betting"], options=game["options"], bots=entrants,
+                 hands=spec.hands, first_hand=0, seed=spec.seed, spawn_key=(t, 0),
+                 stack=spec.stack, run_id=run_id, limits=limits, freezeout=settings)
+            for t in range(fo.tournaments)]

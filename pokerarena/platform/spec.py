@@ -1,8 +1,12 @@
 """Run specs: TOML or JSON files validated with pydantic.
 
-A spec says what to play (``kind``: ``match``, ``tournament`` or ``simulation``), with
-which bots, in which games (variants x betting systems x option sweeps), how many
-hands, from which seed, and how to cut the work into units. See ``examples/*.toml``.
+A spec says what to play (``kind``: ``match``, ``tournament``, ``simulation`` or
+``study``), with which bots, in which games (variants x betting systems x option
+sweeps), how many hands, from which seed, and how to cut the work into units. A
+tournament's ``format`` says who meets whom: a round robin, a gauntlet, Swiss rounds,
+ring games (n-max tables drawn round after round) or freeze-outs (``[freezeout]``);
+``rotation_hands`` makes the games one mixed game in rotation, ``stop`` ends a
+heads-up match early by a sequential test. See ``examples/*.toml``.
 
 Every problem becomes a :class:`SpecError` whose one-line message names the field
 (``games[1].betting: 'no_limit' is not offered by razz ...``).
@@ -23,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from pokerarena.errors import UserError
 
-KINDS = ("match", "tournament", "simulation")
+KINDS = ("match", "tournament", "simulation", "study")
+FORMATS = ("round_robin", "gauntlet", "swiss", "ring", "freezeout")
 
 # What a run may hold. Unit ids are ``m<5 digits>s<5 digits>``: with at most 10^5 units a
 # run's match and shard numbers keep that width, and its plan stays small (about 0.3 KB
@@ -107,10 +112,47 @@ class Limits(_Strict):
                               "run fails")
 
 
+class StopRule(_Strict):
+    """Early stopping of every heads-up match of a tournament: a generalized SPRT on the
+    match's duplicate blocks (H0: the lineup's first bot wins ``h0`` mbb/hand against
+    the second, H1: ``h1``), checked after each shard in shard order."""
+
+    h0: float = Field(0.0, ge=-1e6, le=1e6)
+    h1: float = Field(ge=-1e6, le=1e6)
+    alpha: float = Field(0.05, gt=0, lt=0.5)
+    beta: float = Field(0.05, gt=0, lt=0.5)
+    two_sided: bool = Field(True, description="also test the mirror (H1: -h1), so a "
+                            "match stops once it is known which bot is ahead, if either")
+
+
+class LevelSpec(_Strict):
+    """A blind level of a freeze-out: from round ``start`` on (a round is one hand at
+    every table), the game options ``options`` (``blinds``, ``ante``, ...)."""
+
+    start: int = Field(ge=0, le=10**9)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class FreezeOutSpec(_Strict):
+    """Freeze-outs: ``tournaments`` of them, each of ``entrants`` players (the bots in
+    turn, each bot as many entries) at tables of ``seats``, played to the last chip
+    (at most ``hands`` rounds; then ICM), prizes from ``payouts``."""
+
+    tournaments: int = Field(ge=1, le=MAX_UNITS)
+    entrants: int | None = Field(None, ge=2, le=10_000, description="players per "
+                                 "tournament (default: one entry per bot); a multiple "
+                                 "of the number of bots")
+    levels: list[LevelSpec] = Field(min_length=1, max_length=1000)
+    payouts: list[float] = Field(default_factory=lambda: [0.5, 0.3, 0.2], min_length=1,
+                                 max_length=10_000, description="fractions of the prize "
+                                 "pool, first place first; they sum to 1")
+    buy_in: float = Field(1.0, gt=0, le=1e12)
+
+
 class RunSpec(_Strict):
     """A run: what to play, by whom, how much, from which seed."""
 
-    kind: Literal["match", "tournament", "simulation"]
+    kind: Literal["match", "tournament", "simulation", "study"]
     name: str = Field("", max_length=64, description="starts the run's id: letters, digits, "
                       "'_', '.', '-', not starting with '.' or '-'")
     seed: int = Field(0, ge=0, lt=2**63)
@@ -125,9 +167,27 @@ class RunSpec(_Strict):
                             "more: the cyclic rotations)")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=lambda: Limits())
-    format: Literal["round_robin", "gauntlet"] = Field(
+    format: Literal["round_robin", "gauntlet", "swiss", "ring", "freezeout"] = Field(
         "round_robin", description="tournament: every table of `seats` bots (round robin), "
-        "or the `challenger` at every table with the others (gauntlet)")
+        "the `challenger` at every table with the others (gauntlet), heads-up rounds of "
+        "bots with similar scores (swiss), n-max tables drawn each round so every pair "
+        "meets about as often (ring), or freeze-outs (see `freezeout`)")
+    rounds: int | None = Field(None, ge=1, le=10_000, description="swiss: rounds; "
+                               "ring: table draws")
+    table_stakes: Literal["reset", "carry"] = Field(
+        "reset", description="every hand from `stack` (reset, the ACPC's Doyle's game), "
+        "or stacks carried from hand to hand within a unit, a busted seat buying in again")
+    rotation_hands: int | None = Field(None, ge=1, le=10**7, description="a mixed game: "
+                                       "every lineup plays the games in turn, this many "
+                                       "hands each (H.O.R.S.E.: five games)")
+    stop: StopRule | None = Field(None, description="tournament: stop each heads-up match "
+                                  "once a sequential test decides")
+    freezeout: FreezeOutSpec | None = None
+    mixes: list[list[str]] | None = Field(None, min_length=1, max_length=1000,
+                                          description="study: the bot lineups of its cells "
+                                          "(default: `bots`)")
+    study: dict[str, Any] | None = Field(None, description="study: its settings (baseline "
+                                         "cell, correction, questions)")
     challenger: str | None = Field(None, description="gauntlet: the bot that meets the field")
     baseline: str | None = Field(None, description="a registered bot that plays every deal "
                                  "again in every seat: its result is each seat's card luck, "
@@ -183,29 +243,70 @@ class RunSpec(_Strict):
         return total
 
     def lineup_count(self) -> int:
-        """How many lineups :meth:`lineups` gives (without listing them)."""
-        if self.kind == "tournament" and self.format == "gauntlet":
-            return math.comb(len(self.bots) - 1, self.table_size - 1)
-        if self.kind == "tournament":
-            return math.comb(len(self.bots), self.table_size)
-        return 1
+        """How many lineups the run seats in each game (without listing them; Swiss
+        rounds after the first are paired from results, but their count is known)."""
+        k, n = len(self.bots), self.table_size
+        if self.kind == "study":
+            return len(self.mixes or [self.bots])
+        if self.kind != "tournament" or self.format == "freezeout":
+            return 1
+        if self.format == "gauntlet":
+            return math.comb(k - 1, n - 1)
+        if self.format == "swiss":
+            return (self.rounds or 1) * (k // 2)
+        if self.format == "ring":
+            return (self.rounds or 1) * -(-k // n)
+        return math.comb(k, n)
+
+    def segments(self) -> list[tuple[int, int]]:
+        """``(first hand, hands)`` of each unit of a match: shards of ``unit_hands``, or
+        with ``rotation_hands`` the rotation's segments cut into shards."""
+        step = self.rotation_hands or self.hands
+        out: list[tuple[int, int]] = []
+        for seg0 in range(0, self.hands, step):
+            seg_end = min(seg0 + step, self.hands)
+            out.extend((first, min(self.unit_hands, seg_end - first))
+                       for first in range(seg0, seg_end, self.unit_hands))
+        return out
 
     def plan_size(self) -> tuple[int, int, int]:
-        """``(matches, units, hands)`` of the run's plan, counted, not planned."""
-        matches = self.game_count() * self.lineup_count()
-        shards = -(-self.hands // self.unit_hands)
+        """``(matches, units, hands)`` of the run's plan, counted, not planned (a
+        freeze-out's hands: its round limit, the most it can play)."""
+        if self.freezeout is not None:
+            t = self.freezeout.tournaments
+            return t, t, t * self.hands
+        games = 1 if self.rotation_hands else self.game_count()
+        matches = games * self.lineup_count()
+        step = self.rotation_hands or self.hands
+        full, rest = divmod(self.hands, step)
+        shards = full * -(-step // self.unit_hands) + -(-rest // self.unit_hands)
         return matches, matches * shards, matches * self.hands
 
-    def lineups(self) -> list[tuple[str, ...]]:
-        """The bot lineups (one bot per seat) that play every game."""
-        from pokerarena.tournaments.pairings import gauntlet, round_robin
+    def entrants(self) -> tuple[str, ...]:
+        """A freeze-out's players: the bots in turn, each bot as many entries."""
+        count = (self.freezeout.entrants if self.freezeout else None) or len(self.bots)
+        return tuple(self.bots[i % len(self.bots)] for i in range(count))
 
-        if self.kind == "tournament" and self.format == "gauntlet":
+    def lineups(self) -> list[tuple[str, ...]]:
+        """The bot lineups (one bot per seat) that play every game; Swiss: the first
+        round's (the driver pairs the later rounds from the results)."""
+        from pokerarena.tournaments.pairings import gauntlet, ring_tables, round_robin, swiss_round
+
+        if self.kind == "study":
+            return [tuple(m) for m in self.mixes or [self.bots]]
+        if self.kind != "tournament":
+            return [tuple(self.bots)]
+        if self.format == "freezeout":
+            return [self.entrants()]
+        if self.format == "gauntlet":
             assert self.challenger is not None
             return gauntlet(self.challenger, self.bots, self.table_size)
-        if self.kind == "tournament":
-            return round_robin(self.bots, self.table_size)
-        return [tuple(self.bots)]
+        if self.format == "swiss":
+            return [tuple(p) for p in swiss_round(dict.fromkeys(self.bots, 0.0), set())]
+        if self.format == "ring":
+            draws = ring_tables(self.bots, self.table_size, self.rounds or 1, self.seed)
+            return [tuple(t) for draw in draws for t in draw]
+        return round_robin(self.bots, self.table_size)
 
     def canonical(self) -> str:
         """Canonical JSON of the spec (sorted keys, defaults filled in)."""
@@ -337,21 +438,8 @@ def _check_semantics(spec: RunSpec) -> None:
         problem = bot_problem(spec.baseline)
         if problem or "://" in spec.baseline or ":" in spec.baseline:
             raise SpecError(f"baseline: {problem or 'a registered bot name'}")
+    _check_format(spec)
     n = spec.table_size
-    if spec.kind == "tournament":
-        if spec.seats is None:
-            raise SpecError("seats: a tournament needs the table size")
-        if n > len(spec.bots):
-            raise SpecError(f"seats: {n} seats but only {len(spec.bots)} bots")
-        if len(set(spec.bots)) != len(spec.bots):
-            raise SpecError("bots: a tournament lists each bot once")
-        if spec.format == "gauntlet" and spec.challenger not in spec.bots:
-            raise SpecError("challenger: a gauntlet names its challenger, one of the bots")
-    elif spec.format != "round_robin" or spec.challenger is not None:
-        raise SpecError(f"format, challenger: tournament settings, not for a {spec.kind}")
-    elif spec.seats is not None and spec.seats != len(spec.bots):
-        raise SpecError(f"seats: a {spec.kind} seats every bot listed ({len(spec.bots)}), "
-                        f"not {spec.seats}")
     if n < 2:
         raise SpecError("bots: a table needs at least two seats")
     if spec.duplicate:
@@ -364,6 +452,9 @@ def _check_semantics(spec: RunSpec) -> None:
         if spec.hands % k:
             raise SpecError(f"hands: with duplicate deals, a multiple of the {k} seatings of "
                             f"{n} seats")
+    _check_rotation(spec)
+    sizes = sorted({len(lineup) for lineup in spec.lineups()} | {n}) \
+        if spec.freezeout is None else [2, n]
     for gi, g in enumerate(spec.games):
         _check_option_numbers(f"games[{gi}].options", g.options)
         _check_option_numbers(f"games[{gi}].sweep", g.sweep)
@@ -373,9 +464,10 @@ def _check_semantics(spec: RunSpec) -> None:
                                 f"known: {', '.join(variant_ids())}")
             variant = load_variant(variant_id)
             lo, hi = variant.players
-            if not lo <= n <= hi:
-                raise SpecError(f"games[{gi}].variant[{vi}]: {variant_id} is for {lo} to {hi} "
-                                f"players, not {n}")
+            for size in sizes:
+                if not lo <= size <= hi:
+                    raise SpecError(f"games[{gi}].variant[{vi}]: {variant_id} is for {lo} to "
+                                    f"{hi} players, not {size}")
             for bi, betting in enumerate(g.betting or []):
                 if betting not in variant.betting:
                     raise SpecError(f"games[{gi}].betting[{bi}]: {betting!r} is not offered "
@@ -402,6 +494,142 @@ def _check_semantics(spec: RunSpec) -> None:
             raise SpecError(f"games[{gi}].options: {exc}") from None
     if spec.kind == "match" and len(configs) != 1:
         raise SpecError("games: a match plays one game; use kind = \"simulation\" for several")
+    if spec.freezeout is not None:
+        _check_levels(spec, configs[0])
+
+
+_TOURNAMENT_ONLY = ("challenger", "rounds", "stop", "freezeout")
+
+
+def _check_format(spec: RunSpec) -> None:
+    """The kind's and the format's own fields: each where it belongs, and consistent."""
+    n, k = spec.table_size, len(spec.bots)
+    if spec.kind != "tournament":
+        if spec.format != "round_robin":
+            raise SpecError(f"format: a tournament setting, not for a {spec.kind}")
+        for name in _TOURNAMENT_ONLY:
+            if getattr(spec, name) is not None:
+                raise SpecError(f"{name}: a tournament setting, not for a {spec.kind}")
+        if spec.kind != "study" and (spec.mixes is not None or spec.study is not None):
+            raise SpecError(f"mixes, study: study settings, not for a {spec.kind}")
+        if spec.kind == "study":
+            _check_study(spec)
+        elif spec.seats is not None and spec.seats != k:
+            raise SpecError(f"seats: a {spec.kind} seats every bot listed ({k}), "
+                            f"not {spec.seats}")
+        return
+    if spec.mixes is not None or spec.study is not None:
+        raise SpecError("mixes, study: study settings, not for a tournament")
+    if spec.seats is None:
+        raise SpecError("seats: a tournament needs the table size")
+    if len(set(spec.bots)) != k:
+        raise SpecError("bots: a tournament lists each bot once")
+    fmt = spec.format
+    if (fmt == "gauntlet") != (spec.challenger is not None) or (
+            fmt == "gauntlet" and spec.challenger not in spec.bots):
+        raise SpecError("challenger: a gauntlet names its challenger, one of the bots; "
+                        "other formats have none")
+    if (fmt in ("swiss", "ring")) != (spec.rounds is not None):
+        raise SpecError("rounds: Swiss and ring formats say how many rounds; other formats "
+                        "have none")
+    if (fmt == "freezeout") != (spec.freezeout is not None):
+        raise SpecError("freezeout: the freeze-out settings go with format = \"freezeout\" "
+                        "and only with it")
+    if fmt == "swiss" and (n != 2 or k < 3):
+        raise SpecError("seats: Swiss rounds pair bots heads-up (seats = 2) from 3 bots on")
+    if fmt == "freezeout":
+        _check_freezeout(spec)
+    elif n > k:
+        raise SpecError(f"seats: {n} seats but only {k} bots")
+    if spec.stop is not None:
+        if n != 2:
+            raise SpecError("stop: early stopping tests heads-up matches (seats = 2)")
+        if fmt == "freezeout":
+            raise SpecError("stop: a freeze-out ends by itself; early stopping is for matches")
+        if spec.stop.h0 == spec.stop.h1:
+            raise SpecError("stop: h0 and h1 must differ")
+
+
+def _check_freezeout(spec: RunSpec) -> None:
+    fo = spec.freezeout
+    assert fo is not None
+    k = len(spec.bots)
+    entrants = fo.entrants or k
+    if entrants % k:
+        raise SpecError(f"freezeout.entrants: a multiple of the {k} bots, so each bot has "
+                        "as many entries")
+    if spec.duplicate or spec.baseline or spec.rotation_hands or spec.table_stakes != "reset":
+        raise SpecError("freezeout: a freeze-out carries its stacks to the last chip; "
+                        "duplicate, baseline, rotation_hands and table_stakes do not apply")
+    if any(f < 0 for f in fo.payouts) or abs(sum(fo.payouts) - 1) > 1e-9:
+        raise SpecError("freezeout.payouts: fractions of the prize pool, each 0 or more, "
+                        "summing to 1")
+    if len(fo.payouts) > entrants:
+        raise SpecError(f"freezeout.payouts: {len(fo.payouts)} places paid but only "
+                        f"{entrants} entrants")
+    starts = [lv.start for lv in fo.levels]
+    if starts[0] != 0 or starts != sorted(set(starts)):
+        raise SpecError("freezeout.levels: the first level starts at round 0, the others "
+                        "later, each at its own round")
+    if spec.game_count() != 1:
+        raise SpecError("games: a freeze-out plays one game (one variant, one betting system)")
+
+
+def _check_levels(spec: RunSpec, config: dict[str, Any]) -> None:
+    """Every blind level compiles with the game's options."""
+    from pokerarena.engine import Game
+    from pokerarena.rules import VariantError
+
+    assert spec.freezeout is not None
+    for i, lv in enumerate(spec.freezeout.levels):
+        _check_option_numbers(f"freezeout.levels[{i}].options", lv.options)
+        if "betting" in lv.options:
+            raise SpecError(f"freezeout.levels[{i}].options: the betting system is the "
+                            "game's, in games[0].betting")
+        try:
+            Game(config["variant"], {**config["options"], **lv.options})
+        except (VariantError, ValueError, ArithmeticError) as exc:
+            raise SpecError(f"freezeout.levels[{i}].options: {exc}") from None
+
+
+def _check_study(spec: RunSpec) -> None:
+    """A study's lineups: registered bots, every mix a table of 2 to 10."""
+    for i, mix in enumerate(spec.mixes or []):
+        if not 2 <= len(mix) <= 10:
+            raise SpecError(f"mixes[{i}]: a table of 2 to 10 bots, not {len(mix)}")
+        for j, name in enumerate(mix):
+            problem = bot_problem(name)
+            if problem:
+                raise SpecError(f"mixes[{i}][{j}]: {problem}")
+    if spec.seats is not None and spec.seats != len(spec.bots):
+        raise SpecError(f"seats: a study seats `bots` ({len(spec.bots)}) or its `mixes`")
+    if spec.study is not None:
+        from pokerarena.studies.settings import StudySettingsError, parse_settings
+
+        try:
+            parse_settings(spec.study, len(spec.game_configs()) * spec.lineup_count())
+        except StudySettingsError as exc:
+            raise SpecError(f"study: {exc}") from None
+
+
+def _check_rotation(spec: RunSpec) -> None:
+    """Carried stacks and mixed-game rotations: what they may be combined with."""
+    if spec.table_stakes == "carry" and spec.duplicate:
+        raise SpecError("table_stakes: carried stacks cannot be dealt in duplicate (each "
+                        "seating would need its own chain of stacks)")
+    r = spec.rotation_hands
+    if r is None:
+        return
+    if spec.kind == "match":
+        raise SpecError("rotation_hands: a mixed game rotates several games; a match plays "
+                        "one (use a simulation or a tournament)")
+    if spec.duplicate:
+        from pokerarena.arena.match import seatings
+
+        k = len(seatings(spec.table_size))
+        if r % k:
+            raise SpecError(f"rotation_hands: with duplicate deals, a multiple of the {k} "
+                            f"seatings of {spec.table_size} seats")
 
 
 def _game_index(spec: RunSpec, config_index: int) -> int:

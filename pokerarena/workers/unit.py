@@ -38,7 +38,12 @@ class Unit:
     from ``SeedSequence(seed, spawn_key=(DEALS, *deal_key))`` instead, a key that does not
     name the lineup, so every lineup of a tournament plays the same deals (the bots keep
     seeds of their own). ``session`` is the driver's landing token (set when the unit is
-    sent; see :mod:`pokerarena.workers.landing`)."""
+    sent; see :mod:`pokerarena.workers.landing`). ``carry_stacks``: the stacks go on
+    from hand to hand (a busted seat buys in again) instead of starting every hand
+    from ``stack``. ``freezeout``: set for a freeze-out unit, which plays one whole
+    freeze-out of ``bots`` (its entrants) instead of ``hands`` hands: ``levels``
+    (``[[start round, options], ...]``), ``payouts``, ``buy_in``, ``table_size``;
+    ``hands`` is then its limit of rounds."""
 
     unit_id: str
     index: int
@@ -59,6 +64,8 @@ class Unit:
     session: str | None = None
     deal_key: tuple[int, ...] = ()
     baseline: str | None = None
+    carry_stacks: bool = False
+    freezeout: dict[str, Any] | None = None
 
     def deal_seed(self) -> int | None:
         """The seed of the unit's deals when they are shared across lineups, else None."""
