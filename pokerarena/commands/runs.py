@@ -95,6 +95,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from pokerarena.platform.driver import RunDriver, RunFailed
     from pokerarena.platform.executors import LocalExecutor, RayExecutor, ray_address
     from pokerarena.platform.spec import SpecError, load_spec, run_id_problem
+    from pokerarena.platform.standings import write_after_run
 
     data = _data_dir(args)
     if args.run_id is not None and (problem := run_id_problem(args.run_id)):
@@ -130,6 +131,8 @@ def cmd_run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     summary = final.as_dict()
+    if written := write_after_run(data, driver.run_id, driver.spec.kind, final.status):
+        print(f"standings written to {data / written['path']}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary))
     else:

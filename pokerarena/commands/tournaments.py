@@ -144,13 +144,24 @@ def register_leaderboard(sub: Any) -> None:
     p.add_argument("run_id", metavar="RUN_ID")
     p.add_argument("--data", default="data", help="data directory (default ./data)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--write", action="store_true",
+                   help="also write the tables as Parquet under RUN/standings/ (a finished "
+                   "tournament run has them already; query them as views: ranking, "
+                   "cross_table, ratings, rating_history, cumulative, profiles, "
+                   "variance_reduction)")
     p.set_defaults(func=_leaderboard)
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
-    from pokerarena.platform.standings import run_standings
+    from pokerarena.platform.standings import run_standings, write_standings
 
     out = run_standings(args.data, args.run_id)
+    if args.write:
+        written = write_standings(args.data, args.run_id, out)
+        print(f"standings of {args.run_id} ({written['status']}) written to "
+              f"{args.data}/{written['path']}: " + ", ".join(
+                  f"{name} ({n} rows)" for name, n in written["tables"].items()),
+              file=sys.stderr)
     if args.json:
         print(json.dumps(out))
         return 0

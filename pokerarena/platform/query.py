@@ -3,7 +3,8 @@
 :func:`connect` opens an in-memory DuckDB with the views ``hands``, ``seats``,
 ``actions``, ``units`` (every run, or one), a ``runs`` table (state of each run) and
 a ``leaderboard`` view (per run and bot, with each bot's decisions per second from the
-units' ``bot_decisions`` and ``bot_think_seconds``). The data views show only *complete* units
+units' ``bot_decisions`` and ``bot_think_seconds``), and the written standings of the
+runs that have them (:data:`STANDINGS_TABLES`). The data views show only *complete* units
 (those whose ``units`` row exists; it is written last), so a query never mixes in
 half of a unit that is still being played, retried or was cancelled.
 
@@ -31,9 +32,16 @@ import duckdb
 import pyarrow as pa
 
 from pokerarena.errors import UserError
-from pokerarena.platform.storage import TABLES, RunStore, list_runs, scan_parts
+from pokerarena.platform.storage import TABLES, RunStore, list_runs, runs_root, scan_parts
 from pokerarena.tournaments.profiles import PROFILES_VIEW_SQL
+from pokerarena.workers.parts import check_part
 from pokerarena.workers.rows import TABLES as ROW_TABLES
+
+STANDINGS_DIR = "standings"
+STANDINGS_TABLES = ("ranking", "cross_table", "ratings", "rating_history", "cumulative",
+                    "profiles", "variance_reduction")
+"""The standings tables a run may hold (``<run>/standings/<name>.parquet``, written by
+:mod:`pokerarena.platform.standings`), each behind a view of its name once written."""
 
 
 class QueryError(ValueError, UserError):
@@ -54,6 +62,23 @@ class ViewDefs:
 
     tables: dict[str, list[list[str]]]
     damaged: list[dict[str, Any]] = field(default_factory=list)
+    standings: dict[str, list[str]] = field(default_factory=dict)
+
+
+def standings_files(data_dir: str | Path, run_id: str | None = None) -> dict[str, list[str]]:
+    """The sound standings files of each table (one run or all); links never followed."""
+    root = runs_root(data_dir)
+    out: dict[str, list[str]] = {t: [] for t in STANDINGS_TABLES}
+    runs = [root / run_id] if run_id is not None else sorted(root.glob("[!.]*"))
+    for run in runs:
+        folder = run / STANDINGS_DIR
+        if run.is_symlink() or folder.is_symlink() or not folder.is_dir():
+            continue
+        for t in STANDINGS_TABLES:
+            path = folder / f"{t}.parquet"
+            if check_part(path) is None:
+                out[t].append(str(path))
+    return out
 
 
 class ViewCache:
@@ -108,7 +133,8 @@ class ViewCache:
             with self._lock:
                 for path in [p for p in self._schemas if p not in seen]:
                     del self._schemas[path]
-        return ViewDefs(tables, [d.as_dict() for d in scan.damaged])
+        return ViewDefs(tables, [d.as_dict() for d in scan.damaged],
+                        standings_files(data_dir, run_id))
 
 
 VIEW_CACHE = ViewCache()
@@ -218,6 +244,10 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
     con.execute(BOT_TIME_SQL if "bot_decisions" in columns else NO_BOT_TIME_SQL)
     con.execute(LEADERBOARD_VIEW_SQL)
     con.execute(PROFILES_VIEW_SQL)
+    for name, files in views.standings.items():
+        if files:
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet("
+                        f"{_files_sql(files)}, union_by_name = true)")
     con.execute("CREATE TABLE runs (run_id VARCHAR, kind VARCHAR, name VARCHAR, "
                 "status VARCHAR, units_total INTEGER, units_done INTEGER, "
                 "hands_total BIGINT, hands_done BIGINT, retries INTEGER, "

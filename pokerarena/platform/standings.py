@@ -1,15 +1,30 @@
 """A run's standings from its stored rows: the deals as blocks, read with DuckDB, and
 the tournament statistics over them (:mod:`pokerarena.tournaments.standings`), with
 the bots' profiles. The CLI (``pokerarena leaderboard``) and the API
-(``/api/runs/{id}/standings``) both use it."""
+(``/api/runs/{id}/standings``) both use it.
+
+:func:`write_standings` also keeps them as Parquet beside the run
+(``<run>/standings/<table>.parquet``, :data:`~pokerarena.platform.query.STANDINGS_TABLES`),
+each file written to a temporary name and renamed, never touching the run's parts: a
+tournament run does it when it finishes, ``leaderboard --write`` and ``POST
+/api/runs/{id}/standings/write`` on demand. The query views read them by their names.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from pokerarena.errors import UserError
+from pokerarena.platform.query import STANDINGS_DIR, STANDINGS_TABLES
+from pokerarena.platform.storage import RunStore
 from pokerarena.tournaments.estimates import Reduction
 from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 from pokerarena.tournaments.standings import Block, standings
@@ -38,6 +53,10 @@ PROFILES_SQL = (f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles "
 
 class NoStandings(UserError):
     """A run without finished hands has no standings yet."""
+
+
+class RunStillRunning(UserError):
+    """A run being driven gets its standings written when it ends, not before."""
 
 
 def reduction_sql(columns: set[str]) -> str:
@@ -91,3 +110,132 @@ def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:
     finally:
         con.close()
     return from_rows(run_id, rows, [dict(zip(cols, r, strict=True)) for r in prof], red)
+
+
+# the standings as Parquet ------------------------------------------------------------
+
+_S, _F, _I = pa.string(), pa.float64(), pa.int64()
+SCHEMAS: dict[str, pa.Schema] = {name: pa.schema([("run_id", _S), *cols]) for name, cols in {
+    "ranking": [("rank", _I), ("bot", _S), ("mbb_per_hand", _F), ("lo", _F), ("hi", _F),
+                ("ci95", _F), ("blocks", _I), ("hands", _I), ("method", _S),
+                ("total_bankroll_mbb", _F), ("total_bankroll_rank", _I),
+                ("instant_runoff_rank", _I)],
+    "cross_table": [("bot", _S), ("opponent", _S), ("mbb_per_hand", _F), ("ci95", _F)],
+    "ratings": [("bot", _S), ("bt_rating", _F), ("bt_lo", _F), ("bt_hi", _F),
+                ("openskill_mu", _F), ("openskill_sigma", _F), ("openskill_lo", _F),
+                ("openskill_hi", _F)],
+    "rating_history": [("point", _I), ("bot", _S), ("mu", _F)],
+    "cumulative": [("bot", _S), ("point", _I), ("hands", _I), ("bb", _F), ("band", _F)],
+    "profiles": [(c, _S if c in ("bot", "variant", "betting") else _I if c == "hands" else _F)
+                 for c in PROFILE_COLUMNS],
+    "variance_reduction": [("variant", _S), ("betting", _S), ("blocks", _I),
+                           *((c, _F) for c in ("sd_raw", "sd_equity", "equity_sd_ratio",
+                                               "equity_hands_ratio", "sd_baseline",
+                                               "baseline_sd_ratio", "baseline_hands_ratio"))],
+}.items()}
+"""The columns of each standings table (every one starts with ``run_id``)."""
+assert tuple(SCHEMAS) == STANDINGS_TABLES
+
+
+def _ranking_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
+    bankroll = {r["bot"]: (k + 1, r["mbb_per_hand"]) for k, r in enumerate(out["total_bankroll"])}
+    runoff = {b: k + 1 for k, b in enumerate(out["instant_runoff"])}
+    return [{"rank": k + 1, "bot": r["bot"], "mbb_per_hand": r["value"], "lo": r["lo"],
+             "hi": r["hi"], "ci95": r["ci95"], "blocks": r["blocks"], "hands": r["hands"],
+             "method": r["method"], "total_bankroll_mbb": bankroll[r["bot"]][1],
+             "total_bankroll_rank": bankroll[r["bot"]][0],
+             "instant_runoff_rank": runoff[r["bot"]]} for k, r in enumerate(out["bots"])]
+
+
+def _rating_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
+    bt = {r["bot"]: r for r in out.get("bradley_terry", [])}
+    rows = []
+    for r in out["openskill"]:
+        b = bt.get(r["bot"], {})
+        rows.append({"bot": r["bot"], "bt_rating": b.get("rating"), "bt_lo": b.get("lo"),
+                     "bt_hi": b.get("hi"), "openskill_mu": r["rating"],
+                     "openskill_sigma": round((r["hi"] - r["lo"]) / 4, 2),
+                     "openskill_lo": r["lo"], "openskill_hi": r["hi"]})
+    return rows
+
+
+def standings_tables(out: dict[str, Any]) -> dict[str, pa.Table]:
+    """The standings of :func:`from_rows` as one Arrow table per
+    :data:`~pokerarena.platform.query.STANDINGS_TABLES` name: the same numbers as the
+    JSON, one row per bot (per pair, per point, per game)."""
+    cross = out["cross"]
+    bots = cross["bots"]
+    rows: dict[str, list[dict[str, Any]]] = {
+        "ranking": _ranking_rows(out),
+        "cross_table": [{"bot": a, "opponent": c, "mbb_per_hand": x, "ci95": ci}
+                        for a, mrow, crow in zip(bots, cross["mbb_per_hand"], cross["ci95"],
+                                                 strict=True)
+                        for c, x, ci in zip(bots, mrow, crow, strict=True) if x is not None],
+        "ratings": _rating_rows(out),
+        "rating_history": [{"point": k, "bot": b, "mu": mu}
+                           for k, h in enumerate(out["openskill_history"])
+                           for b, mu in zip(bots, h, strict=True)],
+        "cumulative": [{"bot": b, "point": k, "hands": h, "bb": x, "band": w}
+                       for b, c in out["cumulative"].items()
+                       for k, (h, x, w) in enumerate(zip(c["hands"], c["bb"], c["band"],
+                                                         strict=True))],
+        "profiles": list(out["profiles"]),
+        "variance_reduction": list(out["variance_reduction"]),
+    }
+    run_id = out["run_id"]
+    return {name: pa.Table.from_pylist([{"run_id": run_id, **r} for r in rows[name]],
+                                       schema=schema) for name, schema in SCHEMAS.items()}
+
+
+def write_tables(folder: Path, tables: dict[str, pa.Table], meta: dict[str, Any]) -> None:
+    """Write each table to ``folder/<name>.parquet``: all to temporary names first, then
+    each renamed over its final name (a reader sees the old file or the new, never half
+    of one). ``meta`` goes into each file's key-value metadata."""
+    folder.mkdir(exist_ok=True)
+    tag = f"{os.getpid()}.{secrets.token_hex(4)}"
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name, table in tables.items():
+            tmp = folder / f".{name}.parquet.{tag}.tmp"
+            staged.append((tmp, folder / f"{name}.parquet"))
+            table = table.replace_schema_metadata(
+                {"pokerarena.standings": json.dumps(meta, sort_keys=True)})
+            pq.write_table(table, tmp, compression="zstd")
+        for tmp, final in staged:
+            os.replace(tmp, final)
+    finally:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+
+
+def write_standings(data: str | Path, run_id: str,
+                    out: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Write run ``run_id``'s standings (``out``, else :func:`run_standings`) under
+    ``<run>/standings/``; returns where, and the rows of each table. Refuses a run that
+    is still being driven (:class:`RunStillRunning`) or has no finished hands
+    (:class:`NoStandings`). Idempotent: the same rows give the same files."""
+    store = RunStore(data, run_id)
+    if not store.exists():
+        raise UserError(f"no run {run_id!r} under {data}")
+    info = store.info()
+    if info.status == "running":  # a driver holds the run (info() probes its lock)
+        raise RunStillRunning(f"run {run_id!r} is still running; its standings are written "
+                              "when it ends (read them live with `pokerarena leaderboard`)")
+    tables = standings_tables(out if out is not None else run_standings(data, run_id))
+    folder = store.run_dir / STANDINGS_DIR
+    write_tables(folder, tables, {"run_id": run_id, "status": info.status,
+                                  "units_done": info.units_done, "hands": info.hands_done})
+    return {"run_id": run_id, "status": info.status, "path": f"runs/{run_id}/{STANDINGS_DIR}",
+            "tables": {name: t.num_rows for name, t in tables.items()}}
+
+
+def write_after_run(data: str | Path, run_id: str, kind: str, status: str
+                    ) -> dict[str, Any] | None:
+    """What a driven run does when it ends: a ``tournament`` that ``finished`` gets its
+    standings written (None otherwise, and for a run without hands)."""
+    if kind != "tournament" or status != "finished":
+        return None
+    try:
+        return write_standings(data, run_id)
+    except NoStandings:
+        return None

@@ -290,6 +290,7 @@ class RunManager:
                 return
         try:
             self._run_with_lock_retries(driver)
+            self._write_standings(driver)
         except RunFailed as exc:
             log.warning("run %s failed: %s", driver.run_id, exc)
         except SpecError as exc:  # e.g. another process holds the run's lock
@@ -307,6 +308,17 @@ class RunManager:
             with self._lock:
                 self._active.pop(driver.run_id, None)
             active.done.set()
+
+    def _write_standings(self, driver: RunDriver) -> None:
+        """A finished tournament's standings as Parquet beside it (a failure is logged:
+        the run itself finished)."""
+        from pokerarena.platform.standings import write_after_run
+
+        try:
+            write_after_run(self.data_dir, driver.run_id, driver.spec.kind,
+                            driver.progress().status)
+        except Exception:  # noqa: BLE001 - leaderboard --write can write them again
+            log.exception("run %s: standings not written", driver.run_id)
 
     @staticmethod
     def _run_with_lock_retries(driver: RunDriver, tries: int = 50) -> None:

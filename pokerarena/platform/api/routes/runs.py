@@ -55,3 +55,23 @@ def cancel_run(run_id: RunId, ctx: Context) -> dict[str, Any]:
     """Cancel a run: units in flight stop; finished units stay, consistent."""
     run: dict[str, Any] = ctx.manager_call(lambda: ctx.manager.cancel(run_id))
     return run
+
+
+@router.post("/api/runs/{run_id}/standings/write", dependencies=AUTH)
+def write_standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
+    """Write the run's standings as Parquet under ``runs/{id}/standings/`` (a finished
+    tournament has them already; this writes them again, or for any other ended run):
+    the same tables as ``GET .../standings``, read back by the query views of their
+    names. 409 while the run is running or without finished hands."""
+    from pokerarena.platform.standings import NoStandings, RunStillRunning
+    from pokerarena.platform.standings import write_standings as write
+
+    run = ctx.manager_call(lambda: ctx.manager.get(run_id))
+    if run["status"] in ("running", "cancelling"):
+        raise ApiError(409, f"run {run_id} is still {run['status']}; its standings are "
+                       "written when it ends (GET /api/runs/{id}/standings reads them live)")
+    try:
+        written: dict[str, Any] = write(ctx.data_dir, run_id)
+    except (NoStandings, RunStillRunning) as exc:
+        raise ApiError(409, str(exc)) from None
+    return written
