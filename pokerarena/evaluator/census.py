@@ -1,8 +1,16 @@
-"""Census: evaluate every k-card hand of a deck and count categories and classes."""
+"""Census: evaluate every k-card hand of a deck and count categories and classes.
+
+Wild cards are interchangeable (a wild's own face never counts), so a deck with ``W``
+wild cards is counted as ``sum_w C(W, w) x`` (every ``k - w``-card hand of the natural
+cards plus ``w`` wilds): the ``w = 0`` part takes the table kernels (it is most of the
+hands) and only the hands holding wilds take the general kernel.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from math import comb
 
 import numpy as np
 from numba import njit
@@ -50,17 +58,52 @@ def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
 
 
 @njit(cache=True)
-def _next_chunk(cards, idx, k, params, wild_mask, out):
-    """Evaluate up to ``out.size`` combinations from index state ``idx``; returns count."""
+def _fast_census_k(cards, k, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
+    """As :func:`_fast_census7` for any ``k`` (5 or 6: the tables' sizes), walking the
+    combinations with a stack of partial keys instead of nested loops."""
     n = cards.shape[0]
+    idx = np.arange(k)
     row = np.zeros(k, np.uint8)
+    keys = np.zeros(k + 1, np.uint64)
+    for j in range(k):
+        row[j] = cards[j]
+        keys[j + 1] = keys[j] + ck[row[j]]
+    while True:
+        key = keys[k]
+        s = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+        if s >= 0:
+            flush_hist[suit_ranks(row, 0, k, s)] += 1
+        else:
+            slot_hist[hash_slot(key, shift, offsets)] += 1
+        i = k - 1
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for j in range(i, k):
+            if j > i:
+                idx[j] = idx[j - 1] + 1
+            row[j] = cards[idx[j]]
+            keys[j + 1] = keys[j] + ck[row[j]]
+
+
+@njit(cache=True)
+def _next_chunk(cards, idx, k, fixed, params, wild_mask, out):
+    """Evaluate up to ``out.size`` combinations from index state ``idx``, each with the
+    cards of ``fixed`` added (the wild cards of a part of the census); returns count."""
+    n = cards.shape[0]
+    f = fixed.shape[0]
+    row = np.zeros(k + f, np.uint8)
+    for i in range(f):
+        row[k + i] = fixed[i]
     done = 0
     while done < out.shape[0]:
         if idx[0] < 0:
             break
         for i in range(k):
             row[i] = cards[idx[i]]
-        out[done] = generic.any_value(row, k, params, wild_mask)
+        out[done] = generic.any_value(row, k + f, params, wild_mask)
         done += 1
         # advance to the next combination
         i = k - 1
@@ -75,30 +118,87 @@ def _next_chunk(cards, idx, k, params, wild_mask, out):
     return done
 
 
-def _value_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
-    """Counter of value -> number of k-card hands."""
+def _table_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
+    """Counter of value -> hands by the table kernels (table-friendly, 5..7 cards)."""
+    t = fast.tables_for(ranking)
+    shift, offsets, values = {5: (t.shift5, t.offsets5, t.values5),
+                              6: (t.shift6, t.offsets6, t.values6),
+                              7: (t.shift7, t.offsets7, t.values7)}[k]
+    slot_hist = np.zeros(values.size, np.int64)
+    flush_hist = np.zeros(8192, np.int64)
+    if k == 7:
+        _fast_census7(cards, t.card_keys, shift, offsets, t.ranks_only, slot_hist, flush_hist)
+    else:
+        _fast_census_k(cards, k, t.card_keys, shift, offsets, t.ranks_only, slot_hist,
+                       flush_hist)
     totals: Counter = Counter()
-    if ranking.table_friendly and k == 7 and cards.max() < 52:
-        t = fast.tables_for(ranking)
-        slot_hist = np.zeros(t.values7.size, np.int64)
-        flush_hist = np.zeros(8192, np.int64)
-        _fast_census7(cards, t.card_keys, t.shift7, t.offsets7, t.ranks_only, slot_hist,
-                      flush_hist)
-        for hist, values in ((slot_hist, t.values7), (flush_hist, t.flush)):
-            nz = np.nonzero(hist)[0]
-            vals, inverse = np.unique(values[nz], return_inverse=True)
-            sums = np.bincount(inverse, weights=hist[nz]).astype(np.int64)
-            for v, c in zip(vals.tolist(), sums.tolist(), strict=True):
-                totals[v] += c
+    for hist, vals_of in ((slot_hist, values), (flush_hist, t.flush)):
+        nz = np.nonzero(hist)[0]
+        vals, inverse = np.unique(vals_of[nz], return_inverse=True)
+        sums = np.bincount(inverse, weights=hist[nz]).astype(np.int64)
+        for v, c in zip(vals.tolist(), sums.tolist(), strict=True):
+            totals[v] += c
+    return totals
+
+
+def _generic_counts(ranking: Ranking, cards: np.ndarray, k: int,
+                    fixed: np.ndarray) -> Counter:
+    """Counter of value -> hands: every ``k``-card hand of ``cards`` plus ``fixed``."""
+    totals: Counter = Counter()
+    wild = np.uint64(ranking.wild_mask)
+    if k == 0:
+        out = np.empty(1, np.int32)
+        generic.batch_values(fixed.reshape(1, -1), ranking.params, wild, out)
+        totals[int(out[0])] += 1
         return totals
     idx = np.arange(k, dtype=np.int64)
     out = np.empty(CHUNK, np.int32)
-    wild = np.uint64(ranking.wild_mask)
     while idx[0] >= 0:
-        done = _next_chunk(cards, idx, k, ranking.params, wild, out)
+        done = _next_chunk(cards, idx, k, fixed, ranking.params, wild, out)
         vals, counts = np.unique(out[:done], return_counts=True)
         for v, c in zip(vals.tolist(), counts.tolist(), strict=True):
             totals[v] += c
+    return totals
+
+
+def _natural_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
+    """Counter of value -> hands for a deck none of whose cards is wild."""
+    if ranking.table_friendly and 5 <= k <= 7 and cards.max() < 52:
+        return _table_counts(ranking, cards, k)
+    return _generic_counts(ranking, cards, k, np.zeros(0, np.uint8))
+
+
+def _as_ranking(counts: Counter, plain: Ranking, ranking: Ranking) -> Counter:
+    """Values of the wild-free ranking ``plain`` rewritten as values of ``ranking``
+    (same hands, no wild card used: only the category's position can differ)."""
+    if ranking.kind != KIND_HIGH or plain.order == ranking.order:
+        return counts
+    moved: Counter = Counter()
+    low_bits = (1 << 23) - 1
+    for value, n in counts.items():
+        pos = ranking.order.index(plain.order[value >> 23])
+        moved[(pos << 23) | (value & low_bits)] += n
+    return moved
+
+
+def _value_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
+    """Counter of value -> number of k-card hands (split by wild-card count)."""
+    is_wild = np.array([(ranking.wild_mask >> int(c)) & 1 for c in cards], dtype=bool)
+    if not is_wild.any():
+        return _natural_counts(ranking, cards, k)
+    wilds, natural = cards[is_wild], cards[~is_wild]
+    plain = dataclasses.replace(ranking, wild=())
+    totals: Counter = Counter()
+    for w in range(min(k, wilds.size) + 1):
+        if k - w > natural.size:
+            continue
+        if w == 0:
+            part = _as_ranking(_natural_counts(plain, natural, k), plain, ranking)
+        else:
+            part = _generic_counts(ranking, natural, k - w, wilds[:w].copy())
+        weight = comb(int(wilds.size), w)
+        for v, c in part.items():
+            totals[v] += c * weight
     return totals
 
 
@@ -110,6 +210,10 @@ def census(k: int, deck_name: str = "standard", ranking: Ranking | None = None) 
     cards = deck(deck_name)
     if not 1 <= k <= min(9, cards.size):
         raise CardError(f"--cards must be between 1 and {min(9, cards.size)} for this deck")
+    loose = [c for c in cards.tolist() if c >= 52 and not (ranking.wild_mask >> c) & 1]
+    if loose:
+        raise CardError(f"the {deck_name} deck has jokers, but they are not wild in this "
+                        "ranking")
     totals = _value_counts(ranking, cards, k)
     counts: Counter = Counter()
     distinct: Counter = Counter()
