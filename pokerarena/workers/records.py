@@ -190,7 +190,7 @@ class _Recorder:
                 int(res.stacks[seat]), int(res.deltas[seat]), won[seat],
                 bool(end.folded[seat]), info is not None, high, high_cat, low, low_cat,
                 faults[seat], float(res.deltas[seat]) if eq is None else round(eq[seat], 3),
-                None if base is None else int(base[seat])))
+                None if base is None else int(base[seat]), 0))
         return evaluations
 
 

@@ -164,7 +164,9 @@ SEATS = Table(
         "the seat's own cards at the end, in the order dealt (after draws in draw games); "
         'recorded for folded seats too'),
     _c('up_cards', 'string', 'its face-up cards (stud), else null'),
-    _c('start_stack', 'int64', 'chips at the start of the hand'),
+    _c('start_stack', 'int64',
+        'chips at the start of the hand: the starting stack every hand, or with carried stacks '
+        '(`table_stakes = "carry"`) what the seat kept from its last hand, plus any `rebuy`'),
     _c('end_stack', 'int64', 'chips at the end'),
     _c('net', 'int64', '`end_stack - start_stack`'),
     _c('pot_won', 'int64', 'chips won from pots (0 for a loser)'),
@@ -188,6 +190,10 @@ SEATS = Table(
         "what the spec's `baseline` bot won in this seat on the same deal, every seat played "
         'by the baseline (a control variate: `net - baseline_net` has the same expectation '
         'and less card luck); null without a baseline'),
+    _c('rebuy', 'int64',
+        'chips the seat bought in before this hand: with carried stacks, a seat left with less '
+        'than the forced bets of a hand is topped up to the starting stack (counted here); 0 '
+        'when stacks reset every hand'),
 ))
 
 ACTIONS = Table(
