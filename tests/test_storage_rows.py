@@ -56,7 +56,7 @@ def test_written_parts_have_the_declared_schema(landed):
     for name, table in TABLES.items():
         part = pq.read_table(part_path(run_dir, name, "m00000s00000"))
         assert part.schema.remove_metadata().equals(table.schema), name
-        assert part.num_rows > 0, name
+        assert part.num_rows > 0 or name == "places", name  # places: freeze-outs only
 
 
 def _describe(con, view: str) -> list[tuple[str, str]]:

@@ -237,7 +237,7 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
         else:
             con.execute(f"CREATE VIEW {raw} AS {ROW_TABLES[table].empty_sql()}")
     con.execute("CREATE VIEW units AS SELECT * FROM _raw_units")
-    for table in ("hands", "seats", "actions", "faults"):
+    for table in ("hands", "seats", "actions", "faults", "places"):
         con.execute(f"CREATE VIEW {table} AS SELECT t.* FROM _raw_{table} t "
                     "SEMI JOIN _raw_units u ON t.run_id = u.run_id AND t.unit = u.unit")
     columns = {r[0] for r in con.execute("DESCRIBE _raw_units").fetchall()}

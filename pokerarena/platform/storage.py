@@ -46,13 +46,14 @@ from pokerarena.workers.parts import (
     write_part,
 )
 from pokerarena.workers.records import SCHEMAS
+from pokerarena.workers.rows import ADDED_TABLES
 from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",
            "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES", "check_part",
            "Damage", "PartScan", "scan_parts", "readable_parts", "damaged_units"]
 
-TABLES = tuple(ROW_TABLES)  # hands, seats, actions, faults, units (workers.rows)
+TABLES = tuple(ROW_TABLES)  # hands, seats, actions, faults, places, units (workers.rows)
 UNIT_DIR_PREFIX = "unit="
 
 
@@ -103,7 +104,12 @@ _LINK = "is a symbolic link (links are never followed)"
 
 def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
     units: dict[str, dict[str, tuple[Path, str | None]]] = {}
-    for tdir in _dirs(run_dir):
+    folders = _dirs(run_dir)
+    # a table added later (workers.rows.ADDED_TABLES) is not required of a run that
+    # predates it: one without its folder at all
+    required = [t for t in TABLES if t not in ADDED_TABLES
+                or any(e.name == t for e in folders)]
+    for tdir in folders:
         if tdir.name not in TABLES:
             continue
         if tdir.is_symlink():
@@ -125,7 +131,7 @@ def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
         if marker is None or marker[1] == "missing":
             continue  # not complete (still playing, or abandoned): not damage
         problems: dict[str, tuple[Any, str]] = {}
-        for t in TABLES:
+        for t in required:
             path, why = found[t] if t in found else (part_path(run_dir, t, unit), "missing")
             if why is not None:
                 problems[t] = (path, why)

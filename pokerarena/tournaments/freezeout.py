@@ -21,16 +21,17 @@ ICM. Chips are checked to be conserved across tables and levels after every roun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from pokerarena.arena.faults import FaultPolicy, GuardedBot
-from pokerarena.arena.session import play_hand
+from pokerarena.arena.faults import Fault, FaultPolicy, GuardedBot
+from pokerarena.arena.match import Decision, play_hand
 from pokerarena.bots.registry import make_bot
 from pokerarena.engine.game import Game
+from pokerarena.engine.hand import Hand
 from pokerarena.engine.table import Table
 from pokerarena.tournaments.icm import icm_equity, payout_table
 
@@ -72,12 +73,32 @@ class FreezeOutResult:
     chips_conserved: bool
     prize_pool: float
     tables_history: list[list[int]] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)  # per entry
+    think_seconds: list[float] = field(default_factory=list)  # per entry
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {"rounds": self.rounds, "hands": self.hands, "finished": self.finished,
                 "chips_conserved": self.chips_conserved, "prize_pool": self.prize_pool,
                 "standings": [vars(s) for s in self.standings]}
+
+
+@dataclass(frozen=True)
+class HandPlayed:
+    """What ``on_hand`` hears after each hand (so a caller can record it): its number in
+    the tournament's hand order, the round and the table (its index in that round), the
+    finished hand, the entry in each of the hand's seats, each seat's chips and the
+    table's carried pot at the hand's start, and the blind level's index and game."""
+
+    hand_no: int
+    round: int
+    table: int
+    hand: Hand
+    players: tuple[int, ...]
+    stacks: tuple[int, ...]
+    carry_in: int
+    level: int
+    game: Game
 
 
 @dataclass
@@ -165,13 +186,22 @@ def _level_games(variant: str, betting: str | None, levels: Sequence[Level]
 def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
                     levels: Sequence[Level], betting: str | None = None,
                     table_size: int = 9, payouts: Sequence[float] = (0.5, 0.3, 0.2),
-                    buy_in: float = 1.0, seed: int = 0, max_rounds: int = MAX_ROUNDS,
-                    policy: FaultPolicy | None = None) -> FreezeOutResult:
+                    buy_in: float = 1.0, seed: int | np.random.SeedSequence = 0,
+                    max_rounds: int = MAX_ROUNDS, policy: FaultPolicy | None = None,
+                    on_hand: Callable[[HandPlayed], None] | None = None,
+                    on_decision: Callable[[Decision], None] | None = None,
+                    faults: list[Fault] | None = None, match_no: int = 0
+                    ) -> FreezeOutResult:
     """Play a freeze-out of ``bots`` (one entry per player; names may repeat) with
     ``stack`` chips each: a sit-and-go when they fit one table of ``table_size``, a
     multi-table tournament otherwise. Prizes: ``payouts`` (fractions of the pool of
     ``buy_in`` per player, best place first). Stops after ``max_rounds`` rounds at the
-    latest; the players still in then get ICM chip equity and places by chips."""
+    latest; the players still in then get ICM chip equity and places by chips.
+
+    Everything random comes from ``seed`` (an int, or a SeedSequence such as a work
+    unit's). ``on_hand(HandPlayed)`` hears every hand as it ends, ``on_decision`` every
+    decision (:class:`~pokerarena.arena.match.Decision`, ``hand_no`` in the tournament's
+    hand order); the bots' faults are appended to ``faults`` when given."""
     if len(bots) < 2:
         raise ValueError("a freeze-out needs at least two players")
     if not 2 <= table_size <= 10:
@@ -179,14 +209,15 @@ def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
     games = _level_games(variant, betting, levels)
     pool = buy_in * len(bots)
     prizes = payout_table(pool, payouts)
-    ss = np.random.SeedSequence(seed)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     seat_seq, deck_seq, *bot_seqs = ss.spawn(len(bots) + 2)
     rng = np.random.default_rng(deck_seq)
-    guards = [GuardedBot(make_bot(b, int(s.generate_state(1)[0])), policy, label=b)
-              for b, s in zip(bots, bot_seqs, strict=True)]
+    guards = [GuardedBot(make_bot(b, int(s.generate_state(1)[0])), policy, label=b,
+                         faults=faults) for b, s in zip(bots, bot_seqs, strict=True)]
     tables = _Tables(len(bots), table_size, stack, np.random.default_rng(seat_seq))
     out_order: list[tuple[int, int, int]] = []  # (round, chips at round start, player)
     state = _Run(games, guards, rng)
+    state.on_hand, state.on_decision, state.match_no = on_hand, on_decision, match_no
     try:
         while tables.alive() > 1 and state.rounds < max_rounds:
             start = {s.player: s.stack for t in tables.seats for s in t}
@@ -203,7 +234,10 @@ def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
     finally:
         for g in guards:
             g.close()
-    return _result(bots, tables, out_order, prizes, pool, state)
+    result = _result(bots, tables, out_order, prizes, pool, state)
+    result.decisions = [g.decisions for g in guards]
+    result.think_seconds = [g.think_time for g in guards]
+    return result
 
 
 class _Run:
@@ -218,27 +252,39 @@ class _Run:
         self.hands = 0
         self.conserved = True
         self.history: list[list[int]] = []
+        self.on_hand: Callable[[HandPlayed], None] | None = None
+        self.on_decision: Callable[[Decision], None] | None = None
+        self.match_no = 0
 
-    def game(self) -> Game:
-        current = self.games[0][1]
-        for start, g in self.games:
+    def level(self) -> int:
+        """The index of the level of the current round."""
+        current = 0
+        for k, (start, _g) in enumerate(self.games):
             if start <= self.rounds:
-                current = g
+                current = k
         return current
 
     def play_round(self, tables: _Tables) -> None:
         """One hand at every table that has two players or more."""
-        game = self.game()
+        level = self.level()
+        game = self.games[level][1]
         for t, seats in enumerate(tables.seats):
             if len(seats) < 2:
                 continue
-            table = Table(game, [s.stack for s in seats], seed=self.rng,
+            stacks = tuple(s.stack for s in seats)
+            table = Table(game, list(stacks), seed=self.rng,
                           button=tables.buttons[t] % len(seats), mode="freeze_out")
-            table.carry = tables.carry[t]
+            table.carry = carry_in = tables.carry[t]
             hand = table.new_hand()
-            players = [seats[i].player for i in table.hand_seats]
-            play_hand(hand, [self.guards[p] for p in players], hand_no=self.hands)
+            players = tuple(seats[i].player for i in table.hand_seats)
+            play_hand(hand, [self.guards[p] for p in players], list(range(len(players))),
+                      hand_no=self.hands, match_no=self.match_no,
+                      on_decision=self.on_decision)
             table.finish(hand)
+            if self.on_hand is not None:
+                self.on_hand(HandPlayed(self.hands, self.rounds, t, hand, players,
+                                        tuple(stacks[i] for i in table.hand_seats),
+                                        carry_in, level, game))
             tables.carry[t] = table.carry
             for i, s in enumerate(seats):
                 s.stack = int(table.stacks[i])

@@ -11,10 +11,12 @@ import socket
 import time
 from typing import Any
 
+from pokerarena.workers.freezeout_unit import play_freezeout_unit
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.landing import check_wanted, landing
 from pokerarena.workers.parts import drop_staged, land_part, stage_part
 from pokerarena.workers.records import DATA_TABLES, GameCache, play_unit, units_row
+from pokerarena.workers.rows import PLACES
 from pokerarena.workers.unit import Unit
 
 
@@ -26,8 +28,11 @@ def worker_name() -> str:
 def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
                  cache: GameCache | None = None,
                  observer: UnitObserver | None = None) -> dict[str, Any]:
-    """Play ``unit``, write its ``hands``/``seats``/``actions``/``faults`` parts and its
-    ``units`` row, and land them together. Returns a summary dict: ``unit_id``,
+    """Play ``unit`` (a freeze-out unit: its whole tournament, by
+    :func:`~pokerarena.workers.freezeout_unit.play_freezeout_unit`), write its
+    ``hands``/``seats``/``actions``/``faults``/``places`` parts (``places`` empty but for
+    a freeze-out: every unit writes every table, so every check of a unit's parts is the
+    same) and its ``units`` row, and land them together. Returns a summary dict: ``unit_id``,
     ``hands``, ``rows`` per table, ``bytes``, ``play_seconds``, ``write_seconds``,
     ``cpu_seconds`` (this process's CPU time for the unit: below the wall time when the
     machine is oversubscribed), ``worker``, ``attempt``.
@@ -46,7 +51,11 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     started = time.time()
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    played = play_unit(unit, cache, observer)
+    if unit.freezeout is not None:
+        played = play_freezeout_unit(unit, cache, observer)
+    else:
+        played = play_unit(unit, cache, observer)
+        played.tables.setdefault("places", PLACES.table([]))
     tables = played.tables
     t1 = time.perf_counter()
     nbytes = 0
