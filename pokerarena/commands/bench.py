@@ -19,7 +19,7 @@ from pokerarena.commands import check_bench_counts
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
 BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
-                                  "pokerarena.commands.bots")
+                                  "pokerarena.commands.bots", "pokerarena.commands.tournaments")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 

@@ -153,8 +153,16 @@ def register_leaderboard(sub: Any) -> None:
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
+    from pokerarena.platform import freezeout_standings as fz
     from pokerarena.platform.standings import run_standings, write_standings
 
+    if fz.is_freezeout_run(args.data, args.run_id):  # places, prizes, ROI, ICM
+        fo = fz.run_freezeout_standings(args.data, args.run_id)
+        if args.write:
+            print("a freeze-out's standings are not written: query the places view",
+                  file=sys.stderr)
+        print(json.dumps(fo) if args.json else fz.standings_text(fo))
+        return 0
     out = run_standings(args.data, args.run_id)
     if args.write:
         written = write_standings(args.data, args.run_id, out)
@@ -199,4 +207,57 @@ def _leaderboard(args: argparse.Namespace) -> int:
     print("OpenSkill (mu, +-2 sigma): " + ", ".join(
         f"{r['bot']} {r['rating']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]"
         for r in sorted(out["openskill"], key=lambda r: -r["rating"])))
+    return 0
+
+
+def register_bench(sub: Any) -> None:
+    """Add ``bench tournament``."""
+    from pokerarena.bench.tournament import BOTS, GAMES
+
+    p = sub.add_parser(
+        "tournament", help="the tournament layer's cost per hand over bare matches",
+        description="Plays one duplicate round robin's units on the same games, lineups, "
+        "hands and seeds as bare matches (arena play_match, no rows), through the unit "
+        "set-up, through play_unit (rows built), through the run driver in process (rows "
+        "written) and on Ray; prints each way's hands per CPU second and the per-hand "
+        "overheads in percent (see docs/tournaments.md).")
+    p.add_argument("--bots", default=",".join(BOTS), help="comma-separated bots (default: "
+                   "the seven built-in ones)")
+    p.add_argument("--games", default=",".join(GAMES), metavar="VARIANT[:BETTING],...",
+                   help=f"games (default {','.join(GAMES)})")
+    p.add_argument("--hands", type=int, default=400, metavar="N",
+                   help="hands per pairing and game (default 400)")
+    p.add_argument("--unit-hands", type=int, default=200, help="hands per unit (default 200)")
+    p.add_argument("--workers", type=int, default=2, help="Ray actors (default 2)")
+    p.add_argument("--repeats", type=int, default=2,
+                   help="in-process repeats; the least CPU time is kept (default 2)")
+    p.add_argument("--no-ray", action="store_true", help="skip the Ray way")
+    p.add_argument("--address", default=None, help="Ray cluster to join")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=_bench_tournament)
+
+
+def _bench_tournament(args: argparse.Namespace) -> int:
+    from pokerarena.bench.tournament import bench_tournament
+    from pokerarena.commands import UserError, check_bench_counts
+
+    check_bench_counts(args)
+    if args.unit_hands < 1 or args.workers < 1:
+        raise UserError("--unit-hands and --workers must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    r = bench_tournament(bots, games, args.hands, args.unit_hands, args.workers,
+                         args.repeats, args.address, ray=not args.no_ray, seed=args.seed)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"{len(r['bots'])} bots, {r['pairings']} pairings x {len(r['games'])} games x "
+          f"{r['hands_per_pairing_and_game']} hands = {r['hands']:,} hands; "
+          f"{r['units']} units; same poker every way: {r['same_results']}")
+    for name, w in r["ways"].items():
+        print(f"  {name:<8} {w['hands_per_cpu_s']:>10,.0f} hands per CPU second"
+              f" {w['hands_per_s']:>10,.0f} hands/s wall")
+    print("overhead per hand (CPU): " + ", ".join(
+        f"{k} {v:+.1f}%" for k, v in r["overhead_pct"].items() if v is not None))
     return 0
