@@ -395,6 +395,9 @@ class RunStore:
                     by_unit.pop(unit, None)
             elif kind == "retry":
                 info.retries += 1
+            elif kind == "decision":  # a match stopped early: its later units never play
+                info.units_total -= int(e.get("units_saved", 0))
+                info.hands_total -= int(e.get("hands_saved", 0))
             elif kind == "end":
                 info.status = e.get("status", "finished")
                 info.ended = e["time"]
