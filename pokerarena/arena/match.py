@@ -4,7 +4,10 @@
 the same stacks (the button moves one seat each hand). With ``duplicate=True`` every
 deal is played once in each seating of the entrants (:func:`seatings`: heads-up twice,
 the cards swapped; three players all six permutations, four all 24; cyclic rotations
-beyond), which removes most of the luck of the cards from the comparison. Results
+beyond), which removes most of the luck of the cards from the comparison. With
+``carry_stacks=True`` the stacks go on from hand to hand (table stakes carried, as in a
+cash game) instead of starting every hand from ``stack`` (the ACPC's "Doyle's game"):
+see :class:`TableStakes`. Results
 are per entrant (not per seat): chips won, mbb per hand with a 95% confidence interval
 (``mbb``: thousandths of the big blind, or of the small bet in games without blinds),
 faults, decisions and thinking time.
@@ -49,6 +52,8 @@ class EntrantResult:
     decisions: int = 0
     think_time: float = 0.0
     removed_at: int | None = None
+    rebuys: int = 0
+    bought_in: int = 0
 
     def stats(self, hands: int, bb: int) -> dict[str, Any]:
         """mbb/hand and its 95% half-width (normal approximation over the samples)."""
@@ -75,6 +80,7 @@ class MatchResult:
     faults: list[Fault]
     chips_conserved: bool = True
     seconds: float = 0.0
+    carry_stacks: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -86,12 +92,16 @@ class MatchResult:
                  else None}
             if e.removed_at is not None:
                 d["removed_at_hand"] = e.removed_at
+            if self.carry_stacks:
+                d["rebuys"], d["bought_in"] = e.rebuys, e.bought_in
             out.append(d)
+        extra = {"carry_stacks": True} if self.carry_stacks else {}
         return {"variant": self.variant, "betting": self.betting, "seed": self.seed,
                 "hands": self.hands, "duplicate": self.duplicate,
                 "big_blind": self.big_blind, "entrants": out,
                 "faults": [f.as_dict() for f in self.faults],
-                "chips_conserved": self.chips_conserved, "seconds": round(self.seconds, 2)}
+                "chips_conserved": self.chips_conserved, "seconds": round(self.seconds, 2),
+                **extra}
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,13 +263,93 @@ def seatings(n: int) -> list[tuple[int, ...]]:
     return [tuple((j + r) % n for j in range(n)) for r in range(n)]
 
 
-def _tally(results: list[EntrantResult], guards: list[GuardedBot]) -> None:
-    """Copy each guard's fault count, decisions and thinking time to its result."""
-    for r, g in zip(results, guards, strict=True):
+def _tally(results: list[EntrantResult], guards: list[GuardedBot], table: TableStakes
+           ) -> None:
+    """Copy each guard's fault count, decisions and thinking time to its result, and
+    each seat's buy-ins (entrant ``j`` sits in seat ``j`` when stacks are carried)."""
+    for j, (r, g) in enumerate(zip(results, guards, strict=True)):
         r.faults = g.count
         r.decisions = g.decisions
         r.think_time = g.think_time
         r.removed_at = g.removed_at
+        r.rebuys = table.rebuys[j]
+        r.bought_in = table.bought[j]
+
+
+def forced_most(game: Game, n: int) -> int:
+    """The most chips a hand of ``n`` players can make one seat post before it decides
+    anything: the largest ante plus blind of any position, plus the bring-in."""
+    antes, blinds = game.forced_by_position(n)
+    return max(a + b for a, b in zip(antes, blinds, strict=True)) + game.bring_in
+
+
+class TableStakes:
+    """The seats' chips from hand to hand (by seat).
+
+    Reset (``carry=False``, the ACPC's "Doyle's game"): every hand starts from ``start``.
+    Carried: a seat keeps what it had at the end of its last hand (000_… «Настольные
+    ставки»: «Любая выигранная игроком сумма добавляется к настольной»); a seat left with
+    less than it may be made to post (``need``: its forced bets, at least one chip, at
+    most ``start``) buys in again between hands, topped up to ``start`` («он может
+    увеличить настольную сумму из своего кармана — но не во время игры»), each buy-in
+    counted in ``rebuys`` and its chips in ``bought``. :meth:`settle` checks that the
+    chips on the table, the pot a passed deal leaves and what the house took (rake,
+    kitty) are every chip the seats brought."""
+
+    def __init__(self, start: int, n: int, need: int, carry: bool) -> None:
+        self.start = start
+        self.carry = carry
+        self.need = max(1, min(need, start))
+        self.stacks = [start] * n
+        self.rebuys = [0] * n
+        self.bought = [0] * n
+        self.raked = 0
+
+    def deal(self) -> list[int]:
+        """The stacks the next hand starts from (short seats topped up first)."""
+        if self.carry:
+            for s, chips in enumerate(self.stacks):
+                if chips < self.need:
+                    self.rebuys[s] += 1
+                    self.bought[s] += self.start - chips
+                    self.stacks[s] = self.start
+        return list(self.stacks)
+
+    def settle(self, stacks: Sequence[Any], taken: int, pot_out: int) -> bool:
+        """Take a hand's end ``stacks`` (carried stacks; ``taken``: the rake and the
+        kitty's unit, off the table); False if chips went missing."""
+        if not self.carry:
+            return True
+        self.stacks = [int(x) for x in stacks]
+        self.raked += taken
+        return sum(self.stacks) + pot_out + self.raked == \
+            self.start * len(self.stacks) + sum(self.bought)
+
+
+def _check_carry(game: Game, duplicate: bool) -> None:
+    if duplicate:
+        raise ValueError("carried stacks cannot be dealt in duplicate (each seating would "
+                         "need its own chain of stacks)")
+    if game.program.odd_chip == "fractional":
+        raise ValueError("carried stacks need whole chips: odd_chip = 'fractional' leaves "
+                         "fractions on the table")
+
+
+def _seat_bots(game: Game, entrants: Sequence[Any], hands: int, seed: int, match_no: int,
+               policy: FaultPolicy, faults: list[Fault]
+               ) -> tuple[Any, list[GuardedBot], list[str], dict[str, Any]]:
+    """The match's deal SeedSequence, its guarded bots (warmed up, told the match has
+    started) and their names, and the game's description the bots get."""
+    n = len(entrants)
+    register_game(game)
+    deal_seq, *bot_seqs = np.random.SeedSequence(seed).spawn(n + 1)
+    guards, names = _guards(entrants, bot_seqs, policy, faults)
+    info_game = game_info_of(game)  # with the game key, by which bots find their caches
+    warm_up(game, [g.bot for g in guards], n)  # kernels and tables, before any clock runs
+    for j, g in enumerate(guards):
+        g.start_match(MatchInfo(match_no, game.variant.id, game.system_name, info_game, n,
+                                hands, tuple(names), j), j)
+    return deal_seq, guards, names, info_game
 
 
 def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
@@ -267,7 +357,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                stack: int | None = None, match_no: int = 0,
                on_hand: Callable[[int, Any, list[int]], None] | None = None,
                on_decision: Callable[[Decision], None] | None = None,
-               deal_seed: int | None = None) -> MatchResult:
+               deal_seed: int | None = None, carry_stacks: bool = False) -> MatchResult:
     """Play a match; ``entrants`` are bot specs or bot objects, one per seat.
 
     With ``duplicate``, ``hands`` is rounded up to a multiple of the number of seatings.
@@ -275,29 +365,24 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     showdown categories: :func:`showdown_categories`), ``on_decision(Decision)`` after
     each decision. ``deal_seed``: deal the cards from this seed instead of the match's
     (the bots keep theirs), so that other lineups can play the very same deals.
+    ``carry_stacks``: the stacks go on from hand to hand, a short seat buying in again
+    (:class:`TableStakes`; not with ``duplicate``); nets stay per hand.
     """
     t0 = time.perf_counter()
     n = len(entrants)
     if n < 2:
         raise ValueError("a match needs at least two bots")
-    register_game(game)
-    pol = policy or FaultPolicy()
-    ss = np.random.SeedSequence(seed)
-    deal_seq, *bot_seqs = ss.spawn(n + 1)
+    if carry_stacks:
+        _check_carry(game, duplicate)
     faults: list[Fault] = []
-    guards, names = _guards(entrants, bot_seqs, pol, faults)
+    deal_seq, guards, names, info_game = _seat_bots(game, entrants, hands, seed, match_no,
+                                                    policy or FaultPolicy(), faults)
     results = [EntrantResult(nm) for nm in names]
     chips = stack if stack is not None else game.variant.stakes.stack
-    stacks = [chips] * n
-    info_game = game_info_of(game)  # with the game key, by which bots find their caches
-    warm_up(game, [g.bot for g in guards], n)  # kernels and tables, before any clock runs
-    for j, g in enumerate(guards):
-        g.start_match(MatchInfo(match_no, game.variant.id, game.system_name, info_game, n,
-                                hands, tuple(names), j), j)
+    table = TableStakes(chips, n, forced_most(game, n), carry_stacks)
     plan = seatings(n) if duplicate else [tuple(range(n))]
     rotations = len(plan)
     deals = -(-hands // rotations)
-    total = deals * rotations
     conserved = True
     # the deals: from the match's seed, or from ``deal_seed`` (shared by other lineups)
     deal_rng = np.random.default_rng(deal_seq if deal_seed is None else deal_seed)
@@ -313,6 +398,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
             for r in range(rotations):
                 seat_of = list(plan[r])
                 rng = np.random.default_rng(this_deal) if duplicate else deal_rng
+                stacks = table.deal()
                 if carry[r] or passes[r]:
                     hand = game.new_hand(rng, n, stacks, button, carry=carry[r],
                                          passes=passes[r])
@@ -322,7 +408,9 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
                           game_info=info_game, faults=faults, on_decision=on_decision)
                 res = hand.result()
                 out = getattr(res, "carry", 0)
-                if sum(res.deltas) + getattr(res, "rake", 0) + out != carry[r]:
+                taken = getattr(res, "rake", 0) + getattr(res, "kitty", 0)  # the house's
+                kept = table.settle(res.stacks, int(taken), int(out))
+                if sum(res.deltas) + taken + out != carry[r] or not kept:
                     conserved = False
                 carry[r] = out
                 passes[r] = passes[r] + 1 if getattr(res, "passed", False) else 0
@@ -338,7 +426,7 @@ def play_match(game: Game, entrants: Sequence[Any], hands: int, seed: int, *,
     finally:
         for g in guards:
             g.close()
-    _tally(results, guards)
-    return MatchResult(game.variant.id, game.system_name, seed, total, duplicate,
+    _tally(results, guards, table)
+    return MatchResult(game.variant.id, game.system_name, seed, deals * rotations, duplicate,
                        big_blind(game), results, faults, conserved,
-                       time.perf_counter() - t0)
+                       time.perf_counter() - t0, carry_stacks)

@@ -94,6 +94,8 @@ class _Recorder:
             desc["bring_in"], desc["small_bet"], desc["big_bet"], desc["min_bet"],
             desc["max_bet"], game.max_raises, json.dumps(unit.options, sort_keys=True))
         self.stack = stack
+        # carried stacks: each seat's chips at the end of its last hand (for ``rebuy``)
+        self.kept: list[int] | None = [stack] * self.n if unit.carry_stacks else None
         self.baseline: list[list[int]] = []  # per hand: each seat's baseline net
         self.hands: list[tuple] = []
         self.seats: list[tuple] = []
@@ -175,6 +177,7 @@ class _Recorder:
         button = hand.button
         evaluations = 0
         eq = equity_deltas(hand, samples=EQUITY_SAMPLES, seed=hand_no) if sd else None
+        starts, rebuys = self._starts(res)
         for seat in range(self.n):
             info = sd.get(seat)
             up = end.up[seat]
@@ -186,12 +189,24 @@ class _Recorder:
             self.seats.append((
                 u.run_id, u.match, hand_no, u.variant, u.betting, seat,
                 (seat - button - 1) % self.n, seat == button, seat_bot[seat],
-                cards_text(hand.cards_of(seat)), cards_text(up) if up else None, self.stack,
+                cards_text(hand.cards_of(seat)), cards_text(up) if up else None, starts[seat],
                 int(res.stacks[seat]), int(res.deltas[seat]), won[seat],
                 bool(end.folded[seat]), info is not None, high, high_cat, low, low_cat,
                 faults[seat], float(res.deltas[seat]) if eq is None else round(eq[seat], 3),
-                None if base is None else int(base[seat]), 0))
+                None if base is None else int(base[seat]), rebuys[seat]))
         return evaluations
+
+    def _starts(self, res: Any) -> tuple[list[int], list[int]]:
+        """Each seat's chips at the hand's start and what it bought in before it: the
+        unit's stack and nothing when stacks reset; with carried stacks the start is
+        the end less the net, and the buy-in what the start adds to the last end."""
+        if self.kept is None:
+            return [self.stack] * self.n, [0] * self.n
+        ends = [int(x) for x in res.stacks]
+        starts = [e - int(d) for e, d in zip(ends, res.deltas, strict=True)]
+        rebuys = [s - k for s, k in zip(starts, self.kept, strict=True)]
+        self.kept = ends
+        return starts, rebuys
 
 
 EQUITY_SAMPLES = 4000  # Monte Carlo boards per all-in runout (standard error ~0.6%)
@@ -231,7 +246,8 @@ def _entrants(unit: Unit) -> tuple[int, list[Any]]:
 def _baseline_nets(unit: Unit, game: Game, stack: int, table_seed: int, policy: Any
                    ) -> list[list[int]]:
     """Each hand's nets by seat with the baseline bot in every seat, on the unit's very
-    deals (same table seed, same deal seed, same rotations)."""
+    deals (same table seed, same deal seed, same rotations, its stacks carried when the
+    unit's are)."""
     from pokerarena.arena.match import play_match
 
     nets: list[list[int]] = []
@@ -240,7 +256,7 @@ def _baseline_nets(unit: Unit, game: Game, stack: int, table_seed: int, policy: 
                policy=policy, duplicate=unit.duplicate, stack=stack, match_no=unit.match,
                on_hand=lambda _no, hand, _seats: nets.append(
                    [int(d) for d in hand.result().deltas]),
-               deal_seed=unit.deal_seed())
+               deal_seed=unit.deal_seed(), carry_stacks=unit.carry_stacks)
     return nets
 
 
@@ -266,7 +282,9 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
     result = play_match(game, entrants, unit.hands, table_seed, policy=policy,
                         duplicate=unit.duplicate, stack=stack, match_no=unit.match,
                         on_hand=rec.on_hand, on_decision=rec.on_decision,
-                        deal_seed=unit.deal_seed())
+                        deal_seed=unit.deal_seed(), carry_stacks=unit.carry_stacks)
+    if unit.carry_stacks and not result.chips_conserved:
+        raise RuntimeError(f"unit {unit.unit_id}: chips were not conserved (an engine bug)")
     faults = [(unit.run_id, unit.match, unit.first_hand + f.hand_no if f.hand_no >= 0
                else None, f.seat, f.bot, f.kind, f.detail) for f in result.faults]
     if observer is not None:
