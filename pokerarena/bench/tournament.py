@@ -117,7 +117,7 @@ def _play_rows(spec: RunSpec, run_id: str) -> tuple[int, dict[str, float]]:
 
 
 def _rate(hands: int, cpu: float, wall: float) -> dict[str, Any]:
-    return {"hands": hands, "cpu_s": round(cpu, 4), "wall_s": round(wall, 4),
+    return {"hands": hands, "cpu_s": round(cpu, 6), "wall_s": round(wall, 6),
             "hands_per_cpu_s": round(hands / cpu, 1) if cpu > 0 else None,
             "hands_per_s": round(hands / wall, 1) if wall > 0 else None}
 
@@ -197,8 +197,8 @@ def _on_ray(spec: RunSpec, warm: RunSpec, data: str, workers: int, address: str 
             ray.shutdown()
     cpu = f["driver_cpu_s"] + f["units_cpu_s"]
     out = _rate(hands, cpu, f["elapsed_s"])
-    out.update(workers=workers, driver_cpu_s=round(f["driver_cpu_s"], 4),
-               units_cpu_s=round(f["units_cpu_s"], 4), rows=f["rows"], bytes=f["bytes"])
+    out.update(workers=workers, driver_cpu_s=round(f["driver_cpu_s"], 6),
+               units_cpu_s=round(f["units_cpu_s"], 6), rows=f["rows"], bytes=f["bytes"])
     return out
 
 
