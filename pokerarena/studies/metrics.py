@@ -157,8 +157,6 @@ _BASE = (
                "the most raises in one betting round of a hand, averaged over hands"),
     MetricInfo("fold_to_bet", "fold to a bet", "share of decisions",
                "decisions facing a bet, raise, blind or bring-in that were folds"),
-    MetricInfo("first_seat_net", "first seat's result", "bb per hand",
-               "net result of position 0 (first seat left of the button) per hand"),
     MetricInfo("skill_edge", "skill edge", "bb per hand",
                "(stronger bot's net - weaker bot's net) / 2 per hand, the two bots of the "
                "cell's mix with the best and the worst result"),

@@ -1,0 +1,408 @@
+"""A study run's report from its stored rows: DuckDB reduces the rows to sums per cell
+(and per cell against the baseline, on the deals both played), the statistics of
+:mod:`pokerarena.studies` turn them into estimates, differences and corrections, and
+:mod:`pokerarena.studies.report` renders them. The CLI (``pokerarena report``) and the
+API (``GET /api/runs/{id}/report``) both call :func:`write_report`.
+
+A study's cells are its matches, in plan order (the spec's games as expanded, each with
+every mix). Every metric is a ratio of two per-deal columns of one wide table ``dl``
+(one row per cell and deal), so the cells' moments and the paired cross moments are
+each one ``GROUP BY`` over it, whatever the number of hands.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from pokerarena.errors import UserError
+from pokerarena.platform.spec import RunSpec, parse_spec
+from pokerarena.platform.storage import RunStore
+from pokerarena.studies.compare import CrossMoments, correct, paired_difference, unpaired_difference
+from pokerarena.studies.metrics import (
+    Moments,
+    hands_to_separate,
+    metric_info,
+    quantile_ranks,
+    ratio_interval,
+)
+from pokerarena.studies.settings import StudySettings, parse_settings
+
+__all__ = ["NotAStudy", "REPORT_FILE", "study_results", "write_report"]
+
+REPORT_FILE = "report.html"
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+class NotAStudy(UserError):
+    """A report is made of a study run (``kind = "study"``) with finished hands."""
+
+
+# Per hand: the betting rounds with a decision, the raises in them (the opening bet of
+# a round is not a raise; a blind is the round's bet), the longest raising war, and the
+# decisions that faced a bet, raise, blind or bring-in, and the folds among them.
+ROUNDS_SQL = """
+CREATE TEMP TABLE r AS
+WITH d AS (
+    SELECT match, hand, street, kind,
+           coalesce(max(CASE WHEN kind IN ('cbr', 'blind', 'pb') THEN 1 ELSE 0 END)
+               OVER (PARTITION BY match, hand, street ORDER BY seq
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS facing
+    FROM actions WHERE kind IN ('f', 'cc', 'cbr', 'pb', 'blind')),
+rounds AS (
+    SELECT match, hand, street,
+           greatest(count(*) FILTER (WHERE kind = 'cbr')
+                    - CASE WHEN bool_or(kind = 'blind') THEN 0 ELSE 1 END, 0) AS raises,
+           count(*) FILTER (WHERE facing = 1 AND kind IN ('f', 'cc', 'cbr')) AS faced,
+           count(*) FILTER (WHERE facing = 1 AND kind = 'f') AS folds
+    FROM d GROUP BY ALL
+    HAVING count(*) FILTER (WHERE kind IN ('f', 'cc', 'cbr')) > 0)
+SELECT match, hand, count(*) AS rounds, sum(raises) AS raises, max(raises) AS war,
+       sum(faced) AS faced, sum(folds) AS folds
+FROM rounds GROUP BY ALL
+"""
+
+# The stronger and the weaker bot of each cell: the best and the worst result per seat
+# taken, and the seats each holds at a table (cells whose mix seats one bot have none).
+SKILL_SQL = """
+CREATE TEMP TABLE sw AS
+WITH b AS (SELECT match, bot, sum(net / bb) / count(*) AS rate,
+                  count(*) / count(DISTINCT hand) AS seats
+           FROM seats JOIN (SELECT match, hand, bb FROM hands) USING (match, hand)
+           GROUP BY ALL),
+r AS (SELECT *, row_number() OVER (PARTITION BY match ORDER BY rate DESC, bot) AS hi,
+             row_number() OVER (PARTITION BY match ORDER BY rate ASC, bot) AS lo,
+             count(*) OVER (PARTITION BY match) AS bots FROM b)
+SELECT s.match, s.bot AS strong, w.bot AS weak, s.seats AS strong_seats,
+       w.seats AS weak_seats
+FROM r s JOIN r w ON s.match = w.match AND s.hi = 1 AND w.lo = 1 AND s.bots > 1
+"""
+
+
+HIGH_ORDER = ("five_of_a_kind", "straight_flush", "four_of_a_kind", "full_house",
+              "double_ace_flush", "flush", "straight", "three_of_a_kind", "two_pair",
+              "one_pair", "high_card")
+"""The high categories best first (RULES.md section 1); others follow by frequency."""
+
+
+def ranked(categories: list[str]) -> list[str]:
+    """``categories`` (most frequent first) with the known high ones in ranking order."""
+    known = [c for c in HIGH_ORDER if c in categories]
+    return known + [c for c in categories if c not in known]
+
+
+def _sql_str(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _deal_table_sql(positions: int, categories: list[str]) -> str:
+    """The wide table ``dl``: per cell (match) and deal, the numerators and
+    denominators of every metric (:func:`metric_columns`)."""
+    pos = ", ".join(f"sum(s.net / h.bb) FILTER (WHERE s.position = {p}) AS pos{p}"
+                    for p in range(positions))
+    cats = ", ".join(
+        f"count(*) FILTER (WHERE s.showdown AND s.high_category = {_sql_str(c)}) AS c{i}, "
+        f"count(*) FILTER (WHERE s.showdown AND s.pot_won > 0 "
+        f"AND s.high_category = {_sql_str(c)}) AS w{i}" for i, c in enumerate(categories))
+    return f"""
+CREATE TEMP TABLE dl AS
+WITH hs AS (
+    SELECT h.match, h.hand, coalesce(h.deal, h.hand) AS deal, h.showdown, h.passed,
+           h.winners, h.pot / h.bb AS pot_bb, coalesce(r.rounds, 0) AS rounds,
+           coalesce(r.raises, 0) AS raises, coalesce(r.war, 0) AS war,
+           coalesce(r.faced, 0) AS faced, coalesce(r.folds, 0) AS folds
+    FROM hands h LEFT JOIN r USING (match, hand)),
+ss AS (
+    SELECT s.match, s.hand, {pos + "," if pos else ""} {cats + "," if cats else ""}
+           count(*) FILTER (WHERE s.showdown) AS sd_seats,
+           count(*) FILTER (WHERE s.showdown AND s.pot_won > 0) AS sd_winners,
+           sum(CASE WHEN s.bot = sw.strong THEN s.net / h.bb / sw.strong_seats
+                    WHEN s.bot = sw.weak THEN -s.net / h.bb / sw.weak_seats
+                    ELSE 0 END) / 2 AS edge
+    FROM seats s JOIN hands h USING (match, hand) LEFT JOIN sw USING (match)
+    GROUP BY s.match, s.hand)
+SELECT hs.match, hs.deal, count(*)::DOUBLE AS hands,
+       sum(hs.showdown::INT)::DOUBLE AS showdowns,
+       sum(hs.passed::INT)::DOUBLE AS passed,
+       sum((hs.showdown AND hs.winners > 1)::INT)::DOUBLE AS splits,
+       sum(hs.pot_bb) AS pot_bb, sum(hs.rounds)::DOUBLE AS rounds,
+       sum(hs.raises)::DOUBLE AS raises, sum(hs.war)::DOUBLE AS war,
+       sum(hs.faced)::DOUBLE AS faced, sum(hs.folds)::DOUBLE AS folds,
+       {"".join(f"coalesce(sum(ss.pos{p}), 0) AS pos{p}, " for p in range(positions))}
+       {"".join(f"sum(ss.c{i})::DOUBLE AS c{i}, sum(ss.w{i})::DOUBLE AS w{i}, "
+                for i in range(len(categories)))}
+       sum(ss.sd_seats)::DOUBLE AS sd_seats, sum(ss.sd_winners)::DOUBLE AS sd_winners,
+       sum(ss.edge) AS edge
+FROM hs JOIN ss USING (match, hand)
+GROUP BY hs.match, hs.deal
+"""
+
+
+def metric_columns(positions: int, categories: list[str]) -> dict[str, tuple[str, str]]:
+    """Each metric's ``(numerator, denominator)`` columns of ``dl``."""
+    cols = {"showdown_rate": ("showdowns", "hands"), "pot_bb": ("pot_bb", "hands"),
+            "passed_rate": ("passed", "hands"), "split_rate": ("splits", "showdowns"),
+            "rounds_reached": ("rounds", "hands"), "raises_per_round": ("raises", "rounds"),
+            "war_length": ("war", "hands"), "fold_to_bet": ("folds", "faced"),
+            "skill_edge": ("edge", "hands")}
+    cols.update({f"seat_net:{p}": (f"pos{p}", "hands") for p in range(positions)})
+    for i, c in enumerate(categories):
+        cols[f"category:{c}"] = (f"c{i}", "sd_seats")
+        cols[f"win_category:{c}"] = (f"w{i}", "sd_winners")
+    return cols
+
+
+def _moment_sums(x: str, y: str, prefix: str = "") -> str:
+    x, y = f"coalesce({prefix}{x}, 0)", f"coalesce({prefix}{y}, 0)"
+    return f"sum({x}), sum({y}), sum({x} * {x}), sum({y} * {y}), sum({x} * {y})"
+
+
+def _moments(con: Any, cols: dict[str, tuple[str, str]]) -> dict[int, dict[str, Moments]]:
+    """Each cell's moments of every metric."""
+    select = ", ".join(_moment_sums(x, y) for x, y in cols.values())
+    out: dict[int, dict[str, Moments]] = {}
+    for row in con.execute(f"SELECT match, count(*), {select} FROM dl GROUP BY match "
+                           "ORDER BY match").fetchall():
+        match, n, sums = int(row[0]), int(row[1]), row[2:]
+        out[match] = {name: Moments(n, *(float(v or 0) for v in sums[5 * i:5 * i + 5]))
+                      for i, name in enumerate(cols)}
+    return out
+
+
+def _cross(con: Any, cols: dict[str, tuple[str, str]], refs: dict[int, int]
+           ) -> dict[int, dict[str, CrossMoments]]:
+    """Per cell, the paired moments of every metric against its reference cell
+    (``refs``) on the deals both played."""
+    parts = []
+    for x, y in cols.values():
+        xc, yc, xb, yb = (f"coalesce({t}.{c}, 0)" for t, c in
+                          (("c", x), ("c", y), ("b", x), ("b", y)))
+        parts.append(f"{_moment_sums(x, y, 'c.')}, {_moment_sums(x, y, 'b.')}, "
+                     f"sum({xc} * {xb}), sum({xc} * {yb}), sum({yc} * {xb}), "
+                     f"sum({yc} * {yb})")
+    con.execute("CREATE OR REPLACE TEMP TABLE refs (match INTEGER, ref INTEGER)")
+    if refs:
+        con.executemany("INSERT INTO refs VALUES (?, ?)", [[c, r] for c, r in refs.items()])
+    rows = con.execute(
+        f"SELECT c.match, count(*), {', '.join(parts)} FROM dl c JOIN refs USING (match) "
+        "JOIN dl b ON b.match = refs.ref AND c.deal = b.deal "
+        "GROUP BY c.match ORDER BY c.match").fetchall()
+    out: dict[int, dict[str, CrossMoments]] = {}
+    for row in rows:
+        n, sums = int(row[1]), [float(v or 0) for v in row[2:]]
+        out[int(row[0])] = {
+            name: CrossMoments(Moments(n, *sums[14 * i:14 * i + 5]),
+                               Moments(n, *sums[14 * i + 5:14 * i + 10]),
+                               *sums[14 * i + 10:14 * i + 14])
+            for i, name in enumerate(cols)}
+    return out
+
+
+def _cells(spec: RunSpec) -> list[dict[str, Any]]:
+    """The cells in plan order, each labelled by what sets it apart from the others."""
+    configs, mixes = spec.game_configs(), spec.lineups()
+    cells = [{"cell": g * len(mixes) + m, "variant": cfg["variant"], "betting": cfg["betting"],
+              "options": {k: v for k, v in cfg["options"].items() if k != "betting"},
+              "mix": list(mix)} for g, cfg in enumerate(configs) for m, mix in enumerate(mixes)]
+    varying = {k for c in cells for k in c["options"]
+               if len({json.dumps(d["options"].get(k)) for d in cells}) > 1}
+    for c in cells:
+        words = []
+        if len({(d["variant"], d["betting"]) for d in cells}) > 1:
+            words.append(f"{c['variant']} {c['betting'].replace('_', ' ')}")
+        words += [f"{k}={json.dumps(c['options'].get(k))}" for k in sorted(varying)]
+        if len(mixes) > 1:
+            words.append(" v ".join(c["mix"]))
+        c["label"] = ", ".join(words) or f"{c['variant']} {c['betting']}"
+    return cells
+
+
+def _quantiles(con: Any, played: dict[int, int]
+               ) -> tuple[list[dict[str, Any]], dict[int, list]]:
+    """Pot-size quantiles per cell with their order-statistic intervals, and each cell's
+    percentiles 0..100 (the distribution's plot), over the hands played (a passed deal
+    has no pot of its own: it waits for the next deal)."""
+    rows, ecdf = [], {}
+    for match, n in played.items():
+        probs = []
+        for p in QUANTILES:
+            probs += [p, *quantile_ranks(p, n)]
+        grid = [i / 100 for i in range(101)]
+        got = con.execute(f"SELECT quantile_disc(pot / bb, {probs}), "
+                          f"quantile_cont(pot / bb, {grid}) FROM hands WHERE match = {match} "
+                          "AND NOT passed").fetchone()
+        if got is None or got[0] is None:
+            continue
+        q, e = got if got else ([], [])
+        for i, p in enumerate(QUANTILES):
+            rows.append({"cell": match, "p": p, "value": float(q[3 * i]),
+                         "lo": float(q[3 * i + 1]), "hi": float(q[3 * i + 2]), "hands": n})
+        ecdf[match] = [float(v) for v in e]
+    return rows, ecdf
+
+
+def study_results(data: str | Path, run_id: str) -> dict[str, Any]:
+    """Everything the report shows, as plain data (see :mod:`pokerarena.studies.report`)."""
+    from pokerarena.platform.query import connect
+
+    store = RunStore(data, run_id)
+    if not store.exists():
+        raise UserError(f"no run {run_id!r} under {data}")
+    spec = parse_spec(store.spec_doc()["spec"])
+    if spec.kind != "study":
+        raise NotAStudy(f"run {run_id!r} is a {spec.kind}, not a study (kind = \"study\")")
+    cells = _cells(spec)
+    settings = parse_settings(spec.study or {}, len(cells))
+    con = connect(data, run_id)
+    try:
+        (hands_total,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
+        if not hands_total:
+            raise NotAStudy(f"run {run_id!r} has no finished hands yet")
+        positions = int((con.execute("SELECT max(players) FROM hands").fetchone() or (0,))[0])
+        categories = ranked([r[0] for r in con.execute(
+            "SELECT high_category, count(*) FROM seats WHERE showdown AND high_category "
+            "IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()])
+        con.execute(ROUNDS_SQL)
+        con.execute(SKILL_SQL)
+        con.execute(_deal_table_sql(positions, categories))
+        cols = metric_columns(positions, categories)
+        moments = _moments(con, cols)
+        refs = references(settings.baseline, len(cells), len(spec.lineups()))
+        cross = _cross(con, cols, refs) if spec.common_deals else {}
+        pairs = {int(m): (s, w) for m, s, w, *_ in con.execute("SELECT * FROM sw").fetchall()}
+        hands = {int(m): int(n) for m, n in con.execute(
+            "SELECT match, count(*) FROM hands GROUP BY 1 ORDER BY 1").fetchall()}
+        quantiles, ecdf = _quantiles(con, {int(m): int(n) for m, n in con.execute(
+            "SELECT match, count(*) FROM hands WHERE NOT passed GROUP BY 1").fetchall()})
+    finally:
+        con.close()
+    return _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
+                     quantiles, ecdf, categories)
+
+
+def references(base: int, cells: int, mixes: int) -> dict[int, int]:
+    """The cell each cell is compared with: the baseline's rules with the cell's own
+    mix (so a rule's effect is measured at the same table, never mixed up with the
+    bots'), and for the baseline's other mixes, the baseline itself (the mix's effect)."""
+    g_base, m_base = divmod(base, mixes)
+    out = {}
+    for cell in range(cells):
+        g, m = divmod(cell, mixes)
+        ref = g_base * mixes + m if g != g_base else base
+        if ref != cell:
+            out[cell] = ref
+    return out
+
+
+def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
+              cells: list[dict[str, Any]], moments: dict[int, dict[str, Moments]],
+              cross: dict[int, dict[str, CrossMoments]], refs: dict[int, int],
+              pairs: dict[int, tuple[str, str]],
+              hands: dict[int, int], quantiles: list[dict[str, Any]],
+              ecdf: dict[int, list], categories: list[str]) -> dict[str, Any]:
+    seats = {c["cell"]: len(c["mix"]) for c in cells}
+
+    def applies(name: str, cell: int) -> bool:
+        if name.startswith("seat_net:"):
+            return int(name.split(":")[1]) < seats.get(cell, 0)
+        return name != "skill_edge" or cell in pairs
+
+    metrics = []
+    for cell, by_metric in moments.items():
+        for name, m in by_metric.items():
+            if applies(name, cell):
+                metrics.append({"cell": cell, "metric": name, **_bounded(name, m)})
+    items = []
+    for cell, by_metric in moments.items():
+        base = refs.get(cell)
+        if base is None or base not in moments:
+            continue
+        for name, m in by_metric.items():
+            b = moments[base][name]
+            if not (applies(name, cell) and applies(name, base)) or m.sy == 0 or b.sy == 0:
+                continue
+            if name == "skill_edge" and pairs.get(cell) != pairs.get(base):
+                continue  # a skill edge compares only between the same two bots
+            cm = cross.get(cell, {}).get(name)
+            d = paired_difference(cm) if cm is not None else unpaired_difference(m, b)
+            items.append((name, cell, base, m.ratio, b.ratio, d))
+    mixes = {c["cell"]: c["mix"] for c in cells}
+    comparisons = [{**c.as_dict(), "effect": "lineup" if mixes[c.cell] != mixes[c.baseline]
+                    else "rules"} for c in correct(items, settings.correction, settings.alpha)]
+    skill = []
+    for cell, (strong, weak) in sorted(pairs.items()):
+        edge = ratio_interval(moments[cell]["skill_edge"])
+        need = hands_to_separate(edge, hands.get(cell, 0))
+        skill.append({"cell": cell, "strong": strong, "weak": weak, **{
+            f"edge_{k}": v for k, v in edge.as_dict().items() if k != "n"},
+            **{f"hands_{k}": v for k, v in need.as_dict().items() if k != "n"}})
+    for c in cells:
+        c["hands"] = hands.get(c["cell"], 0)
+        c["deals"] = next(iter(moments.get(c["cell"], {}).values()), Moments(0, 0, 0, 0, 0, 0)).n
+    return {"run_id": run_id, "title": settings.title or spec.name or run_id,
+            "settings": settings.model_dump(mode="json"), "common_deals": spec.common_deals,
+            "seed": spec.seed, "cells": cells, "metrics": metrics,
+            "comparisons": comparisons, "quantiles": quantiles, "ecdf": ecdf,
+            "skill": skill, "categories": categories,
+            "exact_tables": exact_tables(cells)}
+
+
+def _bounded(name: str, m: Moments) -> dict[str, Any]:
+    """A metric's estimate and interval; a share's interval kept inside 0..1."""
+    est = ratio_interval(m).as_dict()
+    if metric_info(name).unit.startswith("share") and est["lo"] is not None:
+        est["lo"], est["hi"] = max(0.0, est["lo"]), min(1.0, est["hi"])
+    return est
+
+
+def exact_tables(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """HOOK for the exact census tables (issue 15, ``studies/census.py``): per distinct
+    rule set of the cells, its exact category frequencies with the paradox flags. Until
+    the census lands this gives none, and the report says so."""
+    return []
+
+
+def report_tables(results: dict[str, Any]) -> dict[str, pa.Table]:
+    """The report's numbers as Arrow tables (written beside ``report.html``)."""
+    def table(rows: list[dict[str, Any]]) -> pa.Table:
+        return pa.Table.from_pylist([{k: _plain(v) for k, v in r.items()} for r in rows])
+
+    cells = [{**c, "options": json.dumps(c["options"], sort_keys=True),
+              "mix": ",".join(c["mix"])} for c in results["cells"]]
+    out = {"cells": table(cells), "metrics": table(results["metrics"]),
+           "comparisons": table(results["comparisons"]),
+           "pot_quantiles": table(results["quantiles"])}
+    if results["skill"]:
+        out["skill"] = table(results["skill"])
+    if results["exact_tables"]:
+        out["exact_tables"] = table([{"table": t.get("title", ""), **r}
+                                     for t in results["exact_tables"] for r in t["rows"]])
+    return out
+
+
+def _plain(v: Any) -> Any:
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
+def write_report(data: str | Path, run_id: str, out: str | Path | None = None) -> Path:
+    """Write run ``run_id``'s report to ``out/report.html`` (default: the run's
+    ``report/`` folder) with its Parquet tables beside it; returns the HTML's path."""
+    from pokerarena.platform.standings import write_tables
+    from pokerarena.studies.report import render
+
+    results = study_results(data, run_id)
+    folder = Path(out) if out is not None else RunStore(data, run_id).run_dir / "report"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--out {folder}: cannot create it: {exc.strerror}") from None
+    write_tables(folder, report_tables(results), {"run_id": run_id, "report": REPORT_FILE})
+    path = folder / REPORT_FILE
+    tmp = folder / f".{REPORT_FILE}.tmp"
+    tmp.write_text(render(results), encoding="utf-8")
+    tmp.replace(path)
+    return path
