@@ -89,12 +89,14 @@ class _Rows:
 
 
 def _places(unit: Unit, result: FreezeOutResult) -> list[tuple]:
-    """One ``places`` row per entry, best place first."""
+    """One ``places`` row per entry, best place first (``out_round``: the round of its
+    last hand, as the hands' ``deal`` counts rounds, from 0)."""
     assert unit.freezeout is not None
     n = len(unit.bots)
     return [(unit.run_id, unit.match, s.player, s.bot, s.place, float(s.prize), int(s.chips),
-             s.out_round, s.icm, result.rounds, result.hands, result.finished,
-             result.chips_conserved, n, float(unit.freezeout["buy_in"]), result.prize_pool)
+             None if s.out_round is None else s.out_round - 1, s.icm, result.rounds,
+             result.hands, result.finished, result.chips_conserved, n,
+             float(unit.freezeout["buy_in"]), result.prize_pool)
             for s in result.standings]
 
 

@@ -289,7 +289,9 @@ PLACES = Table(
     _c('prize', 'double', 'its prize from the payout table (the tournament\'s prizes sum to '
        '`prize_pool`)'),
     _c('chips', 'int64', 'chips at the end (0 for an entry that went out)'),
-    _c('out_round', 'int32', 'the round it went out in; null: still in at the end'),
+    _c('out_round', 'int32',
+        "the round it went out in (its last hand's `deal`: rounds count from 0); null: still "
+        'in at the end'),
     _c('icm', 'double',
         'its stack\'s ICM chip equity (Malmuth-Harville) when the tournament stopped at the '
         'round limit with it still in; null otherwise'),

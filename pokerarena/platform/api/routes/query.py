@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pokerarena.platform.api.context import RUN_ID, ApiContext, Context, RunId
+from pokerarena.platform.freezeout_standings import is_freezeout
 from pokerarena.platform.query import leaderboard_sql
 from pokerarena.platform.query_pool import records
 
@@ -99,7 +100,9 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
         reduction_sql,
     )
 
-    ctx.manager_call(lambda: ctx.manager._store(run_id))
+    store = ctx.manager_call(lambda: ctx.manager._store(run_id))
+    if is_freezeout(store.spec_doc()["spec"]):
+        return await _freezeout_standings(run_id, ctx)
     described = await ctx.pooled({"cols": "SELECT column_name FROM (DESCRIBE seats)"}, run_id)
     columns = {row["column_name"] for row in records(described["cols"])}
     out = await ctx.pooled({"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
@@ -117,6 +120,18 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
     except NoStandings:
         return {"run_id": run_id, "pending": True}  # no finished hands yet
     return result
+
+
+async def _freezeout_standings(run_id: str, ctx: ApiContext) -> dict[str, Any]:
+    """A freeze-out run's standings (:mod:`pokerarena.platform.freezeout_standings`)."""
+    from pokerarena.platform import freezeout_standings as fz
+
+    out = await ctx.pooled({"entries": fz.ENTRIES_SQL, "chips": fz.CHIPS_SQL}, run_id)
+    try:
+        chips = records(out["chips"])
+        return fz.from_rows(run_id, records(out["entries"]), chips[0] if chips else None)
+    except fz.NoFreezeOutStandings:
+        return {"run_id": run_id, "pending": True}  # no finished tournament yet
 
 
 @router.get("/api/runs/{run_id}/charts")
