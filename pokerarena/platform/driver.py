@@ -20,6 +20,15 @@ whose parts are damaged (:func:`~pokerarena.platform.storage.check_part`) are re
 ``damaged`` and played again from their seed, and units that landed without being
 recorded (the previous driver died in between) are recorded; a landed unit is checked
 before it is recorded, and a damaged one is retried.
+
+Which units are sent when comes from a :class:`~pokerarena.platform.stages.Schedule`:
+the whole plan at once for most runs; Swiss rounds one round at a time, each paired
+from the rows of the rounds before, and a match with early stopping (``stop``) one
+shard at a time until its sequential test decides (see :mod:`pokerarena.platform.stages`;
+its ``stage`` and ``decision`` events go to the manifest, its summary to
+``<run>/tournament.json``). The totals a drive reports are honest: the plan's units and
+hands (a Swiss run's counted from the spec before its later rounds are paired), less
+those that stopped matches will not play.
 """
 
 from __future__ import annotations
@@ -36,8 +45,9 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.platform.executors import UnitFailure
-from pokerarena.platform.planner import Plan, Unit, plan
+from pokerarena.platform.planner import Plan, Unit
 from pokerarena.platform.spec import RunSpec, SpecError
+from pokerarena.platform.stages import Schedule, write_summary
 from pokerarena.platform.storage import (
     TABLES,
     RunStore,
@@ -73,6 +83,10 @@ class Progress:
     elapsed_s: float
     hands_per_s: float
     eta_s: float | None
+    units_saved: int = 0
+    hands_saved: int = 0
+    decisions: int = 0
+    round: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -106,7 +120,8 @@ class RunDriver:
         self.manage_executor = manage_executor
         self.on_progress = on_progress
         self.on_unit = on_unit
-        self.plan: Plan = plan(spec, store.run_id)
+        self.schedule = Schedule(spec, store.run_id, store.run_dir)
+        self.plan: Plan = self.schedule.first  # a Swiss run's: its first round
         self._cancel = threading.Event()
         self._lock = threading.Lock()
         self._status = "created"
@@ -119,6 +134,7 @@ class RunDriver:
         self._failures = 0
         self._retries = 0
         self._in_flight = 0
+        self._decisions = 0
         self._t0: float | None = None
         self._session: str | None = None
         self.damaged: list[str] = []
@@ -163,17 +179,20 @@ class RunDriver:
         with self._lock:
             elapsed = time.monotonic() - self._t0 if self._t0 is not None else 0.0
             rate = self._hands_session / elapsed if elapsed > 0 else 0.0
-            left = self.plan.hands - self._hands_done
+            sched = self.schedule
+            left = sched.hands_total - self._hands_done
             eta = left / rate if rate > 0 else None
             return Progress(
                 run_id=self.run_id, status=self._status,
                 executor=getattr(self.executor, "name", "?"),
                 workers=getattr(self.executor, "workers", 1),
-                units_total=len(self.plan.units), units_done=self._done,
+                units_total=sched.units_total, units_done=self._done,
                 units_in_flight=self._in_flight, units_skipped=self._skipped,
                 failures=self._failures, retries=self._retries,
-                hands_total=self.plan.hands, hands_done=self._hands_done, rows=self._rows,
-                bytes=self._bytes, elapsed_s=elapsed, hands_per_s=rate, eta_s=eta)
+                hands_total=sched.hands_total, hands_done=self._hands_done, rows=self._rows,
+                bytes=self._bytes, elapsed_s=elapsed, hands_per_s=rate, eta_s=eta,
+                units_saved=sched.saved_units, hands_saved=sched.saved_hands,
+                decisions=self._decisions, round=len(sched.rounds) if sched.swiss else None)
 
     def _emit(self) -> None:
         if self.on_progress is not None:
@@ -194,20 +213,13 @@ class RunDriver:
                 store.close_session(self._session)
             self.damaged = store.mark_damaged(store.damaged_units())
             self.recovered = store.reconcile()
-            done = store.done_units()
-            todo = [u for u in self.plan.units if u.unit_id not in done]
-            with self._lock:
-                self._skipped = self._done = len(self.plan.units) - len(todo)
-                self._hands_done = sum(u.hands for u in self.plan.units
-                                       if u.unit_id in done)
-                self._status = "running"
-                self._t0 = time.monotonic()
+            todo = self._begin()
             status, error = "finished", None
             try:
                 if self.manage_executor:
                     self.executor.start()
-                store.append({"event": "start", "units": len(self.plan.units),
-                              "hands": self.plan.hands, "skipped": self._skipped,
+                store.append({"event": "start", "units": self.schedule.units_total,
+                              "hands": self.schedule.hands_total, "skipped": self._skipped,
                               "digest": self.spec.digest(),
                               "damaged": self.damaged, "recovered": self.recovered,
                               "executor": getattr(self.executor, "name", "?"),
@@ -230,6 +242,8 @@ class RunDriver:
                         self.executor.shutdown()
                 with contextlib.suppress(Exception):
                     self.recovered += store.reconcile()
+                if self.schedule.staged:
+                    write_summary(store.run_dir, self.schedule.summary())
                 with self._lock:
                     self._status = status
                     self._in_flight = 0
@@ -239,6 +253,38 @@ class RunDriver:
                 store.append(event)
                 self._emit()
         return self.progress()
+
+    def _begin(self) -> list[Unit]:
+        """The schedule started from what landed; its units to send now. A resumed
+        run derives its pairings and decisions again from the rows (recording any
+        the previous driver took but did not record)."""
+        store = self.store
+        done = store.done_units()
+        todo = self.schedule.begin(done, store.events())
+        for event in self.schedule.drain():
+            store.append(event)
+        counted = self.schedule.counted_done()
+        with self._lock:
+            self._skipped = self._done = len(counted)
+            self._hands_done = sum(u.hands for u in counted)
+            self._decisions = sum(1 for m in self.schedule.matches.values() if m.outcome)
+            self._status = "running"
+            self._t0 = time.monotonic()
+        return todo
+
+    def _released_by(self, unit: Unit) -> list[Unit]:
+        """Tell the schedule ``unit`` landed; record what it decided; the units it
+        releases (a match's next shard, a Swiss round's matches)."""
+        sched = self.schedule
+        released = sched.landed(unit)
+        events = sched.drain()
+        for event in events:
+            self.store.append(event)
+        if events:
+            with self._lock:
+                self._decisions += sum(1 for e in events if e["event"] == "decision")
+            write_summary(self.store.run_dir, sched.summary())
+        return released
 
     def _loop(self, todo: list[Unit]) -> str:
         ex = self.executor
@@ -278,6 +324,7 @@ class RunDriver:
                     pending.appendleft(unit)
                     continue
                 self._record_unit(unit, result)
+                pending.extend(self._released_by(unit))
             now = time.monotonic()
             for ticket, (unit, _attempt, t0) in list(inflight.items()):
                 if now - t0 > limits.unit_seconds * deadline_factor:
@@ -288,6 +335,8 @@ class RunDriver:
                 with self._lock:
                     self._in_flight = len(inflight)
                 self._emit()
+        if not self.schedule.complete:  # pragma: no cover - a schedule that stalled
+            raise RuntimeError("the run's schedule released no more units before its end")
         return "finished"
 
     def _landed_damage(self, unit: Unit) -> str | None:

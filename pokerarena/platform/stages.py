@@ -1,0 +1,481 @@
+"""Runs played in stages: Swiss rounds paired from the results of the rounds before,
+and heads-up matches stopped early by a sequential test (``stop``).
+
+The driver asks a :class:`Schedule` which units may be sent now
+(:meth:`Schedule.begin`) and tells it each unit that landed (:meth:`Schedule.landed`),
+which may release more. Every decision is a pure function of the landed units' rows,
+read from their ``seats`` and ``hands`` parts (:func:`read_unit`), never of timing:
+
+- A run without Swiss rounds or ``stop`` is one stage, its whole plan released at once
+  in plan order, and plays exactly as before (nothing is read back).
+- **Early stopping**: a stoppable match sends one shard at a time; when a shard lands,
+  its deals (a duplicate pair heads-up, one hand without duplicate) go to the match's
+  test *in shard order* and the test is looked at after the shard (group-sequential).
+  Once it decides, the later shards are never sent. No shard is sent before the
+  earlier ones' results are known, so nothing beyond the stop point exists to be
+  withdrawn, and the rows are the same on one worker or many; parallelism comes from
+  the other matches (a tournament has many).
+- **Swiss**: round ``r + 1`` is paired once every match of round ``r`` is complete
+  (played out or stopped), from the points of the rounds before
+  (:func:`swiss_pairs`); its match numbers continue after round ``r``'s. A resumed run
+  derives the same pairings from the same rows; each round's pairing and each match's
+  decision is also recorded in the manifest (``stage`` and ``decision`` events), and
+  a resume that derives anything else stops with :class:`StageMismatch`.
+
+:meth:`Schedule.summary` is the small JSON document a leaderboard shows (each tested
+match's decision, LLR, bounds and mbb/hand with its interval; the Swiss rounds and
+standings); the driver keeps it as ``<run>/tournament.json`` (:func:`write_summary`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pokerarena.platform.planner import Unit, UnitLimits, match_units, plan
+from pokerarena.platform.spec import RunSpec, StopRule
+from pokerarena.platform.storage import part_path
+from pokerarena.tournaments.pairings import swiss_round
+from pokerarena.tournaments.sprt import MIN_PAIRS, Sprt
+
+__all__ = ["MatchTest", "Schedule", "StageMismatch", "UnitResult", "load_summary",
+           "read_unit", "swiss_pairs", "swiss_standings", "write_summary"]
+
+SUMMARY_NAME = "tournament.json"
+BYE = "\x00bye"  # the phantom opponent of an odd field: sorts below every real bot
+_NEVER = 2**62  # min_pairs of a Sprt whose decision is taken here, after each shard
+
+
+class StageMismatch(RuntimeError):
+    """A resumed run derived another pairing or decision than the one it recorded (the
+    rows changed under it): a bug, never papered over."""
+
+
+# what a stage reads of a unit ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    """What the stages need of one landed unit: per deal, in deal order, the first
+    lineup bot's result in mbb/hand (``pairs``); per bot its chips in big blinds,
+    exactly (``chips``), and its hands."""
+
+    pairs: tuple[float, ...]
+    chips: dict[str, Fraction]
+    hands: dict[str, int]
+
+
+def read_unit(run_dir: str | Path, unit_id: str, first_bot: str) -> UnitResult:
+    """:class:`UnitResult` of a landed unit, from its ``seats`` and ``hands`` parts."""
+    import pyarrow.parquet as pq
+
+    seats = pq.read_table(part_path(run_dir, "seats", unit_id), columns=["hand", "bot", "net"])
+    hands = pq.read_table(part_path(run_dir, "hands", unit_id), columns=["hand", "deal", "bb"])
+    groups = seats.join(hands, "hand").group_by(["deal", "bot", "bb"]).aggregate(
+        [("net", "sum"), ("hand", "count")]).to_pylist()
+    groups.sort(key=lambda g: (g["deal"], g["bot"], g["bb"]))
+    chips: dict[str, Fraction] = {}
+    counts: dict[str, int] = {}
+    deals: dict[int, list[float]] = {}
+    for g in groups:
+        bot, won, n = g["bot"], int(g["net_sum"]), int(g["hand_count"])
+        chips[bot] = chips.get(bot, Fraction(0)) + Fraction(won, int(g["bb"]))
+        counts[bot] = counts.get(bot, 0) + n
+        if bot == first_bot:
+            acc = deals.setdefault(int(g["deal"]), [0.0, 0])
+            acc[0] += won / g["bb"]
+            acc[1] += n
+    pairs = tuple(1000.0 * bb / n for bb, n in (deals[d] for d in sorted(deals)))
+    return UnitResult(pairs, chips, counts)
+
+
+# the sequential test of one match -------------------------------------------------------
+
+
+class MatchTest:
+    """The generalized SPRT of a heads-up match (:mod:`pokerarena.tournaments.sprt`:
+    blocks are the deals, at least ``MIN_PAIRS`` before any decision), on the first
+    lineup bot's results, looked at after each shard (group-sequential: fewer looks
+    than after every pair, so the error rates stay at or under α and β).
+
+    One-sided (``two_sided = false``): the test of H0 (``h0`` mbb/hand) against H1
+    (``h1``) decides. Two-sided: the mirrored test (H0 ``-h0`` against H1 ``-h1``: the
+    second bot's view) runs beside it; a test's decision, once taken, stands. The match
+    stops with ``H1`` as soon as either test accepts its H1 (that side is ahead;
+    ``ahead`` names the bot), with ``H0`` once both accepted H0 (neither is ahead by
+    ``h1``); ``inconclusive`` when the hands run out first."""
+
+    def __init__(self, rule: StopRule, lineup: tuple[str, ...]) -> None:
+        self.rule = rule
+        self.lineup = lineup
+        self.tests = [Sprt(rule.h0, rule.h1, rule.alpha, rule.beta, min_pairs=_NEVER)]
+        if rule.two_sided:
+            self.tests.append(Sprt(-rule.h0, -rule.h1, rule.alpha, rule.beta,
+                                   min_pairs=_NEVER))
+
+    def add(self, pairs: Iterable[float]) -> None:
+        """Feed one shard's deal results (in deal order)."""
+        for x in pairs:
+            for t in self.tests:
+                t.add(x)
+
+    def check(self) -> tuple[str, str | None] | None:
+        """Look at the test after a shard: ``(decision, bot ahead or None)`` once
+        decided, else None."""
+        if self.tests[0].n < MIN_PAIRS:
+            return None
+        for t in self.tests:
+            lo, hi = t.bounds
+            if t.decision is None and t.llr >= hi:
+                t.decision = "H1"
+            elif t.decision is None and t.llr <= lo:
+                t.decision = "H0"
+        for t in self.tests:
+            if t.decision == "H1":  # the bot the accepted alternative favours
+                return "H1", self.lineup[0 if t.h1 > t.h0 else 1]
+        if all(t.decision == "H0" for t in self.tests):
+            return "H0", None
+        return None
+
+    def state(self, hands_per_pair: int) -> dict[str, Any]:
+        """The forward test's figures (pairs, hands, LLR, bounds, mbb/hand with its
+        95% interval) and the mirror's LLR."""
+        out = self.tests[0].state(hands_per_pair)
+        out.pop("decision")
+        out["llr_mirror"] = round(self.tests[1].llr, 3) if len(self.tests) > 1 else None
+        return out
+
+
+# Swiss pairings and standings ------------------------------------------------------------
+
+
+def swiss_pairs(scores: dict[str, float], played: set[frozenset[str]], byes: set[str]
+                ) -> tuple[list[tuple[str, str]], list[str]]:
+    """``(pairs, byes)`` of the next Swiss round (:func:`~pokerarena.tournaments.
+    pairings.swiss_round`): an odd field gets a phantom opponent below everyone, so the
+    lowest bot that can sits out, and nobody sits out twice while avoidable (a bye is a
+    pairing with the phantom, and no pairing repeats while avoidable)."""
+    if len(scores) % 2 == 0:
+        return list(swiss_round(scores, played)), []
+    field_ = dict(scores)
+    field_[BYE] = min(scores.values(), default=0.0) - 1.0
+    seen = played | {frozenset((b, BYE)) for b in byes}
+    pairs, out = [], []
+    for a, b in swiss_round(field_, seen):
+        if BYE in (a, b):
+            out.append(b if a == BYE else a)
+        else:
+            pairs.append((a, b))
+    return pairs, out
+
+
+def swiss_standings(bots: Iterable[str], rounds: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+    """The Swiss table after the scored ``rounds``: points (a round's win 1, tie 0.5,
+    bye 1, as in chess), then Buchholz (the points of the opponents met; a bye adds
+    none), then mbb/hand over every hand played, then the name."""
+    points = dict.fromkeys(bots, 0.0)
+    opponents: dict[str, list[str]] = {b: [] for b in points}
+    bb: dict[str, Fraction] = dict.fromkeys(points, Fraction(0))
+    hands = dict.fromkeys(points, 0)
+    for rnd in rounds:
+        for b in rnd["byes"]:
+            points[b] += 1.0
+        for res in rnd["results"]:
+            (a, b), (pa, pb) = res["bots"], res["points"]
+            points[a] += pa
+            points[b] += pb
+            opponents[a].append(b)
+            opponents[b].append(a)
+            for bot, x, n in zip((a, b), res["exact_bb"], res["hands"], strict=True):
+                bb[bot] += x
+                hands[bot] += n
+    rate = {b: 1000 * bb[b] / hands[b] if hands[b] else Fraction(0) for b in points}
+    buchholz = {b: sum(points[o] for o in opponents[b]) for b in points}
+    order = sorted(points, key=lambda b: (-points[b], -buchholz[b], -rate[b], b))
+    rows: list[dict[str, Any]] = [
+        {"bot": b, "points": points[b], "buchholz": buchholz[b],
+         "mbb_per_hand": round(float(rate[b]), 2), "hands": hands[b],
+         "opponents": opponents[b]} for b in order]
+    for rank, r in enumerate(rows, 1):
+        r["rank"] = rank
+    return rows
+
+
+# matches and the schedule -------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    """One match of the schedule and how far it got: shards landed (``done``), shards
+    fed to its test (``fed``, a prefix) and sent (``released``), its outcome."""
+
+    number: int
+    units: list[Unit]
+    round: int = 0
+    test: MatchTest | None = None
+    done: set[int] = field(default_factory=set)
+    fed: int = 0
+    released: int = 0
+    closed: bool = False
+    outcome: dict[str, Any] | None = None
+
+    @property
+    def counted(self) -> list[Unit]:
+        """The units whose rows count: every shard, or a stopped match's first ``fed``."""
+        return self.units[:self.fed] if self.test is not None else self.units
+
+
+class Schedule:
+    """Which units of a run may be sent, stage by stage (see the module docstring)."""
+
+    def __init__(self, spec: RunSpec, run_id: str, run_dir: str | Path) -> None:
+        self.spec = spec
+        self.run_id = run_id
+        self.run_dir = Path(run_dir)
+        self.limits = UnitLimits.of(spec.limits.model_dump())
+        tournament = spec.kind == "tournament"
+        self.stop: StopRule | None = spec.stop if tournament else None
+        self.swiss = tournament and spec.format == "swiss"
+        self.first = plan(spec, run_id)  # Swiss: round 1
+        if self.swiss:
+            _, self.planned_units, self.planned_hands = spec.plan_size()
+        else:
+            self.planned_units, self.planned_hands = len(self.first.units), self.first.hands
+        games = spec.game_configs()
+        self.rotations = [[(g, c)] for g, c in enumerate(games)] if not spec.rotation_hands \
+            else [list(enumerate(games))]
+        self.shards = len(spec.segments())
+        self._reset()
+
+    def _reset(self) -> None:
+        self.matches: dict[int, Match] = {}
+        self.rounds: list[dict[str, Any]] = []
+        self.results: dict[str, UnitResult] = {}
+        self.done: set[str] = set()
+        self.recorded: dict[tuple[str, int], dict[str, Any]] = {}
+        self.events: list[dict[str, Any]] = []
+        self.saved_units = self.saved_hands = 0
+
+    @property
+    def staged(self) -> bool:
+        """Whether the run reads its results back (Swiss rounds or early stopping)."""
+        return self.swiss or self.stop is not None
+
+    @property
+    def units_total(self) -> int:
+        """Units the run plays: the plan's, less those a stopped match will not play."""
+        return self.planned_units - self.saved_units
+
+    @property
+    def hands_total(self) -> int:
+        """Hands the run plays, likewise."""
+        return self.planned_hands - self.saved_hands
+
+    def counted_done(self) -> list[Unit]:
+        """The landed units whose rows count, in match and shard order."""
+        return [u for m in sorted(self.matches) for u in self.matches[m].counted
+                if u.unit_id in self.done]
+
+    @property
+    def complete(self) -> bool:
+        """Every match of every stage played out or stopped."""
+        rounds = (self.spec.rounds or 1) if self.swiss else 1
+        return all(m.closed for m in self.matches.values()) and (
+            not self.swiss or len(self.rounds) == rounds and "results" in self.rounds[-1])
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Manifest events (``stage``, ``decision``) taken since the last drain."""
+        out, self.events = self.events, []
+        return out
+
+    # the driver's calls ------------------------------------------------------------
+    def begin(self, done: Iterable[str], events: Iterable[dict[str, Any]] = ()
+              ) -> list[Unit]:
+        """Start (or restart) from the landed units ``done`` and the manifest's
+        ``events``; returns the units to send now, in plan order."""
+        self._reset()
+        self.done = set(done)
+        for e in events:
+            if e.get("event") == "stage":
+                self.recorded[("stage", int(e["round"]))] = e
+            elif e.get("event") == "decision":
+                self.recorded[("decision", int(e["match"]))] = e
+        ready = self._open_round(0) if self.swiss else self._open(self.first.units, 0)
+        return ready + self._next_rounds()
+
+    def landed(self, unit: Unit) -> list[Unit]:
+        """Unit ``unit`` landed and was recorded: the units it releases."""
+        self.done.add(unit.unit_id)
+        m = self.matches[unit.match]
+        m.done.add(unit.shard)
+        return self._advance(m) + self._next_rounds()
+
+    # matches -------------------------------------------------------------------------
+    def _open(self, units: list[Unit], rnd: int) -> list[Unit]:
+        by_match: dict[int, list[Unit]] = {}
+        for u in units:
+            by_match.setdefault(u.match, []).append(u)
+        ready: list[Unit] = []
+        for number, mu in by_match.items():
+            lineup = mu[0].bots
+            test = MatchTest(self.stop, lineup) if self.stop and len(lineup) == 2 else None
+            m = Match(number, mu, rnd, test,
+                      done={u.shard for u in mu if u.unit_id in self.done})
+            self.matches[number] = m
+            if test is None:
+                ready.extend(u for u in mu if u.shard not in m.done)
+            ready.extend(self._advance(m))
+        return ready
+
+    def _advance(self, m: Match) -> list[Unit]:
+        if m.closed:
+            return []
+        if m.test is None:
+            if len(m.done) == len(m.units):
+                m.closed = True
+            return []
+        while m.fed in m.done:
+            u = m.units[m.fed]
+            m.test.add(self._result(u).pairs)
+            m.fed += 1
+            verdict = m.test.check()
+            if verdict is not None or m.fed == len(m.units):
+                self._decide(m, verdict)
+                return []
+        if m.released <= m.fed:
+            m.released = m.fed + 1
+            return [m.units[m.fed]]
+        return []
+
+    def _result(self, u: Unit) -> UnitResult:
+        r = self.results.get(u.unit_id)
+        if r is None:
+            r = self.results[u.unit_id] = read_unit(self.run_dir, u.unit_id,
+                                                    self.matches[u.match].units[0].bots[0])
+        return r
+
+    def _decide(self, m: Match, verdict: tuple[str, str | None] | None) -> None:
+        assert m.test is not None
+        m.closed = True
+        left = m.units[m.fed:]
+        self.saved_units += len(left)
+        self.saved_hands += sum(u.hands for u in left)
+        first = m.units[0]
+        decision, ahead = verdict or ("inconclusive", None)
+        m.outcome = {"match": m.number, "round": m.round + 1 if self.swiss else None,
+                     "variant": first.variant, "betting": first.betting,
+                     "bots": list(first.bots), "decision": decision, "ahead": ahead,
+                     "shards": m.fed, "shards_planned": len(m.units),
+                     **m.test.state(2 if self.spec.duplicate else 1),
+                     "hands_planned": sum(u.hands for u in m.units),
+                     "hands_saved": sum(u.hands for u in left), "units_saved": len(left)}
+        self._record(("decision", m.number), {"event": "decision", **m.outcome},
+                     ("decision", "shards", "llr"))
+
+    def _record(self, key: tuple[str, int], event: dict[str, Any],
+                compare: tuple[str, ...]) -> None:
+        old = self.recorded.get(key)
+        if old is None:
+            self.recorded[key] = event
+            self.events.append(event)
+        elif any(old.get(k) != event[k] for k in compare):
+            raise StageMismatch(f"{key[0]} {key[1]}: the manifest recorded "
+                                f"{ {k: old.get(k) for k in compare} }, the rows now give "
+                                f"{ {k: event[k] for k in compare} }")
+
+    # Swiss rounds --------------------------------------------------------------------
+    def _open_round(self, r: int) -> list[Unit]:
+        scored = [rnd for rnd in self.rounds if "results" in rnd]
+        table = swiss_standings(self.spec.bots, scored)
+        scores = {row["bot"]: row["points"] for row in table}
+        played = {frozenset(res["bots"]) for rnd in scored for res in rnd["results"]}
+        byes = {b for rnd in scored for b in rnd["byes"]}
+        pairs, bye = swiss_pairs(scores, played, byes)
+        per_round = len(self.rotations) * len(pairs)
+        units: list[Unit] = []
+        for g, rotation in enumerate(self.rotations):
+            for p, lineup in enumerate(pairs):
+                number = r * per_round + g * len(pairs) + p
+                units += match_units(self.spec, number * self.shards, number, rotation,
+                                     lineup, self.run_id, self.limits)
+        self.rounds.append({"round": r + 1, "pairs": [list(p) for p in pairs],
+                            "byes": bye, "matches": [r * per_round, (r + 1) * per_round - 1]})
+        self._record(("stage", r + 1), {"event": "stage", **self.rounds[-1]},
+                     ("pairs", "byes", "matches"))
+        return self._open(units, r)
+
+    def _next_rounds(self) -> list[Unit]:
+        out: list[Unit] = []
+        while self.swiss and "results" not in self.rounds[-1] and all(
+                m.closed for m in self.matches.values() if m.round == len(self.rounds) - 1):
+            self._score_round(self.rounds[-1], len(self.rounds) - 1)
+            if len(self.rounds) < (self.spec.rounds or 1):
+                out += self._open_round(len(self.rounds))
+        return out
+
+    def _score_round(self, rnd: dict[str, Any], r: int) -> None:
+        """A pairing's winner in a round: more chips over the round's games (big
+        blinds, exactly); 1 point, a tie 0.5 each."""
+        chips: dict[tuple[str, ...], list[Any]] = {}
+        for m in self.matches.values():
+            if m.round != r:
+                continue
+            acc = chips.setdefault(m.units[0].bots, [Fraction(0), Fraction(0), 0, 0])
+            a, b = m.units[0].bots
+            for u in m.counted:
+                res = self._result(u)
+                acc[0] += res.chips.get(a, 0)
+                acc[1] += res.chips.get(b, 0)
+                acc[2] += res.hands.get(a, 0)
+                acc[3] += res.hands.get(b, 0)
+        results = []
+        for a, b in (tuple(p) for p in rnd["pairs"]):
+            xa, xb, na, nb = chips[(a, b)]
+            pts = (1.0, 0.0) if xa > xb else (0.0, 1.0) if xb > xa else (0.5, 0.5)
+            results.append({"bots": [a, b], "bb": [round(float(xa), 3), round(float(xb), 3)],
+                            "exact_bb": [xa, xb], "hands": [na, nb], "points": list(pts)})
+        rnd["results"] = results
+
+    # the summary ---------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """The leaderboard's document: the tested matches' decisions, hands saved, and
+        (Swiss) the rounds and the standings after the rounds scored so far."""
+        decisions = [self.matches[m].outcome for m in sorted(self.matches)
+                     if self.matches[m].outcome is not None]
+        out: dict[str, Any] = {
+            "run_id": self.run_id, "format": self.spec.format,
+            "stop": None if self.stop is None else self.stop.model_dump(),
+            "units_planned": self.planned_units, "hands_planned": self.planned_hands,
+            "hands_saved": self.saved_hands, "units_saved": self.saved_units,
+            "decisions": decisions}
+        if self.swiss:
+            scored = [r for r in self.rounds if "results" in r]
+            out["rounds"] = [{k: v if k != "results" else
+                              [{x: y for x, y in res.items() if x != "exact_bb"} for res in v]
+                              for k, v in r.items()} for r in self.rounds]
+            out["standings"] = swiss_standings(self.spec.bots, scored)
+        return out
+
+
+def write_summary(run_dir: str | Path, summary: dict[str, Any]) -> Path:
+    """Keep ``summary`` as ``<run>/tournament.json`` (temporary name, then rename)."""
+    path = Path(run_dir) / SUMMARY_NAME
+    tmp = path.with_name(f".{SUMMARY_NAME}.{secrets.token_hex(4)}.tmp")
+    tmp.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+def load_summary(run_dir: str | Path) -> dict[str, Any] | None:
+    """The run's ``tournament.json``, or None (a run without stages has none)."""
+    try:
+        return json.loads((Path(run_dir) / SUMMARY_NAME).read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
