@@ -168,6 +168,14 @@ def test_dashboard_shows_a_tournaments_standings(browser, service, tmp_path):
     assert page.eval_on_selector_all("#chart-cumulative polygon.band", "p => p.length") == 3
     assert page.eval_on_selector_all("#chart-history g.series", "g => g.length") == 3
     assert "Instant run-off" in page.inner_text("#rankings")
+    # the cross table with intervals, rows and columns in ranking order
+    assert page.eval_on_selector_all("#standings-cross tbody tr",
+                                     "rs => rs.map(r => r.dataset.bot)") == ranked
+    i, j = st["cross"]["bots"].index(ranked[0]), st["cross"]["bots"].index(ranked[1])
+    cell = page.inner_text(f"#standings-cross td[data-bot='{ranked[0]}']"
+                           f"[data-opponent='{ranked[1]}']")
+    assert "±" in cell and float(cell.split("±")[0].replace(",", "")) == \
+        st["cross"]["mbb_per_hand"][i][j]
     page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
     assert errors == []
     page.close()

@@ -71,6 +71,28 @@ function lineChart(svg, series) {
              svgEl("text", { x: left - 4, y: Y(y0), "text-anchor": "end" }, fmt(y0)));
 }
 
+// The cross table of the standings: each row bot's mbb/hand against each column bot with
+// its 95% half-width, bots in ranking order. Its table is made here on first use.
+function crossTable(cross, order) {
+  let table = document.getElementById("standings-cross");
+  if (!table) {
+    table = el("table", { id: "standings-cross" }, el("thead"), el("tbody"));
+    document.querySelector("#standings .grid").append(el("div", {},
+      el("h3", {}, "Cross table ", el("small", { class: "muted" },
+        "(row bot's mbb/hand vs. column bot, ±95%; blocks: deals)")), table));
+  }
+  const index = new Map(cross.bots.map((b, i) => [b, i]));
+  table.tHead.replaceChildren(el("tr", {}, el("th", {}, ""),
+    ...order.map((b) => el("th", { class: "num" }, b))));
+  table.tBodies[0].replaceChildren(...order.map((a) => el("tr", { "data-bot": a },
+    el("th", {}, a), ...order.map((c) => {
+      const v = cross.mbb_per_hand[index.get(a)][index.get(c)];
+      const ci = cross.ci95[index.get(a)][index.get(c)];
+      return el("td", { class: "num", "data-bot": a, "data-opponent": c },
+                v === null ? "" : `${fmt(v, 1)} ±${fmt(ci, 1)}`);
+    }))));
+}
+
 function renderStandings(runId, st) {
   const section = document.getElementById("standings");
   section.hidden = false;
@@ -94,6 +116,7 @@ function renderStandings(runId, st) {
   lineChart(document.getElementById("chart-cumulative"), st.bots.map((b) => ({
     name: b.bot, x: st.cumulative[b.bot].hands, y: st.cumulative[b.bot].bb,
     band: st.cumulative[b.bot].band })));
+  crossTable(st.cross, st.bots.map((b) => b.bot));
   const names = st.cross.bots;
   const steps = st.openskill_history.map((_, i) => i + 1);
   lineChart(document.getElementById("chart-history"), names.map((n, k) => ({
