@@ -109,7 +109,11 @@ class RayExecutor:
 
     With ``depth=2`` an actor always has its next unit waiting, so the round trip to the
     driver is hidden behind play. A dead actor is replaced by a fresh one; its units come
-    back as failures with ``worker_died=True`` and the driver retries them.
+    back as failures with ``worker_died=True`` and the driver retries them. A fresh actor
+    gets units only once it is up: when a node is lost, its replacements wait for room
+    in the cluster (for the node to come back, or for another) while the actors left go
+    on playing, so the run continues on fewer workers instead of queueing units behind
+    actors that cannot start (:attr:`capacity` counts only the actors that are up).
     """
 
     name = "ray"
@@ -120,11 +124,11 @@ class RayExecutor:
             raise ValueError(f"--workers must be at least 1, got {workers}")
         self.workers = workers or 0  # 0: one per CPU of the cluster, decided by start()
         self.depth = depth
-        self.capacity = self.workers * depth
         self.address = address
         self._owns_ray = False
         self._actors: list[Any] = []
         self._load: list[int] = []
+        self._starting: dict[int, Any] = {}  # slot -> ready ref of an actor not yet up
         self._refs: dict[Any, tuple[int, int, Any]] = {}  # ref -> (ticket, slot, actor)
         self._by_ticket: dict[int, Any] = {}
         self._tickets = itertools.count()
@@ -138,7 +142,6 @@ class RayExecutor:
                                   num_cpus=max(self.workers, os.cpu_count() or 1))
         if not self.workers:
             self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-            self.capacity = self.workers * self.depth
         self._actors = [self._new_actor() for _ in range(self.workers)]
         self._load = [0] * self.workers
         ray.get([a.ready.remote() for a in self._actors])
@@ -154,13 +157,32 @@ class RayExecutor:
 
         return ray.get([a.pid.remote() for a in self._actors])
 
+    def _up(self) -> list[int]:
+        """The slots whose actor is up (a replacement counts once its ``ready`` answered)."""
+        if self._starting:
+            import ray
+
+            refs = list(self._starting.values())
+            done, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
+            for slot, ref in list(self._starting.items()):
+                if ref in done:
+                    del self._starting[slot]
+        return [i for i in range(len(self._actors)) if i not in self._starting]
+
+    @property
+    def capacity(self) -> int:
+        """How many units may be in flight: ``depth`` per actor that is up."""
+        if not self._actors:
+            return self.workers * self.depth
+        return len(self._up()) * self.depth
+
     def has_idle_worker(self) -> bool:
-        """True when some actor has nothing to do."""
-        return any(load == 0 for load in self._load)
+        """True when some actor that is up has nothing to do."""
+        return any(self._load[i] == 0 for i in self._up())
 
     def submit(self, unit: Unit, run_dir: str, attempt: int) -> int:
-        """Send the unit to the least loaded actor."""
-        slot = min(range(self.workers), key=lambda i: self._load[i])
+        """Send the unit to the least loaded actor that is up."""
+        slot = min(self._up() or range(self.workers), key=lambda i: self._load[i])
         actor = self._actors[slot]
         ref = actor.run_unit.remote(unit, run_dir, attempt)
         ticket = next(self._tickets)
@@ -177,7 +199,8 @@ class RayExecutor:
         if self._actors[slot] is actor:
             with contextlib.suppress(Exception):
                 ray.kill(actor, no_restart=True)
-            self._actors[slot] = self._new_actor()
+            self._actors[slot] = fresh = self._new_actor()
+            self._starting[slot] = fresh.ready.remote()
             self.restarts += 1
 
     def wait(self, timeout: float) -> list[Finished]:
@@ -229,6 +252,7 @@ class RayExecutor:
             with contextlib.suppress(Exception):
                 ray.kill(a, no_restart=True)
         self._actors = []
+        self._starting.clear()
         self._refs.clear()
         self._by_ticket.clear()
         if self._owns_ray:
