@@ -245,8 +245,9 @@ def _quantiles(con: Any, played: dict[int, int]
     return rows, ecdf
 
 
-def study_results(data: str | Path, run_id: str) -> dict[str, Any]:
-    """Everything the report shows, as plain data (see :mod:`pokerarena.studies.report`)."""
+def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[str, Any]:
+    """Everything the report shows, as plain data (see :mod:`pokerarena.studies.report`);
+    ``exact``: with the exact census tables of the cells' rule sets."""
     from pokerarena.platform.query import connect
 
     store = RunStore(data, run_id)
@@ -280,8 +281,10 @@ def study_results(data: str | Path, run_id: str) -> dict[str, Any]:
             "SELECT match, count(*) FROM hands WHERE NOT passed GROUP BY 1").fetchall()})
     finally:
         con.close()
-    return _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
-                     quantiles, ecdf, categories)
+    out = _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
+                    quantiles, ecdf, categories)
+    out["exact_tables"] = exact_tables(cells) if exact else None
+    return out
 
 
 def references(base: int, cells: int, mixes: int) -> dict[int, int]:
@@ -347,8 +350,7 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
             "settings": settings.model_dump(mode="json"), "common_deals": spec.common_deals,
             "seed": spec.seed, "cells": cells, "metrics": metrics,
             "comparisons": comparisons, "quantiles": quantiles, "ecdf": ecdf,
-            "skill": skill, "categories": categories,
-            "exact_tables": exact_tables(cells)}
+            "skill": skill, "categories": categories}
 
 
 def _bounded(name: str, m: Moments) -> dict[str, Any]:
@@ -360,10 +362,58 @@ def _bounded(name: str, m: Moments) -> dict[str, Any]:
 
 
 def exact_tables(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """HOOK for the exact census tables (issue 15, ``studies/census.py``): per distinct
-    rule set of the cells, its exact category frequencies with the paradox flags. Until
-    the census lands this gives none, and the report says so."""
-    return []
+    """The exact hand-category table of each distinct rule set of the cells (the
+    census of :func:`pokerarena.studies.census.rule_census`: exact where every hand can
+    be enumerated, else a labelled sample with intervals), with the pairs whose ranking
+    disagrees with their frequencies (the paradox flags)."""
+    from pokerarena.studies.census import CensusError, rule_census
+
+    seen: dict[str, list[int]] = {}
+    for c in cells:
+        key = json.dumps([c["variant"], c["options"]], sort_keys=True)
+        seen.setdefault(key, []).append(c["cell"])
+    merged: dict[tuple, dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    for key, members in seen.items():
+        variant, options = json.loads(key)
+        try:
+            census = rule_census(variant, options)
+        except CensusError as exc:
+            out.append({"title": f"{variant} {_options_text(options)}", "cells": members,
+                        "error": str(exc), "rows": []})
+            continue
+        for t in census.tables:
+            # rule sets that deal the same hands (options of the betting only) share one
+            ident = (variant, t.half, t.ranking, t.deck, t.wild, t.wild_rule, t.hand, t.rows)
+            if ident in merged:
+                merged[ident]["cells"] = sorted(merged[ident]["cells"] + members)
+                continue
+            merged[ident] = _exact_entry(variant, t, members)
+            out.append(merged[ident])
+    return out
+
+
+def _exact_entry(variant: str, t: Any, members: list[int]) -> dict[str, Any]:
+    """One census table for the report, each category flagged where it ranks above a
+    more common one."""
+    flags: dict[str, list[str]] = {}
+    for inv in t.inversions:
+        flags.setdefault(inv.higher, []).append(
+            f"ranks above {inv.lower.replace('_', ' ')} yet is more common"
+            + ("" if inv.certain else " (within the sample's error)"))
+    order = {name: i + 1 for i, name in enumerate(t.probability_order)}
+    return {"title": f"{variant}: {t.half} hands ({t.hand}; {t.deck} deck; wild: {t.wild})",
+            "cells": list(members), "sampled": t.method != "exact", "hands": t.hands,
+            "probability_order": list(t.probability_order), "notes": list(t.notes),
+            "rows": [{"category": r.name, "rank": r.rank, "count": r.count,
+                      "probability": r.frequency, "low": r.low, "high": r.high,
+                      "probability_rank": order.get(r.name),
+                      "flag": "; ".join(flags.get(r.name, [])) or None} for r in t.rows]}
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items())) or \
+        "(variant's own rules)"
 
 
 def report_tables(results: dict[str, Any]) -> dict[str, pa.Table]:
@@ -378,9 +428,11 @@ def report_tables(results: dict[str, Any]) -> dict[str, pa.Table]:
            "pot_quantiles": table(results["quantiles"])}
     if results["skill"]:
         out["skill"] = table(results["skill"])
-    if results["exact_tables"]:
-        out["exact_tables"] = table([{"table": t.get("title", ""), **r}
-                                     for t in results["exact_tables"] for r in t["rows"]])
+    exact = [{"table": t["title"], "cells": ",".join(map(str, t["cells"])),
+              "sampled": t.get("sampled"), **r}
+             for t in results.get("exact_tables") or [] for r in t["rows"]]
+    if exact:
+        out["exact_tables"] = table(exact)
     return out
 
 
@@ -388,13 +440,15 @@ def _plain(v: Any) -> Any:
     return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
-def write_report(data: str | Path, run_id: str, out: str | Path | None = None) -> Path:
+def write_report(data: str | Path, run_id: str, out: str | Path | None = None, *,
+                 exact: bool = True) -> Path:
     """Write run ``run_id``'s report to ``out/report.html`` (default: the run's
-    ``report/`` folder) with its Parquet tables beside it; returns the HTML's path."""
+    ``report/`` folder) with its Parquet tables beside it; returns the HTML's path.
+    ``exact``: with the census tables (a deuces-wild seven-card census takes a minute)."""
     from pokerarena.platform.standings import write_tables
     from pokerarena.studies.report import render
 
-    results = study_results(data, run_id)
+    results = study_results(data, run_id, exact=exact)
     folder = Path(out) if out is not None else RunStore(data, run_id).run_dir / "report"
     try:
         folder.mkdir(parents=True, exist_ok=True)

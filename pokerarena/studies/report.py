@@ -427,26 +427,44 @@ def _comparisons_table(results: dict[str, Any]) -> str:
 
 
 def _exact_section(results: dict[str, Any]) -> str:
-    tables = results.get("exact_tables") or []
-    if not tables:
-        return ('<p class=note id="exact-none">No exact tables: the census of the cells\' '
-                "rule sets was not available when this report was written.</p>")
-    out = []
+    tables = results.get("exact_tables")
+    if tables is None:
+        return ('<p class=note id="exact-none">Exact tables left out of this report (written '
+                "with --no-exact).</p>")
+    out = ['<p class=note>The hand a player ends up with under each cell\'s rules, counted '
+           "over every hand the deck allows (a sampled estimate, with its 95% interval, "
+           "where enumeration is not feasible; draw games: the hands dealt). A flag marks a "
+           "category that ranks above another yet is more common: the ranking no longer "
+           "follows probability.</p>"]
     for i, t in enumerate(tables):
-        head = ["category (ranking order)", "frequency", "probability", "order by probability",
-                "flag"]
+        cells = ", ".join(map(str, t["cells"]))
+        if t.get("error"):
+            out.append(f"<h3>{_esc(t['title'])}</h3><p class=note>No table: "
+                       f"{_esc(t['error'])}</p>")
+            continue
+        kind = "sampled estimate" if t.get("sampled") else "exact enumeration"
         rows = []
         for r in t["rows"]:
-            flag = r.get("flag")
-            rows.append([_td(_esc(str(r.get("category", "")).replace("_", " "))),
-                         _td(f"{r.get('count', ''):,}" if isinstance(r.get("count"), int)
-                             else _esc(r.get("count", "")), True),
-                         _td(_num(r.get("probability"), 4), True),
-                         _td(_esc(r.get("probability_rank", "")), True),
-                         _td(f"<span class=flag>{_esc(flag)}</span>" if flag else "")])
-        kind = "sampled estimate" if t.get("sampled") else "exact enumeration"
-        out.append(f"<h3>{_esc(t.get('title', f'table {i}'))} <span class=ci>({kind})"
-                   f"</span></h3>" + _table(f"table-exact-{i}", head, rows))
+            freq = f"{_num(100 * r['probability'], 4)}%"
+            if t.get("sampled"):
+                freq += (f" <span class=ci>[{_num(100 * r['low'], 3)}%, "
+                         f"{_num(100 * r['high'], 3)}%]</span>")
+            rows.append([_td(str(r["rank"]), True),
+                         _td(_esc(str(r["category"]).replace("_", " "))),
+                         _td(f"{r['count']:,}", True), _td(freq, True),
+                         _td(str(r.get("probability_rank") or "–"), True),
+                         _td(f"<span class=flag>⚑ {_esc(r['flag'])}</span>"
+                             if r.get("flag") else "")])
+        flagged = sum(1 for r in t["rows"] if r.get("flag"))
+        order = " > ".join(c.replace("_", " ") for c in t.get("probability_order", []))
+        out.append(
+            f"<h3>{_esc(t['title'])} <span class=ci>(cells {cells}; {kind}, "
+            f"{t.get('hands', 0):,} hands)</span></h3>"
+            + _table(f"table-exact-{i}", ["rank", "category", "hands", "frequency",
+                                          "rank by probability", "paradox flag"], rows)
+            + (f"<p class=note>{flagged} categor{'y' if flagged == 1 else 'ies'} flagged; "
+               f"by probability (rarest first) the order would be: {_esc(order)}.</p>"
+               if flagged else "<p class=note>The ranking follows probability.</p>"))
     return "".join(out)
 
 
