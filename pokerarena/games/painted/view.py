@@ -35,6 +35,7 @@ class PaintedView:
     deals: int
     kind: str
     cards: int
+    first_or_last: bool
     dealer: int
     trump: int
     trump_card: int
@@ -79,6 +80,7 @@ def view_of(hand: PaintedHand, seat: int) -> PaintedView:
     return PaintedView(
         seat=seat, players=hand.players, options=hand.game.options,
         deal_no=d.spec.no, deals=len(hand.plan), kind=d.spec.kind, cards=d.spec.cards,
+        first_or_last=d.spec.first_or_last,
         dealer=d.dealer, trump=d.trump, trump_card=d.trump_card,
         hand=() if hidden else tuple(d.hands[seat]), hand_hidden=hidden,
         hand_sizes=tuple(len(h) for h in d.hands), shown=dict(d.shown),
