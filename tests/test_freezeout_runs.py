@@ -27,10 +27,12 @@ from pokerarena.platform.api.testing import small_spec
 from pokerarena.platform.driver import RunDriver
 from pokerarena.platform.executors import LocalExecutor, RayExecutor
 from pokerarena.platform.freezeout_standings import run_freezeout_standings
+from pokerarena.platform.planner import plan
 from pokerarena.platform.query import connect, query
 from pokerarena.platform.spec import parse_spec
 from pokerarena.platform.storage import RunStore
 from pokerarena.tournaments.estimates import t95
+from pokerarena.workers.table import execute_unit
 
 pytest.importorskip("ray")
 
@@ -278,3 +280,15 @@ def test_ordinary_units_write_an_empty_places_part_and_old_runs_still_open(tmp_p
     # with the folder there, a unit whose places part went missing is damage
     (store.run_dir / "places").mkdir()
     assert set(store.damaged_units()) == {"m00000s00000", "m00000s00001"}
+
+
+def test_a_freezeout_unit_reports_the_hands_it_played_not_its_round_limit(tmp_path):
+    """A freeze-out unit's ``hands`` is its round limit; what it reports (and the driver
+    can count) is the hands it played, as many as its ``hands`` rows."""
+    spec = parse_spec(SPECS["stop"])
+    store = RunStore(tmp_path, "one")
+    store.create(spec)
+    unit = plan(spec, "one").units[0]
+    done = execute_unit(unit, str(store.run_dir))
+    assert unit.hands == 3 and done["hands"] == done["rows"]["hands"] == 6
+    assert done["rows"]["places"] == 6 and done["rows"]["seats"] == 18

@@ -32,10 +32,11 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     :func:`~pokerarena.workers.freezeout_unit.play_freezeout_unit`), write its
     ``hands``/``seats``/``actions``/``faults``/``places`` parts (``places`` empty but for
     a freeze-out: every unit writes every table, so every check of a unit's parts is the
-    same) and its ``units`` row, and land them together. Returns a summary dict: ``unit_id``,
-    ``hands``, ``rows`` per table, ``bytes``, ``play_seconds``, ``write_seconds``,
-    ``cpu_seconds`` (this process's CPU time for the unit: below the wall time when the
-    machine is oversubscribed), ``worker``, ``attempt``.
+    same) and its ``units`` row, and land them together. Returns a summary dict:
+    ``unit_id``, ``hands`` (played: a freeze-out's, not its round limit), ``rows`` per
+    table, ``bytes``, ``play_seconds``, ``write_seconds``, ``cpu_seconds`` (this process's
+    CPU time for the unit: below the wall time when the machine is oversubscribed),
+    ``worker``, ``attempt``.
 
     Every part is first written under a temporary name and checked
     (:func:`~pokerarena.workers.parts.stage_part`); then, holding the run's landing lock,
@@ -81,6 +82,7 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
                 staged.pop(0)
     finally:
         drop_staged(staged)
-    return {"unit_id": uid, "hands": unit.hands, "rows": rows, "bytes": nbytes,
+    hands = rows["hands"] if unit.freezeout is not None else unit.hands  # not its limit
+    return {"unit_id": uid, "hands": hands, "rows": rows, "bytes": nbytes,
             "play_seconds": t1 - t0, "write_seconds": time.perf_counter() - t1,
             "cpu_seconds": time.process_time() - cpu0, "worker": worker, "attempt": attempt}
