@@ -1,0 +1,84 @@
+"""Playing whole games between painted-poker bots, and the duplicate comparison.
+
+This is the small loop the tests and the comparisons use; the platform's table loop
+(fault guard, timing, rows) is the arena's, in a later slice. ``duplicate`` plays every
+deal sequence (one seed: the same first dealer and the same cards in every deal) once
+in each seating of two bots (alternating seats, then shifted by one), so each seat's
+cards are played by both, and reports the per-game difference with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerarena.games.painted.bots import PaintedBot, make_bot
+from pokerarena.games.painted.game import PaintedGame, PaintedHand
+
+
+def play_game(game: PaintedGame, bots: Sequence[PaintedBot], seed: int | None,
+              dealer: int | None = None) -> PaintedHand:
+    """One whole game, seat ``i`` played by ``bots[i]``."""
+    hand = game.new_hand(seed, len(bots), dealer)
+    for s, b in enumerate(bots):
+        b.start_game(hand.observation(s))
+    while not hand.is_over:
+        s = hand.to_act
+        hand.apply(bots[s].act(hand.observation(s)), s)
+    for s, b in enumerate(bots):
+        b.end_game(hand.observation(s))
+    return hand
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``a`` against ``b``: per deal sequence, the mean points per game of ``a``'s seats
+    minus ``b``'s, over the seatings; the mean and its 95% half-width."""
+
+    a: str
+    b: str
+    diffs: tuple[float, ...]
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.diffs))
+
+    @property
+    def ci95(self) -> float:
+        n = len(self.diffs)
+        return 1.96 * float(np.std(self.diffs, ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+
+    def as_text(self) -> str:
+        return (f"{self.a} - {self.b}: {self.mean:+.1f} ± {self.ci95:.1f} points per game "
+                f"(95%, {len(self.diffs)} deal sequences)")
+
+
+def seatings(a: str, b: str, players: int) -> list[list[str]]:
+    """Two bots alternating round the table, and the same shifted by one seat."""
+    first = [a if i % 2 == 0 else b for i in range(players)]
+    return [first, first[1:] + first[:1]]
+
+
+def duplicate(game: PaintedGame, a: str, b: str, *, players: int = 4, games: int = 10,
+              seed: int = 0, options: dict[str, dict[str, Any]] | None = None) -> Comparison:
+    """Bot ``a`` against bot ``b`` on ``games`` deal sequences (see the module docstring);
+    ``options``: keyword options per bot name."""
+    opts = options or {}
+    diffs = []
+    for g in range(games):
+        deal_seed = seed * 1_000_003 + g
+        d = 0.0
+        layouts = seatings(a, b, players)
+        for names in layouts:
+            bots = [make_bot(nm, seed=deal_seed * 31 + i, **opts.get(nm, {}))
+                    for i, nm in enumerate(names)]
+            totals = play_game(game, bots, deal_seed).result().totals
+            mine = [t for t, nm in zip(totals, names, strict=True) if nm == a]
+            theirs = [t for t, nm in zip(totals, names, strict=True) if nm == b]
+            d += (float(np.mean(mine)) - float(np.mean(theirs))) / len(layouts)
+        diffs.append(d)
+    return Comparison(a, b, tuple(diffs))
