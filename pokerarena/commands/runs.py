@@ -231,6 +231,11 @@ def show_data(data: Path, run_id: str) -> dict[str, Any]:
     info = store.info().as_dict()
     info["spec"] = store.spec_doc()["spec"]
     info["unreadable_units"] = store.damaged_units()
+    from pokerarena.platform.stages import load_summary
+
+    if (staged := load_summary(store.run_dir)) is not None:  # Swiss rounds, early stops
+        info.update(decisions=staged["decisions"], hands_saved=staged["hands_saved"],
+                    swiss=staged.get("standings"))
     con = connect(data, run_id)
     try:
         info["leaderboard"] = as_records(*run_query(con, leaderboard_sql()))
@@ -272,11 +277,20 @@ def cmd_show(args: argparse.Namespace) -> int:
         console.print(f"The bots' thinking took {100 * info['bots_think_share']:.0f}% of "
                       "the workers' play time (the rest: the engine and the records).")
     for title, rows in (("leaderboard", info["leaderboard"]), ("games", info["games"]),
-                        ("workers", info["workers"])):
+                        ("workers", info["workers"]), ("swiss", info.get("swiss")),
+                        ("early stops", _decision_rows(info.get("decisions")))):
         if rows:
             console.print(records_table(title, list(rows[0]), [tuple(r.values())
                                                                for r in rows]))
     return 0
+
+
+def _decision_rows(decisions: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """One line per tested match: its decision, the pairs it took and the estimate."""
+    return [{"match": d["match"], "bots": " v ".join(d["bots"]), "decision": d["decision"],
+             "ahead": d["ahead"] or "", "pairs": d["pairs"], "llr": d["llr"],
+             "mbb/hand": d["mbb_per_hand"], "95% interval": f"{d['ci95'][0]} .. {d['ci95'][1]}",
+             "hands saved": d["hands_saved"]} for d in decisions or []]
 
 
 def records_table(title: str | None, columns: list[str], rows: list[tuple]) -> Any:
