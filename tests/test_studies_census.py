@@ -225,12 +225,25 @@ def test_positional_wild_is_sampled_per_hand() -> None:
 
 
 def test_low_and_split_games() -> None:
-    """Razz (ace-to-five low) has a low table without flags; Omaha high-low two tables."""
+    """Razz (ace-to-five low) has a low table without flags, best low first; a split
+    game has a table per half, and an eight-or-better low says how many hands qualify
+    (002_… «Семикарточный покер с Hi/Lo»: «Выигрывает только Low, в которой старшая
+    карта – восьм[ерка]»: an unpaired low whose top card is at most an eight)."""
     razz = only_table("razz")
     assert razz.half == "low" and razz.method == "exact" and razz.hands == comb(52, 7)
     assert razz.inversions == () and razz.rows[0].name == "5-high"
+    assert [r.name for r in razz.rows][-3:] == ["one_pair", "two_pair", "full_house"]
+    five_card_lows = only_table("stud_low")  # five cards: no pair and no five-high straight
+    assert five_card_lows.rows[0].name == "5-high"
+    assert five_card_lows.rows[0].count == 4 ** 5  # A-2-3-4-5, suits free
+    stud8 = rule_census("stud7_hilo").tables
+    assert [t.half for t in stud8] == ["high", "low"]
+    eight = sum(r.count for r in stud8[1].rows[:4])  # 5-high .. 8-high
+    assert any(f"8 or better: {eight:,} hands" in n for n in stud8[1].notes)
     split = rule_census("omaha_hilo", samples=20_000)
     assert [t.half for t in split.tables] == ["high", "low"]
+    assert split.tables[1].rows[0].name == "5-high" and split.tables[1].method == "sampled"
+    assert any("95% interval" in n for n in split.tables[1].notes if "better" in n)
 
 
 def test_game_input_and_wilson() -> None:

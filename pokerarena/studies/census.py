@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.cards import DECK_NAMES, JOKER_2, CardError, deck
+from pokerarena.cards import DECK_NAMES, JOKER_2, RANKS, CardError, deck
 from pokerarena.engine import Game
 from pokerarena.engine.program import Program, compile_program
 from pokerarena.engine.scoring import Scorer, positional_wilds
@@ -31,7 +31,14 @@ from pokerarena.errors import UserError
 from pokerarena.evaluator import category, evaluate_batch, evaluate_omaha_batch
 from pokerarena.evaluator import ranking as make_ranking
 from pokerarena.evaluator.census import census
-from pokerarena.evaluator.rankings import CATEGORY_NAMES, KIND_HIGH, LOW_NAMES, Ranking
+from pokerarena.evaluator.rankings import (
+    CATEGORY_NAMES,
+    KIND_A5,
+    KIND_HIGH,
+    LOW_BADNESS,
+    LOW_NAMES,
+    Ranking,
+)
 from pokerarena.rules import DealStreet, DrawStreet, ExposeStreet, KnockStreet, Showdown, Variant
 from pokerarena.rules.model import POSITIONAL_WILDS
 
@@ -195,11 +202,23 @@ def _ranking(showdown: Showdown, half: str, deck_name: str,
         raise CensusError(str(exc)) from None
 
 
+def _low_key(rk: Ranking, name: str) -> tuple[int, int]:
+    """Sort key of a low category, best first: unpaired lows by top card (``7-high``),
+    badugi by card count (``4-card``), then the bad categories, worst last."""
+    if name.endswith("-high"):
+        return 0, RANKS.index(name[0])
+    if name.endswith("-card"):
+        return 0, -int(name[0])
+    if name in CATEGORY_NAMES and rk.kind in LOW_BADNESS:
+        return 1, LOW_BADNESS[rk.kind].index(CATEGORY_NAMES.index(name))
+    return 2, 0
+
+
 def _names(rk: Ranking, counts: dict[str, int]) -> list[str]:
-    """Category names best first: the ranking's order (high) or the census's (low)."""
+    """Category names best first: the ranking's order (high) or the low order."""
     if rk.kind == KIND_HIGH:
         return [CATEGORY_NAMES[c] for c in reversed(rk.order)]
-    return list(counts)
+    return sorted(counts, key=lambda name: _low_key(rk, name))
 
 
 # Counting ------------------------------------------------------------------------------
@@ -324,6 +343,18 @@ def _method(shape: _Shape, positional: bool, deck_size: int, asked: str) -> str:
     return "exact" if asked == "exact" or (asked == "auto" and exact_ok) else "sampled"
 
 
+def _qualifying(rows: tuple[CategoryRow, ...], limit: int, exact: bool) -> str:
+    """The share of ace-to-five lows that qualify (``N-high`` rows with N <= limit)."""
+    hands = sum(r.count for r in rows)
+    good = sum(r.count for r in rows
+               if r.name.endswith("-high") and r.name[0].isdigit() and int(r.name[0]) <= limit)
+    share = f"{100 * good / hands:.4f}%" if hands else "none"
+    if not exact:
+        low, high = wilson(good, hands)
+        share += f" (95% interval {100 * low:.4f}% - {100 * high:.4f}%)"
+    return f"{limit} or better: {good:,} hands, {share}, qualify for the low"
+
+
 def _notes(shape: _Shape, rk: Ranking, half: str, cards: np.ndarray,
            positional: bool) -> list[str]:
     notes = []
@@ -331,7 +362,7 @@ def _notes(shape: _Shape, rk: Ranking, half: str, cards: np.ndarray,
         notes.append("positional wild cards: each hand's own, found by the engine's rule")
     if shape.draws:
         notes.append("the hands as dealt: draws are players' choices and are not played")
-    if shape.exposes:
+    if shape.exposes and positional:
         notes.append("the cards a player turns up are taken as his first ones dealt")
     elif rk.wild and not set(rk.wild) & set(cards.tolist()):
         notes.append("none of the wild cards is in this deck")
@@ -371,13 +402,16 @@ def _table(program: Program, half: str, deck_name: str, method: str, samples: in
     seconds = time.perf_counter() - start
     rows = _rows(_names(rk, counts), counts, method == "exact")
     high = rk.kind == KIND_HIGH
+    notes = _notes(shape, rk, half, cards, positional)
+    if half == "low" and showdown.low_qualifier and rk.kind == KIND_A5:
+        notes.append(_qualifying(rows, showdown.low_qualifier, method == "exact"))
     return CensusTable(
         half=half, ranking=rk.name, deck=deck_name, deck_size=int(cards.size),
         wild=showdown.wild, wild_rule=showdown.wild_rule if showdown.wild != "none" else "",
         hand=shape.text(), method=method, hands=sum(counts.values()), seconds=seconds,
         rows=rows, inversions=inversions(rows) if high else (),
         probability_order=probability_order(rows) if high else (),
-        notes=tuple(_notes(shape, rk, half, cards, positional)),
+        notes=tuple(notes),
         seed=None if method == "exact" else seed)
 
 
