@@ -4,6 +4,10 @@ invariants over random legal play (issue 17)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -515,6 +519,16 @@ def test_the_catalogue_lists_painted_apart_from_the_poker_variants():
     assert isinstance(new_game("painted", {"jokers": 1}), PaintedGame)
     with pytest.raises(UserError, match="unknown game family"):
         new_game("durak")
+
+
+def test_pokerarena_variants_lists_painted(pokerarena_cli):
+    """``pokerarena variants`` lists the family beside the poker variants (issue 17)."""
+    out = subprocess.run([*pokerarena_cli, "variants", "--json"], capture_output=True,
+                         text=True, env={**os.environ, "POKERARENA_PURE": "1"}, check=False)
+    assert out.returncode == 0, out.stderr
+    rows = {r["id"]: r for r in json.loads(out.stdout)}
+    assert rows["painted"]["family"] == "painted" and rows["painted"]["players"] == [2, 10]
+    assert rows["painted"]["betting"] == [] and "holdem" in rows
 
 
 # -- invariants ----------------------------------------------------------------------------

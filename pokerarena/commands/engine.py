@@ -194,13 +194,17 @@ def cmd_variants(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = [
         {"id": v.id, "name": v.name, "players": list(v.players), "deck": v.deck,
          "betting": list(v.betting), "phh": dict(v.phh)} for v in variants]
+    from pokerarena.games import family, family_ids  # the families beside betting poker
+    rows += [{"id": f.id, "name": f.name, "players": list(f.players), "deck": f.deck,
+              "betting": [], "phh": {}, "family": f.id} for f in map(family, family_ids())]
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     for r in rows:
         phh = ", ".join(f"{k}={c}" for k, c in r["phh"].items())
         print(f"{r['id']:<16} {r['name']:<42} {r['players'][0]}-{r['players'][1]} players  "
-              f"{r['deck']:<9} {', '.join(r['betting'])}" + (f"  [PHH {phh}]" if phh else ""))
+              f"{r['deck']:<9} {', '.join(r['betting']) or 'game family, no betting'}"
+              + (f"  [PHH {phh}]" if phh else ""))
     return 0
 
 

@@ -61,7 +61,7 @@ def _register_builtin() -> None:
     from pokerarena.games.painted import PaintedGame
 
     register_game_family(Family("painted", PaintedGame.name, PaintedGame.players,
-                                "36 (option 52), jokers by agreement", PaintedGame))
+                                "36|52", PaintedGame))
 
 
 _register_builtin()
