@@ -26,8 +26,11 @@ def spec_with(**changes) -> dict:
 def test_examples_are_valid_specs(path: Path) -> None:
     spec = load_spec(path)
     units = plan(spec).units
-    assert units and sum(u.hands for u in units) == spec.hands * len(
-        spec.game_configs()) * len(spec.lineups())
+    games = 1 if spec.rotation_hands else len(spec.game_configs())  # a mixed game: one match
+    # a freeze-out: one unit per tournament, its hands the round limit
+    matches = spec.freezeout.tournaments if spec.freezeout else games * len(spec.lineups())
+    assert units and sum(u.hands for u in units) == spec.hands * matches
+    assert {u.carry_stacks for u in units} == {spec.table_stakes == "carry"}
 
 
 @pytest.mark.parametrize(("changes", "field", "words"), [

@@ -26,7 +26,10 @@ from pokerarena.platform.query import query
 from pokerarena.platform.spec import SpecError, parse_spec
 from pokerarena.workers.records import play_unit
 
-BOTS = ["random", "call", "tag", "rock", "lag", "maniac", "tag?samples=40"]
+RANDOM = "pokerarena.bots.simple.random_bot:RandomBot"
+CALL = "pokerarena.bots.simple.call_bot:CallBot"
+MANIAC = "pokerarena.bots.simple.maniac:ManiacBot"
+BOTS = ["random", "call", "maniac", "tag?samples=40", RANDOM, CALL, MANIAC]  # 7 names
 RING = {"kind": "tournament", "format": "ring", "name": "ring", "seed": 4, "bots": BOTS,
         "seats": 3, "rounds": 5, "hands": 24, "unit_hands": 24, "stack": 30,
         "table_stakes": "carry", "games": [{"variant": "holdem", "betting": "no_limit"}]}
@@ -189,12 +192,13 @@ def test_table_stakes_need_and_conservation_check() -> None:
 def test_reset_stacks_play_exactly_as_before() -> None:
     """Stacks reset every hand (the default) play the very hands they did before carried
     stacks existed: this ring spec's seats rows (cards, stacks, nets) and totals were
-    taken from the code before the change; the ``rebuy`` column is 0 and every hand
-    starts from the stack."""
+    taken from the code before the change (commit fae3d67); the ``rebuy`` column is 0
+    and every hand starts from the stack. (Cheap bots: no tables to build; two of them
+    named by their Python paths, so five bots make tables of 3 and 2.)"""
     import hashlib
 
     spec = parse_spec({"kind": "tournament", "format": "ring", "seed": 11,
-                       "bots": ["random", "call", "tag", "rock", "lag"], "seats": 3,
+                       "bots": ["random", "call", "maniac", RANDOM, CALL], "seats": 3,
                        "rounds": 2, "hands": 12, "unit_hands": 6,
                        "games": [{"variant": "holdem", "betting": "no_limit"}]})
     totals: Counter[str] = Counter()
@@ -208,8 +212,9 @@ def test_reset_stacks_play_exactly_as_before() -> None:
             totals[row[3]] += row[7]
         assert set(seats.column("rebuy").to_pylist()) == {0}
         assert set(seats.column("start_stack").to_pylist()) == {200}
-    assert dict(totals) == {"call": -265, "lag": 111, "random": -381, "rock": 342, "tag": 193}
-    assert digest.hexdigest()[:16] == "4444f80634f3efe7"
+    assert dict(totals) == {"call": -1020, "maniac": 630, CALL: 997, RANDOM: -593,
+                            "random": -14}
+    assert digest.hexdigest()[:16] == "22a049db583e35a7"
 
 
 def test_carried_stacks_refuse_duplicate_deals_and_fractional_chips() -> None:
