@@ -18,12 +18,10 @@ deal *k* do not depend on how the earlier deals were played (duplicate deals).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pokerarena.cards import card_str
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games.painted.actions import PaintedAction
 from pokerarena.games.painted.deal import Deal, deal_cards
@@ -38,38 +36,8 @@ from pokerarena.games.painted.rules import (
     painted_options,
     points_of,
 )
+from pokerarena.games.painted.sheet import DealRecord, PaintedResult, sheet_rows
 from pokerarena.games.painted.view import PaintedView, view_of
-
-
-@dataclass(frozen=True)
-class DealRecord:
-    """One deal on the score sheet: who dealt, the trump, each seat's bid (-1: no
-    bidding), tricks, points and running total («В таблице … количество взяток
-    (заказов) … набранные очки»)."""
-
-    no: int
-    kind: str
-    cards: int
-    dealer: int
-    trump: int
-    trump_card: int
-    bids: tuple[int, ...]
-    tricks: tuple[int, ...]
-    points: tuple[float, ...]
-    totals: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class PaintedResult:
-    """A finished game: each seat's total points and the score sheet."""
-
-    totals: tuple[float, ...]
-    deals: tuple[DealRecord, ...]
-
-    @property
-    def deltas(self) -> tuple[float, ...]:
-        """The protocol's per-seat outcome: here the game's points."""
-        return self.totals
 
 
 class PaintedGame:
@@ -190,14 +158,5 @@ class PaintedHand:
         return PaintedResult(tuple(self.totals), tuple(self.records))
 
     def sheet(self) -> list[dict[str, Any]]:
-        """The score sheet as rows, one per deal and seat (the future Parquet rows)."""
-        rows = []
-        for r in self.records:
-            for s in range(self.players):
-                rows.append({
-                    "deal": r.no, "kind": r.kind, "cards": r.cards, "dealer": r.dealer,
-                    "trump": "-" if r.trump < 0 else "cdhs"[r.trump],
-                    "trump_card": card_str(r.trump_card) if r.trump_card >= 0 else "",
-                    "seat": s, "bid": r.bids[s], "tricks": r.tricks[s],
-                    "points": r.points[s], "total": r.totals[s]})
-        return rows
+        """The score sheet as rows, one per deal and seat (:func:`.sheet.sheet_rows`)."""
+        return sheet_rows(self.records)

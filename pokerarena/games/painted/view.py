@@ -9,14 +9,12 @@ score sheet. Never another hand or the stock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pokerarena.cards import SUITS, card_str
 from pokerarena.games.painted.actions import PaintedAction
 from pokerarena.games.painted.rules import PaintedOptions
-
-if TYPE_CHECKING:
-    from pokerarena.games.painted.game import DealRecord, PaintedHand
+from pokerarena.games.painted.sheet import DealRecord
 
 Trick = tuple[tuple[tuple[int, PaintedAction], ...], int]
 
@@ -72,8 +70,8 @@ class PaintedView:
             "legal": [a.as_json() for a in self.legal]}
 
 
-def view_of(hand: PaintedHand, seat: int) -> PaintedView:
-    """``seat``'s view of ``hand`` now."""
+def view_of(hand: Any, seat: int) -> PaintedView:
+    """``seat``'s view of ``hand`` (a :class:`~.game.PaintedHand`) now."""
     d = hand.deal
     over = hand.is_over
     hidden = d.hides_hands and not over
