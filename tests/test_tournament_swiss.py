@@ -26,7 +26,7 @@ from pokerarena.platform.stages import (
     swiss_pairs,
     swiss_standings,
 )
-from pokerarena.platform.storage import RunStore
+from pokerarena.platform.storage import RunStore, part_path
 
 SPEC = {"kind": "tournament", "format": "swiss", "rounds": 3, "name": "swiss", "seed": 11,
         "bots": ["random", "call", "tag", "rock", "lag"], "seats": 2, "hands": 20,
@@ -190,3 +190,22 @@ def test_an_even_field_on_ray_gives_the_rows_of_one_process(ray_cluster: str,
     met = [frozenset(p) for r in rounds for p in r[1]]
     assert len(met) == len(set(met)) == 12 and not any(r[2] for r in rounds)
     assert ray.progress().units_done == ray.progress().units_total == 4 * 3
+
+
+def test_a_damaged_first_round_unit_is_replayed_and_later_rounds_are_kept(
+        tmp_path: Path, reference) -> None:
+    """A resume that must pair round 2 again after replaying a round-1 unit finds
+    rounds 2 and 3 landed: it plays only the damaged unit and counts the rest done."""
+    run(tmp_path, SPEC, "d")
+    store = RunStore(tmp_path, "d")
+    seats = part_path(store.run_dir, "seats", "m00001s00001")
+    seats.write_bytes(seats.read_bytes()[: seats.stat().st_size // 2])
+    again: list[str] = []
+    final = RunDriver.resume(tmp_path, "d", LocalExecutor(),
+                             on_unit=lambda r: again.append(r["unit_id"])).run()
+    assert again == ["m00001s00001"] and final.status == "finished"
+    assert (final.units_done, final.units_skipped, final.hands_done) == (12, 11, 120)
+    ref_data, ref_id = reference
+    assert stages(tmp_path, "d") == stages(ref_data, ref_id)
+    for table in ("hands", "seats", "actions"):
+        assert rows(tmp_path, "d", table) == rows(ref_data, ref_id, table), table

@@ -117,8 +117,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             driver = RunDriver.create(load_spec(args.spec), data, executor, run_id=args.run_id)
     except SpecError as exc:
         raise UserError(str(exc)) from None
-    n_units = len(driver.plan.units)
-    print(f"run {driver.run_id}: {n_units:,} units, {driver.plan.hands:,} hands, "
+    start = driver.progress()  # the plan's totals (a Swiss run's later rounds included)
+    print(f"run {driver.run_id}: {start.units_total:,} units, {start.hands_total:,} hands, "
           f"{executor.name} x{executor.workers or 'all CPUs'}, data in {driver.store.run_dir}",
           file=sys.stderr, flush=True)
     try:
@@ -160,10 +160,12 @@ def _drive_with_progress(driver: Any) -> Any:
                                                 "{task.fields[rate]}/s"),
                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("playing", total=len(driver.plan.units), hands="0", rate="-")
+        task = bar.add_task("playing", total=driver.progress().units_total, hands="0",
+                            rate="-")
 
-        def update(p: Any) -> None:
-            bar.update(task, completed=p.units_done, hands=f"{p.hands_done:,}",
+        def update(p: Any) -> None:  # the total shrinks as matches stop early
+            bar.update(task, total=p.units_total, completed=p.units_done,
+                       hands=f"{p.hands_done:,}",
                        rate=f"{p.hands_per_s:,.0f}")
 
         driver.on_progress = update
@@ -174,7 +176,9 @@ def _run_summary_text(s: dict[str, Any]) -> str:
     return (f"{s['run_id']}: {s['status']}; {s['units_done']:,}/{s['units_total']:,} units, "
             f"{s['hands_done']:,} hands, {s['rows']:,} rows, {s['bytes'] / 1e6:.1f} MB; "
             f"{s['hands_per_s']:,.0f} hands/s over {s['elapsed_s']:.1f} s "
-            f"({s['executor']} x{s['workers']}); retries {s['retries']}")
+            f"({s['executor']} x{s['workers']}); retries {s['retries']}"
+            + (f"; {s['decisions']} matches decided, {s['hands_saved']:,} hands saved"
+               if s.get("decisions") else ""))
 
 
 # runs, show ----------------------------------------------------------------------------

@@ -277,6 +277,12 @@ class RunDriver:
         releases (a match's next shard, a Swiss round's matches)."""
         sched = self.schedule
         released = sched.landed(unit)
+        found = sched.take_found()
+        if found:
+            with self._lock:
+                self._done += len(found)
+                self._skipped += len(found)
+                self._hands_done += sum(u.hands for u in found)
         events = sched.drain()
         for event in events:
             self.store.append(event)

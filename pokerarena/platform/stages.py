@@ -261,6 +261,7 @@ class Schedule:
         self.done: set[str] = set()
         self.recorded: dict[tuple[str, int], dict[str, Any]] = {}
         self.events: list[dict[str, Any]] = []
+        self.found: list[Unit] = []  # landed before their match opened (a later round)
         self.saved_units = self.saved_hands = 0
 
     @property
@@ -308,7 +309,17 @@ class Schedule:
             elif e.get("event") == "decision":
                 self.recorded[("decision", int(e["match"]))] = e
         ready = self._open_round(0) if self.swiss else self._open(self.first.units, 0)
-        return ready + self._next_rounds()
+        ready += self._next_rounds()
+        self.found = []  # begin's are counted by counted_done()
+        return ready
+
+    def take_found(self) -> list[Unit]:
+        """Units that had landed before their match opened during the drive (a Swiss
+        round paired after a resume, its units landed by an earlier drive): the
+        driver counts them done; a stopped match's units past its stop not included."""
+        out, self.found = self.found, []
+        return [u for u in out if self.matches[u.match].test is None
+                or u.shard < self.matches[u.match].fed]
 
     def landed(self, unit: Unit) -> list[Unit]:
         """Unit ``unit`` landed and was recorded: the units it releases."""
@@ -329,6 +340,7 @@ class Schedule:
             m = Match(number, mu, rnd, test,
                       done={u.shard for u in mu if u.unit_id in self.done})
             self.matches[number] = m
+            self.found.extend(u for u in mu if u.shard in m.done)
             if test is None:
                 ready.extend(u for u in mu if u.shard not in m.done)
             ready.extend(self._advance(m))
