@@ -32,6 +32,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pokerarena import native
+
 if TYPE_CHECKING:  # the platform is imported when the benchmark runs, not by the CLI
     from pokerarena.platform.planner import Plan, Unit
     from pokerarena.platform.spec import RunSpec
@@ -243,6 +245,7 @@ def bench_tournament(bots: Sequence[str] = BOTS, games: Sequence[str] = GAMES,
             "pairings": len(spec.lineups()), "hands_per_pairing_and_game": spec.hands,
             "unit_hands": spec.unit_hands, "units": len(units.units),
             "hands": units.hands, "repeats": max(1, repeats), "same_results": same,
+            "native": native.compiled(),
             "timing": "CPU seconds (time.process_time) of this process, best of the "
             "repeats; ray: the driver's CPU plus the units' CPU on the workers "
             "(wall_s and hands_per_s beside, for its wall rate)",
