@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -162,3 +163,35 @@ def test_show_lists_the_decisions(strong_weak, pokerarena_cli) -> None:
     info = json.loads(r.stdout)
     assert [d["decision"] for d in info["decisions"]] == ["H1"]
     assert info["units_total"] == info["units_done"] and info["hands_saved"] > 0
+
+
+def _outcomes(mean: float, two_sided: bool, trials: int = 400) -> Counter:
+    """Decisions of ``trials`` matches of heavy-tailed pair results (Student's t with
+    5 degrees of freedom, sd 800 mbb/hand, true mean ``mean``), H0 0 against H1 100,
+    looked at after shards of 50 pairs, at most 80 shards."""
+    rng = np.random.default_rng(1)
+    out: Counter = Counter()
+    for _ in range(trials):
+        test = MatchTest(StopRule(h0=0, h1=100, two_sided=two_sided), ("a", "b"))
+        verdict = None
+        for _shard in range(80):
+            test.add(mean + 800 / math.sqrt(5 / 3) * rng.standard_t(5, 50))
+            if (verdict := test.check()) is not None:
+                break
+        out[verdict] += 1
+    return out
+
+
+def test_error_rates_of_the_shard_by_shard_test() -> None:
+    """Measured (400 matches each): one-sided, a true 0 is taken for H1 9 times (2.2%,
+    alpha 5%) and a true +100 accepted as H1 385 times (96%, 1 - beta 95%); two-sided, a
+    true 0 has one side or the other found ahead 25 times (6.2%: each side about alpha/2
+    here, at most alpha), a true -100 finds the second bot ahead 389 times."""
+    noise = 3 * math.sqrt(400 * 0.05 * 0.95)  # three binomial standard deviations
+    one = _outcomes(0, False)
+    assert one[("H1", "a")] <= 400 * 0.05 + noise and one[None] == 0
+    assert _outcomes(100, False)[("H1", "a")] >= 400 * 0.95 - noise
+    two = _outcomes(0, True)
+    assert max(two[("H1", "a")], two[("H1", "b")]) <= 400 * 0.05 + noise
+    assert two[("H1", "a")] + two[("H1", "b")] <= 400 * 0.10 + noise
+    assert _outcomes(-100, True)[("H1", "b")] >= 400 * 0.95 - noise
