@@ -292,3 +292,28 @@ def test_a_freezeout_unit_reports_the_hands_it_played_not_its_round_limit(tmp_pa
     done = execute_unit(unit, str(store.run_dir))
     assert unit.hands == 3 and done["hands"] == done["rows"]["hands"] == 6
     assert done["rows"]["places"] == 6 and done["rows"]["seats"] == 18
+
+
+def test_a_multi_table_tournament_stopped_with_more_than_twelve_left_gets_sampled_icm():
+    """Exact ICM stops at twelve stacks; a bigger field stopped at its limit gets the
+    same model's equity from seeded finishing orders (chips as exponential rates): the
+    equities sum to the paid prizes, agree with the exact ones where both exist, and the
+    same seed gives the same figures."""
+    from pokerarena.tournaments.freezeout import Level, chip_equity, play_freeze_out
+    from pokerarena.tournaments.icm import icm_equity
+
+    def stopped() -> list:
+        res = play_freeze_out("holdem", ["call", "random"] * 10, betting="no_limit",
+                              stack=500, levels=[Level(0, {"blinds": [5, 10]})],
+                              table_size=6, max_rounds=2, seed=1)
+        assert not res.finished
+        return [s for s in res.standings if s.out_round is None]
+
+    alive = stopped()
+    assert len(alive) > 12 and all(s.icm is not None and s.icm >= 0 for s in alive)
+    assert sum(s.icm for s in alive) == pytest.approx(sum(s.prize for s in alive))
+    assert [s.icm for s in stopped()] == [s.icm for s in alive]
+    stacks, prizes = [900, 500, 300, 300, 120, 1000, 40, 700], [50.0, 30.0, 20.0]
+    sampled = chip_equity(stacks, prizes, np.random.default_rng(1), exact_up_to=0)
+    assert sum(sampled) == pytest.approx(100)
+    assert sampled == pytest.approx(icm_equity(stacks, prizes), abs=0.6)  # ~4 s.e.

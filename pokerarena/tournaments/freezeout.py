@@ -33,9 +33,10 @@ from pokerarena.bots.registry import make_bot
 from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
 from pokerarena.engine.table import Table
-from pokerarena.tournaments.icm import icm_equity, payout_table
+from pokerarena.tournaments.icm import MAX_PLAYERS, icm_equity, payout_table
 
 MAX_ROUNDS = 100_000
+ICM_SAMPLES = 20_000  # finishing orders drawn when more stacks are left than exact ICM takes
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,8 @@ def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
     finally:
         for g in guards:
             g.close()
-    result = _result(bots, tables, out_order, prizes, pool, state)
+    icm_rng = np.random.default_rng(ss.spawn(1)[0])  # a child after the others: they
+    result = _result(bots, tables, out_order, prizes, pool, state, icm_rng)  # stay as were
     result.decisions = [g.decisions for g in guards]
     result.think_seconds = [g.think_time for g in guards]
     return result
@@ -294,7 +296,8 @@ class _Run:
 
 
 def _result(bots: Sequence[str], tables: _Tables, out_order: list[tuple[int, int, int]],
-            prizes: list[float], pool: float, state: _Run) -> FreezeOutResult:
+            prizes: list[float], pool: float, state: _Run,
+            rng: np.random.Generator) -> FreezeOutResult:
     """Places: the players still in by chips (ICM equity when more than one), then the
     players out, last out first, ties (same round, same starting chips) sharing the
     prizes of the places they span."""
@@ -308,7 +311,7 @@ def _result(bots: Sequence[str], tables: _Tables, out_order: list[tuple[int, int
     pay = list(prizes) + [0.0] * len(bots)
     standings: list[Standing] = []
     place = 1
-    equity = icm_equity([c for c, _ in alive], prizes) if len(alive) > 1 else None
+    equity = chip_equity([c for c, _ in alive], prizes, rng) if len(alive) > 1 else None
     for group in groups:
         share: float = sum(pay[place - 1:place - 1 + len(group)]) / len(group)
         for p, out_round, chips in group:
@@ -319,3 +322,27 @@ def _result(bots: Sequence[str], tables: _Tables, out_order: list[tuple[int, int
         place += len(group)
     return FreezeOutResult(standings, state.rounds, state.hands, len(alive) == 1,
                            state.conserved, pool, state.history)
+
+
+def chip_equity(stacks: Sequence[int], prizes: Sequence[float], rng: np.random.Generator,
+                exact_up_to: int = MAX_PLAYERS, samples: int = ICM_SAMPLES) -> list[float]:
+    """Each stack's ICM equity: exact (:func:`~pokerarena.tournaments.icm.icm_equity`) up
+    to ``exact_up_to`` stacks; beyond (a multi-table tournament stopped early), the mean
+    prize over ``samples`` finishing orders drawn as the model has them: each stack's
+    finishing time exponential with its chips as the rate, first to finish places
+    first (the chance to place next is the share of the chips left, Malmuth-Harville).
+    Every order pays every paid place, so the equities sum to the prizes exactly."""
+    n = len(stacks)
+    if n <= exact_up_to:
+        return icm_equity(stacks, prizes)
+    rates = np.asarray(stacks, dtype=np.float64)
+    paid = min(len(prizes), n)
+    equity = np.zeros(n)
+    chunk = max(1, min(samples, 2_000_000 // n))
+    for start in range(0, samples, chunk):
+        k = min(chunk, samples - start)
+        times = rng.exponential(size=(k, n)) / rates
+        order = np.argsort(times, axis=1)[:, :paid]
+        for place in range(paid):
+            equity += np.bincount(order[:, place], minlength=n) * prizes[place]
+    return [float(x) / samples for x in equity]
