@@ -219,6 +219,21 @@ def estimate(own, p, trump, low):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def put(own, cnt, taken, tc, tm, ts, tp, tlen, who, c, m, s, n, trump):  # type: ignore[no-untyped-def]
+    """Seat ``who`` plays card ``c`` (mode ``m``, called suit ``s``); a full trick goes to
+    its winner, who leads next. Returns the trick's new length and the seat to act."""
+    own[c] = -1
+    cnt[who] -= 1
+    tc[tlen], tm[tlen], ts[tlen], tp[tlen] = c, m, s, who
+    tlen += 1
+    if tlen < n:
+        return tlen, (who + 1) % n
+    w = winner(tc, tm, ts, tp, tlen, trump)
+    taken[w] += 1
+    return 0, w
+
+
+@njit(cache=True)
 def playout(own, cnt, taken, target, tc, tm, ts, tp, tlen, actor, n, trump, must,
             lc, lm, ls):  # type: ignore[no-untyped-def]
     """Play the deal to its end with :func:`policy` for every seat (arrays in place;
@@ -229,17 +244,8 @@ def playout(own, cnt, taken, target, tc, tm, ts, tp, tlen, actor, n, trump, must
         k = legal(own, actor, tc[0], tm[0], ts[0], tlen, trump, must, lc, lm, ls)
         i = policy(own, actor, cnt, taken, target, tc, tm, ts, tp, tlen, n, trump,
                    lc, lm, ls, k)
-        own[lc[i]] = -1
-        cnt[actor] -= 1
-        tc[tlen], tm[tlen], ts[tlen], tp[tlen] = lc[i], lm[i], ls[i], actor
-        tlen += 1
-        if tlen == n:
-            w = winner(tc, tm, ts, tp, tlen, trump)
-            taken[w] += 1
-            tlen = 0
-            actor = w
-        else:
-            actor = (actor + 1) % n
+        tlen, actor = put(own, cnt, taken, tc, tm, ts, tp, tlen, actor, lc[i], lm[i],
+                          ls[i], n, trump)
 
 
 @njit(cache=True)
@@ -325,16 +331,8 @@ def search(seed, root, n, trump, must, rules, base, unseen, caps, lo, hi, cnt, t
             if nb > 0:
                 tg[root] = bids[i]
             else:
-                own[cand_c[i]] = -1
-                c[root] -= 1
-                xc[ln], xm[ln], xs[ln], xp[ln] = cand_c[i], cand_m[i], cand_s[i], root
-                ln += 1
-                if ln == n:
-                    w = winner(xc, xm, xs, xp, ln, trump)
-                    tk[w] += 1
-                    ln, who = 0, w
-                else:
-                    who = (root + 1) % n
+                ln, who = put(own, c, tk, xc, xm, xs, xp, ln, root, cand_c[i], cand_m[i],
+                              cand_s[i], n, trump)
             playout(own, c, tk, tg, xc, xm, xs, xp, ln, who, n, trump, must, lc, lm, ls)
             out[i] += _points(kind, tg[root], tk[root], cards, fol, tariff, rules[4] == 1,
                               rules[5])
