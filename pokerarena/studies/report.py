@@ -184,6 +184,8 @@ def _seat_plot(results: dict[str, Any]) -> str:
     by = _by_cell_metric(results)
     cells = results["cells"]
     positions = sorted({int(m.split(":")[1]) for (_, m) in by if m.startswith("seat_net:")})
+    if not positions:
+        return ""
     fig, ax = plt.subplots(figsize=(9, 3.8))
     width = 0.8 / max(1, len(cells))
     for i, c in enumerate(cells):
@@ -211,6 +213,8 @@ def _seat_plot(results: dict[str, Any]) -> str:
 
 def _pot_plot(results: dict[str, Any]) -> str:
     """Each cell's pot-size distribution as its quantile curve."""
+    if not any(results["ecdf"].values()):
+        return ""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 3.8))
     grid = [i / 100 for i in range(101)]
@@ -420,7 +424,9 @@ def _comparisons_table(results: dict[str, Any]) -> str:
     head = ["cell", "metric", "against", "its value", "cell's value", "difference", "p",
             "adjusted p", "significant", "deals"]
     k = sum(1 for c in classes if c)
-    return (_table("table-comparisons", head, rows[:k], classes[:k])
+    shown = rows[:k] or [[f"<td colspan={len(head)}>No difference is significant after the "
+                          "correction.</td>"]]
+    return (_table("table-comparisons", head, shown, classes[:k])
             + f"<details><summary>The {len(rows) - k} comparisons not significant after the "
             "correction</summary>" + _table("table-comparisons-rest", head, rows[k:])
             + "</details>")
