@@ -57,6 +57,21 @@ def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
                                     slot_hist[hash_slot(key, shift, offsets)] += 1
 
 
+@njit(cache=True, inline="always")
+def next_combination(idx, n, k):
+    """Advance ``idx`` (k increasing indices below n) to the next combination in
+    lexicographic order; returns the first position that changed, -1 after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return -1
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return i
+
+
 @njit(cache=True)
 def _fast_census_k(cards, k, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
     """As :func:`_fast_census7` for any ``k`` (5 or 6: the tables' sizes), walking the
@@ -75,15 +90,10 @@ def _fast_census_k(cards, k, ck, shift, offsets, ranks_only, slot_hist, flush_hi
             flush_hist[suit_ranks(row, 0, k, s)] += 1
         else:
             slot_hist[hash_slot(key, shift, offsets)] += 1
-        i = k - 1
-        while i >= 0 and idx[i] == n - k + i:
-            i -= 1
+        i = next_combination(idx, n, k)
         if i < 0:
             break
-        idx[i] += 1
         for j in range(i, k):
-            if j > i:
-                idx[j] = idx[j - 1] + 1
             row[j] = cards[idx[j]]
             keys[j + 1] = keys[j] + ck[row[j]]
 
@@ -105,16 +115,9 @@ def _next_chunk(cards, idx, k, fixed, params, wild_mask, out):
             row[i] = cards[idx[i]]
         out[done] = generic.any_value(row, k + f, params, wild_mask)
         done += 1
-        # advance to the next combination
-        i = k - 1
-        while i >= 0 and idx[i] == n - k + i:
-            i -= 1
-        if i < 0:
+        if next_combination(idx, n, k) < 0:
             idx[0] = -1
             break
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
     return done
 
 
