@@ -74,7 +74,8 @@ def test_every_bot_plays_legal_actions_under_every_option(name, options):
 
 
 def test_bots_are_deterministic_for_a_seed():
-    """The same seeds give the same game (a run's results do not depend on the worker)."""
+    """«Обязуются следовать установленным правилам»: the same seeds give the same game,
+    bots included (a run's results do not depend on the worker)."""
     game = PaintedGame({**SHORT, "jokers": 1})
     logs = [play_game(game, [make_bot(n, seed=3) for n in ("sim", "rule", "random")],
                       seed=8).log for _ in range(2)]
@@ -96,8 +97,10 @@ def _positions(options, seed, count):
 
 
 def test_the_kernels_agree_with_the_rules_of_the_trick():
-    """The bots' kernels follow the same rules as the game: the legal plays of every seat
-    to act (following, trumping, the joker's calls) and the winner of every trick."""
+    """«Следующий по часовой стрелке участник должен побить ее той же мастью или
+    козырем, либо сбросить ненужную карту.» «Выложивший сильнейшую карту, получает
+    взятку.» The bots' kernels follow the same rules as the game: the legal plays of
+    every seat to act (following, trumping, the joker's calls) and every trick's winner."""
     checked = 0
     for options in ({"jokers": 2}, {"jokers": 1, "must_trump": False},
                     {"jokers": 1, "specials": [NO_TRUMP]}):
@@ -220,8 +223,9 @@ def test_the_sim_bot_samples_only_deals_consistent_with_the_voids():
 
 
 def test_a_game_of_four_sim_bots_is_fast():
-    """A whole game of four simulation bots (36 deals, about 1100 decisions) in well
-    under two seconds of CPU on a quiet machine; asserted with room for a busy one."""
+    """«В игре на четверых их 16» (special deals, after the 20 ordinary ones): a whole
+    game of four simulation bots (36 deals, about 1100 decisions) in well under two
+    seconds of CPU on a quiet machine; asserted with room for a busy one."""
     game = PaintedGame({"jokers": 1})
     play_game(game, [SimBot(seed=s, samples=2) for s in range(4)], seed=0)  # compiled
     t = time.process_time()
@@ -230,9 +234,10 @@ def test_a_game_of_four_sim_bots_is_fast():
 
 
 def test_duplicate_sim_beats_rule_beats_random():
-    """The same deals with the seats rotated: the simulation bot takes more points per
-    game than the rule bot, the rule bot more than the random bot, each with its 95%
-    interval above zero (the figures of docs/games.md come from more games)."""
+    """«Цель — получить максимальное количество очков по итогам всех раундов.» The same
+    deals with the seats rotated: the simulation bot takes more points per game than
+    the rule bot, the rule bot more than the random bot, each with its 95% interval
+    above zero (the figures of docs/games.md come from more games)."""
     game = PaintedGame()
     rule_random = duplicate(game, "rule", "random", games=4, seed=1)
     assert rule_random.mean - rule_random.ci95 > 0, rule_random.as_text()

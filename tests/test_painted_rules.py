@@ -502,7 +502,9 @@ def test_the_documents_fourth_deal_four_tricks_bid_and_made_is_80():
 
 # -- actions as text and JSON --------------------------------------------------------------
 def test_actions_as_text_and_json_round_trip():
-    """The replayable log's forms: «bid 2», «play As», the joker's calls."""
+    """«В конце кона в таблицу записываются результат заказа» — the replayable log's
+    forms: ``bid 2``, ``play As``, the joker's calls («Выкладывающий джокера может заявить
+    специальные правила на текущий ход»)."""
     for a in (bid(0), bid(3), play("As"), play(JK, "high"), play(JK, "low"),
               play(JK, "high", "h"), play(JK, "trumps"), play(JK, "low", "d")):
         assert parse_action(a.text()) == a
@@ -522,7 +524,8 @@ def test_the_catalogue_lists_painted_apart_from_the_poker_variants():
 
 
 def test_pokerarena_variants_lists_painted(pokerarena_cli):
-    """``pokerarena variants`` lists the family beside the poker variants (issue 17)."""
+    """«Расписной покер — карточная игра»: ``pokerarena variants`` lists the family
+    beside the poker variants (issue 17)."""
     out = subprocess.run([*pokerarena_cli, "variants", "--json"], capture_output=True,
                          text=True, env={**os.environ, "POKERARENA_PURE": "1"}, check=False)
     assert out.returncode == 0, out.stderr
@@ -606,8 +609,8 @@ def test_observation_shows_only_what_the_seat_may_see():
 
 
 def test_a_game_is_a_pure_function_of_its_seed():
-    """The same seed deals the same cards in every deal, whatever was played before
-    (duplicate deals)."""
+    """«По ходу раздачи участники получают набор карт»: the same seed deals the same
+    cards in every deal, whatever was played before (duplicate deals)."""
     a = PaintedGame().new_hand(11, 4)
     b = PaintedGame().new_hand(11, 4)
     assert a.deal.hands == b.deal.hands and a.first_dealer == b.deal.dealer
