@@ -208,7 +208,8 @@ def test_constraints_follow_from_the_play():
 
 
 def test_the_sim_bot_samples_only_deals_consistent_with_the_voids():
-    """The unseen cards are dealt again consistently with what has been played."""
+    """«Если масти в руке нет — стоит использовать козырь»: the unseen cards are dealt
+    again consistently with what has been played (seat 1 showed no spades, no hearts)."""
     v = _view(["Ks6c", "7d8d", "Ah8c", "9s9c"], [0, 0, 0, 0],
               played=[(0, play("Ks")), (1, play("7d")), (2, play("Ah"))], seat=3)
     args = SimBot(seed=0)._state(v)
