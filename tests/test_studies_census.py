@@ -74,6 +74,9 @@ def test_three_card_document_order_is_flagged() -> None:
     assert counts(table) == expected
     assert [r.name for r in table.rows][:2] == ["three_of_a_kind", "straight_flush"]
     assert pairs(table) == {("three_of_a_kind", "straight_flush"), ("flush", "straight")}
+    flat = rule_census("three_card").records()
+    assert [(r["category"], r["flagged"]) for r in flat][:3] == [
+        ("three_of_a_kind", True), ("straight_flush", False), ("flush", True)]
     casino_order = ("straight_flush", "three_of_a_kind", "straight", "flush", "one_pair",
                     "high_card")
     assert table.probability_order == casino_order

@@ -120,6 +120,19 @@ class RuleCensus:
         return {"variant": self.variant, "options": dict(self.options),
                 "tables": [t.to_dict() for t in self.tables]}
 
+    def records(self) -> list[dict[str, Any]]:
+        """One flat row per half and category (a report's table or Parquet file);
+        ``flagged``: the category is in an inversion with a worse-ranked, rarer one."""
+        out = []
+        for t in self.tables:
+            above = {i.higher for i in t.inversions}
+            for r in t.rows:
+                out.append({"variant": self.variant, "half": t.half, "method": t.method,
+                            "hands": t.hands, "category": r.name, "rank": r.rank,
+                            "count": r.count, "frequency": r.frequency, "low": r.low,
+                            "high": r.high, "flagged": r.name in above})
+        return out
+
 
 # What a player holds at the showdown -------------------------------------------------
 @dataclass(frozen=True)
