@@ -182,6 +182,37 @@ def test_one_eyed_jacks_explicit_wild_list() -> None:
     assert c["five_of_a_kind"] == 12 * 4 + 2 * 12
 
 
+@pytest.mark.parametrize(("options", "deck_size", "five_of_a_kind"), [
+    ({"wild": "deuce_spades"}, 52, 12),  # the wild with a natural four of a kind
+    ({"wild": "red_tens"}, 52, 12 * 4 + 2 * 12),  # both + trips, or one + quads (not tens)
+    ({"wild": "deuces"}, 52, 672),
+    ({"wild": "jokers", "deck": "standard+2jokers"}, 54, 13 * 4 + 2 * 13),
+], ids=["deuce-of-spades", "red-tens", "deuces", "two-jokers"])
+def test_every_named_wild_set(options: dict, deck_size: int, five_of_a_kind: int) -> None:
+    """000_… «Козырные карты»: «самыми распространенными являются: — джокер (или два
+    джокера); — двойка пик, если нет джокеров; — все двойки; — все двойки и тройки; —
+    красные десятки.» Each counted exactly over the whole deck, five of a kind by hand."""
+    table = only_table("draw5", options)
+    assert table.method == "exact" and table.deck_size == deck_size
+    assert table.hands == comb(deck_size, 5) == sum(counts(table).values())
+    assert counts(table)["five_of_a_kind"] == five_of_a_kind
+    assert table.rows[0].name == "five_of_a_kind"
+
+
+def test_deuces_and_treys_and_the_lacking_rule() -> None:
+    """Eight wild cards (deuces and treys) make three of a kind more common than a pair's
+    absence and two pair rarer still. Under rule (a), «использовать ее в качестве любой
+    карты …, которой у него нет», there is no five of a kind, and the paradox stays."""
+    eight = only_table("draw5", {"wild": "deuces_treys"})
+    c = counts(eight)
+    assert c["two_pair"] == comb(11, 2) * 36 * 36  # natural, no 2 or 3 in it
+    assert ("three_of_a_kind", "two_pair") in pairs(eight)
+    lacking = only_table("draw5", {"wild": "deuces", "wild_rule": "lacking"})
+    assert "five_of_a_kind" not in counts(lacking)
+    assert lacking.hands == comb(52, 5)
+    assert ("three_of_a_kind", "two_pair") in pairs(lacking)
+
+
 # ------------------------------------------------------------------ sampled
 
 
