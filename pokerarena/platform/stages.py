@@ -102,14 +102,15 @@ class MatchTest:
     """The generalized SPRT of a heads-up match (:mod:`pokerarena.tournaments.sprt`:
     blocks are the deals, at least ``MIN_PAIRS`` before any decision), on the first
     lineup bot's results, looked at after each shard (group-sequential: fewer looks
-    than after every pair, so the error rates stay at or under α and β).
+    than after every pair, so each test's error rates stay at or under α and β).
 
     One-sided (``two_sided = false``): the test of H0 (``h0`` mbb/hand) against H1
     (``h1``) decides. Two-sided: the mirrored test (H0 ``-h0`` against H1 ``-h1``: the
     second bot's view) runs beside it; a test's decision, once taken, stands. The match
     stops with ``H1`` as soon as either test accepts its H1 (that side is ahead;
     ``ahead`` names the bot), with ``H0`` once both accepted H0 (neither is ahead by
-    ``h1``); ``inconclusive`` when the hands run out first."""
+    ``h1``); ``inconclusive`` when the hands run out first. Two bots of equal strength
+    are then found "ahead" up to 2α of the time (α per side; measured in the tests)."""
 
     def __init__(self, rule: StopRule, lineup: tuple[str, ...]) -> None:
         self.rule = rule
@@ -199,13 +200,9 @@ def swiss_standings(bots: Iterable[str], rounds: list[dict[str, Any]]
     rate = {b: 1000 * bb[b] / hands[b] if hands[b] else Fraction(0) for b in points}
     buchholz = {b: sum(points[o] for o in opponents[b]) for b in points}
     order = sorted(points, key=lambda b: (-points[b], -buchholz[b], -rate[b], b))
-    rows: list[dict[str, Any]] = [
-        {"bot": b, "points": points[b], "buchholz": buchholz[b],
-         "mbb_per_hand": round(float(rate[b]), 2), "hands": hands[b],
-         "opponents": opponents[b]} for b in order]
-    for rank, r in enumerate(rows, 1):
-        r["rank"] = rank
-    return rows
+    return [{"rank": rank, "bot": b, "points": points[b], "buchholz": buchholz[b],
+             "mbb_per_hand": round(float(rate[b]), 2), "hands": hands[b],
+             "opponents": opponents[b]} for rank, b in enumerate(order, 1)]
 
 
 # matches and the schedule -------------------------------------------------------------
@@ -480,7 +477,7 @@ def write_summary(run_dir: str | Path, summary: dict[str, Any]) -> Path:
     """Keep ``summary`` as ``<run>/tournament.json`` (temporary name, then rename)."""
     path = Path(run_dir) / SUMMARY_NAME
     tmp = path.with_name(f".{SUMMARY_NAME}.{secrets.token_hex(4)}.tmp")
-    tmp.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    tmp.write_text(json.dumps(summary, indent=1) + "\n")  # in the summary's own order
     os.replace(tmp, path)
     return path
 
