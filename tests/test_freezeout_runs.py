@@ -46,7 +46,7 @@ LEVELS = [{"start": 0, "options": {"blinds": [5, 10]}},
 def _spec(seats: int = 6, hands: int = 500, stack: int = STACK, betting: str = "no_limit",
           **freezeout: Any) -> dict[str, Any]:
     return {"kind": "tournament", "format": "freezeout", "name": "fo", "seed": 7,
-            "bots": ["tag", "call", "random"], "seats": seats, "hands": hands,
+            "bots": ["rock", "call", "random"], "seats": seats, "hands": hands,
             "stack": stack, "games": [{"variant": "holdem", "betting": betting}],
             "freezeout": {"tournaments": 4, "entrants": 6, "levels": LEVELS,
                           "payouts": [0.65, 0.35], "buy_in": 10, **freezeout}}

@@ -125,8 +125,12 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
 async def _freezeout_standings(run_id: str, ctx: ApiContext) -> dict[str, Any]:
     """A freeze-out run's standings (:mod:`pokerarena.platform.freezeout_standings`)."""
     from pokerarena.platform import freezeout_standings as fz
+    from pokerarena.platform.api.context import ApiError
 
     out = await ctx.pooled({"entries": fz.ENTRIES_SQL, "chips": fz.CHIPS_SQL}, run_id)
+    if out["entries"]["truncated"] is not None:
+        raise ApiError(413, "the run has too many tournaments for one answer; "
+                       "use `pokerarena leaderboard` on the data directory")
     try:
         chips = records(out["chips"])
         return fz.from_rows(run_id, records(out["entries"]), chips[0] if chips else None)
