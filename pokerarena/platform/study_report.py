@@ -214,11 +214,16 @@ def _cells(spec: RunSpec) -> list[dict[str, Any]]:
         words = []
         if len({(d["variant"], d["betting"]) for d in cells}) > 1:
             words.append(f"{c['variant']} {c['betting'].replace('_', ' ')}")
-        words += [f"{k}={json.dumps(c['options'].get(k))}" for k in sorted(varying)]
+        words += [f"{k}={_value(c['options'].get(k))}" for k in sorted(varying)]
         if len(mixes) > 1:
             words.append(" v ".join(c["mix"]))
         c["label"] = ", ".join(words) or f"{c['variant']} {c['betting']}"
     return cells
+
+
+def _value(v: Any) -> str:
+    """An option's value as a reader writes it (strings unquoted)."""
+    return v if isinstance(v, str) else json.dumps(v)
 
 
 def _quantiles(con: Any, played: dict[int, int]

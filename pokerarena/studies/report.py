@@ -61,8 +61,8 @@ def _num(v: float | None, digits: int = 3) -> str:
     if abs(v) >= 1000:
         return f"{v:,.0f}"
     text = f"{v:.{digits}g}"
-    if "e" in text:
-        text = f"{v:.{digits + 3}f}".rstrip("0").rstrip(".")
+    if "e" in text:  # beyond the digits: whole numbers, or enough decimals for small ones
+        text = f"{v:,.0f}" if abs(v) >= 1 else f"{v:.{digits + 3}f}".rstrip("0").rstrip(".")
     return text.replace("-", "−")
 
 
@@ -153,9 +153,10 @@ def _metrics_plot(results: dict[str, Any], metrics: Sequence[str], plot_id: str,
         return ""
     cols = min(3, len(shown))
     nrows = -(-len(shown) // cols)
+    same_unit = len({metric_info(m).unit for m in shown}) == 1
     fig, axes = plt.subplots(nrows, cols, figsize=(3.6 * cols + 2.4, 0.4 * len(cells) * nrows
                                                          + 1.2 * nrows),
-                             squeeze=False, sharey=True)
+                             squeeze=False, sharey=True, sharex=same_unit)
     base = results["settings"]["baseline"]
     for ax, metric in zip(axes.flat, shown, strict=False):
         rows = [(f"{c['cell']}: {c['label']}", *_vlh(by.get((c["cell"], metric))))
@@ -165,6 +166,9 @@ def _metrics_plot(results: dict[str, Any], metrics: Sequence[str], plot_id: str,
         _forest(keep, ax, metric, index)
     for ax in axes[:, 1:].flat:
         ax.tick_params(axis="y", labelleft=False)
+    if same_unit:  # one scale: the panels compare across metrics too
+        for ax in axes.flat:
+            ax.tick_params(axis="x", labelbottom=True)
     for ax in list(axes.flat)[len(shown):]:
         ax.set_visible(False)
     fig.tight_layout()
@@ -480,23 +484,30 @@ def _exact_section(results: dict[str, Any]) -> str:
 def _sentence(c: dict[str, Any], labels: dict[int, str]) -> str:
     m = c["metric"]
     info = metric_info(m)
-    way = "higher" if c["diff"] > 0 else "lower"
-    rel = (f" ({_num(100 * abs(c['diff'] / c['base_value']), 2)}% {way})"
-           if c["base_value"] else "")
-    size = _fmt(m, abs(c["diff"]))
+    base, cell = c["base_value"], c["cell_value"]
+    if base and cell / base >= 2:
+        rel = f"{_num(cell / base, 2)} times as much"
+    elif base:
+        rel = f"{_num(100 * abs(c['diff'] / base), 2)}% {'more' if c['diff'] > 0 else 'less'}"
+    else:
+        rel = "from nothing"
     unit = "" if _is_share(m) else f" {info.unit}"
-    if _is_share(m):
-        size = f"{_num(100 * abs(c['diff']))} percentage points"
-    return (f"In cell {c['cell']} ({labels.get(c['cell'], '')}), the {info.label} is {size}"
-            f"{unit} {way} than in cell {c['baseline']}{rel}: {_fmt(m, c['base_value'])} → "
-            f"{_fmt(m, c['cell_value'])}, difference {_signed(m, c['diff'])} "
-            f"(95% interval {_signed(m, c['lo'])} to {_signed(m, c['hi'])}; "
-            f"adjusted p {_p_phrase(c['p_adjusted'])}).")
+    return (f"Cell {c['cell']} ({labels.get(c['cell'], '')}) against cell {c['baseline']}, "
+            f"{info.label}: {_fmt(m, base)} → {_fmt(m, cell)}{unit}, "
+            f"{_signed(m, c['diff'])} (95% interval {_signed(m, c['lo'])} to "
+            f"{_signed(m, c['hi'])}; {rel}; adjusted p {_p_phrase(c['p_adjusted'])}).")
 
 
 def _p_phrase(v: float) -> str:
     text = _p(v)
     return text if text.startswith("<") else f"= {text}"
+
+
+def _evidence(c: dict[str, Any]) -> tuple[float, float]:
+    """Strongest evidence first: the adjusted p-value, then (for the many that are
+    tiny) the difference in standard errors."""
+    width = (c["hi"] - c["lo"]) if c["hi"] is not None and c["lo"] is not None else 0
+    return c["p_adjusted"], -abs(c["diff"]) / width if width else 0.0
 
 
 def summary_lines(results: dict[str, Any]) -> list[str]:
@@ -506,14 +517,15 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
     correction = CORRECTIONS.get(s["correction"], s["correction"])
     labels = {c["cell"]: c["label"] for c in results["cells"]}
     comps = results["comparisons"]
-    sig = sorted((c for c in comps if c["significant"]), key=lambda c: (c["p_adjusted"],
-                                                                       -abs(c["diff"])))
+    sig = sorted((c for c in comps if c["significant"]), key=_evidence)
     base = s["baseline"]
     hands = sum(c["hands"] for c in results["cells"])
+    lineups = len({tuple(c["mix"]) for c in results["cells"]}) > 1
     lines = [f"{len(results['cells'])} cells, {hands:,} hands. Each cell is compared with "
-             f"the baseline rules (cell {base}: {labels.get(base, '')}) played by the same "
-             "bots, so a rule's effect is never the lineup's; the baseline's other lineups "
-             "are compared with the baseline itself. Comparisons are "
+             f"the baseline rules (cell {base}: {labels.get(base, '')})"
+             + (" played by the same bots, so a rule's effect is never the lineup's; the "
+                "baseline's other lineups are compared with the baseline itself. "
+                if lineups else ". ") + "Comparisons are "
              + ("on the same deals (paired by deal: the card luck cancels)."
                 if results["common_deals"] else "on independent deals.")]
     if not sig:
@@ -559,7 +571,13 @@ def _questions(results: dict[str, Any]) -> str:
                    + _side_by_side(results, metrics, f"table-question-{i}")
                    + _metrics_plot(results, metrics, f"plot-question-{i}",
                                    "Each cell's estimate with its 95% interval; the dashed "
-                                   "line is the baseline.") + "</section>")
+                                   "line is the baseline"
+                                   + ("; every panel on the same scale." if len(
+                                       {metric_info(m).unit for m in metrics}) == 1 else "."))
+                   + ('<p class=note>The <a href="#exact">exact tables</a> give the same '
+                      "categories for every hand the deck allows, with the paradox flags.</p>"
+                      if any(m.startswith("category:") for m in metrics) else "")
+                   + "</section>")
     return "".join(out)
 
 
