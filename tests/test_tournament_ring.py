@@ -230,3 +230,24 @@ def test_carried_stacks_refuse_duplicate_deals_and_fractional_chips() -> None:
     frac = Game("holdem", {"betting": "no_limit", "odd_chip": "fractional"})
     with pytest.raises(ValueError, match="whole chips"):
         play_match(frac, ["call", "call"], 4, 1, carry_stacks=True)
+
+
+def test_the_baseline_replays_carried_stacks_on_the_same_deals() -> None:
+    """With carried stacks the baseline bot replays the unit's deals carrying its own
+    stacks: a table of calling stations is exactly its own ``call`` baseline, hand by
+    hand; three maniacs replaying a 3-handed table with 8-chip buy-ins win and lose
+    more than the 16 chips a hand can move when every stack starts from 8 (stacks
+    reset), and every hand's baseline nets sum to zero."""
+    calls = parse_spec({**RING, "bots": ["call", CALL], "seats": 2, "rounds": 1, "hands": 40,
+                        "unit_hands": 40, "stack": 8, "baseline": "call"})
+    seats = play_unit(plan(calls).units[0]).tables["seats"].to_pydict()
+    assert seats["net"] == seats["baseline_net"] and sum(seats["rebuy"]) > 0
+    wild = parse_spec({**RING, "bots": ["call", "random", "maniac"], "rounds": 1,
+                       "hands": 60, "unit_hands": 60, "stack": 8, "baseline": "maniac"})
+    seats = play_unit(plan(wild).units[0]).tables["seats"].to_pydict()
+    base = seats["baseline_net"]
+    assert max(abs(x) for x in base) > 16
+    per_hand: Counter[int] = Counter()
+    for hand, x in zip(seats["hand"], base, strict=True):
+        per_hand[hand] += x
+    assert set(per_hand.values()) == {0}
