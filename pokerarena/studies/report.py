@@ -299,6 +299,12 @@ def _skill_plot(results: dict[str, Any]) -> str:
                                              f"({s['strong']} > {s['weak']})", 56)
                                       for s in reversed(skill)], fontsize=8)
     ax.set_xscale("log")
+    from matplotlib.ticker import FuncFormatter
+
+    plain = FuncFormatter(lambda v, _: f"{v:,.0f}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.xaxis.set_minor_formatter(plain)
+    ax.tick_params(axis="x", which="minor", labelsize=7)
     ax.set_xlabel("hands for the stronger bot to beat the weaker at 95% (log scale)")
     ax.grid(axis="x", alpha=0.3)
     return _figure(fig, "plot-skill", "Skill separation: fewer hands means the rules let "
@@ -335,7 +341,8 @@ def _side_by_side(results: dict[str, Any], metrics: Sequence[str], table_id: str
     comp = {(c["cell"], c["metric"]): c for c in results["comparisons"]}
     cells = results["cells"]
     base = results["settings"]["baseline"]
-    head = ["metric"] + [_esc(f"{c['cell']}: {c['label']}") + (" (baseline)" if
+    head = ["category" if label else "metric"] + [
+        _esc(f"{c['cell']}: {c['label']}") + (" (baseline)" if
                          c["cell"] == base else "") for c in cells]
     rows = []
     for metric in metrics:
@@ -526,7 +533,7 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
              + (" played by the same bots, so a rule's effect is never the lineup's; the "
                 "baseline's other lineups are compared with the baseline itself. "
                 if lineups else ". ") + "Comparisons are "
-             + ("on the same deals (paired by deal: the card luck cancels)."
+             + ("on the same deals (paired by deal: the card luck the cells share cancels)."
                 if results["common_deals"] else "on independent deals.")]
     if not sig:
         lines.append(f"No difference from the baseline is significant after {correction} "
