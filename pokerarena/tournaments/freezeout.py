@@ -29,9 +29,13 @@ import numpy as np
 
 from pokerarena.arena.faults import Fault, FaultPolicy, GuardedBot
 from pokerarena.arena.match import Decision, play_hand
+from pokerarena.arena.warmup import warm_up
+from pokerarena.bots.base import MatchInfo
 from pokerarena.bots.registry import make_bot
+from pokerarena.bots.strength.estimate import register_game
 from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
+from pokerarena.engine.keys import game_info_of
 from pokerarena.engine.table import Table
 from pokerarena.tournaments.icm import MAX_PLAYERS, icm_equity, payout_table
 
@@ -220,6 +224,7 @@ def play_freeze_out(variant: str, bots: Sequence[str], *, stack: int,
     state = _Run(games, guards, rng)
     state.on_hand, state.on_decision, state.match_no = on_hand, on_decision, match_no
     try:
+        state.start(bots, min(len(bots), table_size), max_rounds)
         while tables.alive() > 1 and state.rounds < max_rounds:
             start = {s.player: s.stack for t in tables.seats for s in t}
             state.play_round(tables)
@@ -257,6 +262,21 @@ class _Run:
         self.on_hand: Callable[[HandPlayed], None] | None = None
         self.on_decision: Callable[[Decision], None] | None = None
         self.match_no = 0
+        self.infos: list[dict[str, Any]] = []  # each level's game as the bots' views give it
+
+    def start(self, bots: Sequence[str], seats: int, rounds: int) -> None:
+        """What a match does before its first hand (arena.match.play_match): the levels'
+        games registered, the strength bots warmed up, each bot told of the tournament
+        (the first level's game, its seats per table, the round limit), before any
+        clock runs."""
+        for _start, game in self.games:
+            register_game(game)
+            self.infos.append(game_info_of(game))
+        game = self.games[0][1]
+        warm_up(game, [g.bot for g in self.guards], seats)
+        for j, g in enumerate(self.guards):
+            g.start_match(MatchInfo(self.match_no, game.variant.id, game.system_name,
+                                    self.infos[0], seats, rounds, tuple(bots), j), j)
 
     def level(self) -> int:
         """The index of the level of the current round."""
@@ -281,7 +301,7 @@ class _Run:
             players = tuple(seats[i].player for i in table.hand_seats)
             play_hand(hand, [self.guards[p] for p in players], list(range(len(players))),
                       hand_no=self.hands, match_no=self.match_no,
-                      on_decision=self.on_decision)
+                      game_info=self.infos[level], on_decision=self.on_decision)
             table.finish(hand)
             if self.on_hand is not None:
                 self.on_hand(HandPlayed(self.hands, self.rounds, t, hand, players,
