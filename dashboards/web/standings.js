@@ -131,7 +131,8 @@ async function refreshStandings(runId) {
     return;
   }
   if (runId !== state.selected) return;
-  if (st.pending || !st.bots || !st.bots.length) {
+  // a freeze-out's standings (places, prizes, ROI) have no ratings or cross table
+  if (st.pending || st.format === "freezeout" || !st.bots || !st.bots.length) {
     document.getElementById("standings").hidden = true;
     return;
   }
