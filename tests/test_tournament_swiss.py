@@ -209,3 +209,25 @@ def test_a_damaged_first_round_unit_is_replayed_and_later_rounds_are_kept(
     assert stages(tmp_path, "d") == stages(ref_data, ref_id)
     for table in ("hands", "seats", "actions"):
         assert rows(tmp_path, "d", table) == rows(ref_data, ref_id, table), table
+
+
+def test_swiss_rounds_with_early_stopping(tmp_path: Path) -> None:
+    """Every Swiss match is heads-up, so each may stop early: a round is complete once
+    each of its matches is played out or stopped, and points count the hands played."""
+    spec = dict(SPEC, bots=["tag", "random", "call", "rock"], rounds=2, hands=400,
+                unit_hands=100, stop={"h0": 0, "h1": 300})
+    driver = run(tmp_path, spec, "ss")
+    events = RunStore(tmp_path, "ss").events()
+    decided = [e for e in events if e["event"] == "decision"]
+    assert sorted(e["match"] for e in decided) == [0, 1, 2, 3]
+    assert [e["round"] for e in sorted(decided, key=lambda e: e["match"])] == [1, 1, 2, 2]
+    assert any(e["hands_saved"] for e in decided)
+    order = [e["event"] for e in events if e["event"] in ("stage", "decision")]
+    assert order == ["stage", "decision", "decision"] * 2  # round 2 paired after round 1
+    p = driver.progress()
+    assert p.units_done == p.units_total == sum(e["shards"] for e in decided)
+    _, ((hands,),) = query(tmp_path, "SELECT count(*) FROM hands", "ss")
+    assert hands == p.hands_done == 2 * 2 * 400 - sum(e["hands_saved"] for e in decided)
+    summary = load_summary(RunStore(tmp_path, "ss").run_dir)
+    assert [len(r["results"]) for r in summary["rounds"]] == [2, 2]
+    assert sum(r["points"] for r in summary["standings"]) == 4
