@@ -317,3 +317,16 @@ def test_a_multi_table_tournament_stopped_with_more_than_twelve_left_gets_sample
     sampled = chip_equity(stacks, prizes, np.random.default_rng(1), exact_up_to=0)
     assert sum(sampled) == pytest.approx(100)
     assert sampled == pytest.approx(icm_equity(stacks, prizes), abs=0.6)  # ~4 s.e.
+
+
+def test_pokerarena_run_of_a_freezeout_writes_no_cash_game_standings(tmp_path, capsys):
+    """``pokerarena run`` writes a finished tournament's mbb/hand standings beside it; a
+    freeze-out's standings are its places, read live by ``pokerarena leaderboard``."""
+    spec = tmp_path / "fo.json"
+    spec.write_text(json.dumps(SPECS["stop"]))
+    data = tmp_path / "data"
+    assert main(["run", str(spec), "--local", "--data", str(data), "--run-id", "cli"]) == 0
+    assert not (data / "runs" / "cli" / "standings").exists()
+    capsys.readouterr()
+    assert main(["leaderboard", "cli", "--data", str(data)]) == 0
+    assert "3 freeze-outs of 6 entries" in capsys.readouterr().out
