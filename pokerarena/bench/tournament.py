@@ -17,8 +17,9 @@ poker and the differences are the layer's:
 - ``ray``: the run driver with ``workers`` Ray actors.
 
 The in-process ways are timed in CPU seconds of this process (``time.process_time``:
-on a shared machine wall time measures the neighbours), each repeated and the best
-kept; the Ray way adds the workers' CPU seconds per unit (from the manifest) to the
+on a shared machine wall time measures the neighbours), ``bare``, ``layer`` and
+``rows`` unit by unit in turn (a change of load falls on all three), each repeated and
+the best kept; the Ray way adds the workers' CPU seconds per unit (from the manifest) to the
 driver's, and reports its wall rate beside. Overheads are per hand, against ``bare``.
 """
 
@@ -58,76 +59,94 @@ def tournament_spec(bots: Sequence[str], games: Sequence[str], hands: int,
                        "duplicate": True, "games": configs})
 
 
-def _nets(tally: dict[str, float], names: Sequence[str], nets: Sequence[float]) -> None:
-    for name, net in zip(names, nets, strict=True):
-        tally[name] += net
+Played = tuple[int, list[str], list[float]]  # hands, and each entrant's name and chips
 
 
-def _play_bare(units: list[Unit], games: dict[str, Any]) -> tuple[int, dict[str, float]]:
-    """Each unit as a bare match: the unit's game, seeds and deals, the default rules."""
+def _bare(u: Unit, game: Any) -> Played:
+    """A unit as a bare match: the unit's game, seeds and deals, the default rules."""
     from pokerarena.arena.match import play_match
     from pokerarena.workers.records import _entrants  # the very seeding of play_unit
 
-    hands, nets = 0, defaultdict[str, float](float)
-    for u in units:
-        game = games[u.unit_id]
-        table_seed, entrants = _entrants(u)
-        r = play_match(game, entrants, u.hands, table_seed, duplicate=u.duplicate,
-                       stack=u.stack, deal_seed=u.deal_seed())
-        hands += r.hands
-        _nets(nets, u.bots, [e.net for e in r.entrants])
-    return hands, nets
+    table_seed, entrants = _entrants(u)
+    r = play_match(game, entrants, u.hands, table_seed, duplicate=u.duplicate,
+                   stack=u.stack, deal_seed=u.deal_seed())
+    return r.hands, list(u.bots), [e.net for e in r.entrants]
 
 
-def _play_layer(spec: RunSpec, run_id: str) -> tuple[int, dict[str, float]]:
-    """The plan, then each unit through the game cache, the unit's seeds and the fault
-    policy of the spec's limits, as play_unit sets a unit up; no rows."""
+def _layer(u: Unit, cache: Any) -> Played:
+    """A unit set up as play_unit sets it up (the game cache, the unit's seeds, the fault
+    policy of the spec's limits, its stack), without rows."""
     from pokerarena.arena.faults import FaultPolicy
     from pokerarena.arena.match import play_match
+    from pokerarena.workers.records import _entrants
+
+    game = cache.get(u.variant, u.options)
+    table_seed, entrants = _entrants(u)
+    lim = u.limits
+    policy = FaultPolicy(decision_time=lim.decision_seconds, hand_time=lim.hand_seconds,
+                         on_fault=lim.on_fault, max_faults=lim.max_faults)
+    r = play_match(game, entrants, u.hands, table_seed, policy=policy,
+                   duplicate=u.duplicate, stack=int(u.stack or game.variant.stakes.stack),
+                   match_no=u.match, deal_seed=u.deal_seed())
+    return r.hands, list(u.bots), [e.net for e in r.entrants]
+
+
+def _rows(u: Unit, cache: Any) -> Played:
+    """A unit through play_unit: its rows built (and dropped)."""
+    from pokerarena.workers.records import play_unit
+
+    seats = play_unit(u, cache).tables["seats"]
+    return (u.hands, seats.column("bot").to_pylist(),
+            [float(x) for x in seats.column("net").to_pylist()])
+
+
+def _interleaved(spec: RunSpec, games: dict[str, Any], repeats: int
+                 ) -> tuple[dict[str, dict[str, Any]], bool]:
+    """``bare``, ``layer`` and ``rows`` unit by unit, the order turning from one unit to
+    the next, so that a change of the machine's load falls on the three alike; per
+    repeat each way's CPU summed (``layer`` and ``rows`` pay for a plan each), the least
+    kept. Also: whether bare and rows won the same chips (the same poker was played)."""
     from pokerarena.platform.planner import plan
-    from pokerarena.workers.records import GameCache, _entrants
+    from pokerarena.workers.records import GameCache
 
-    cache = GameCache()
-    hands, nets = 0, defaultdict[str, float](float)
-    for u in plan(spec, run_id).units:
-        game = cache.get(u.variant, u.options)
-        table_seed, entrants = _entrants(u)
-        lim = u.limits
-        policy = FaultPolicy(decision_time=lim.decision_seconds, hand_time=lim.hand_seconds,
-                             on_fault=lim.on_fault, max_faults=lim.max_faults)
-        r = play_match(game, entrants, u.hands, table_seed, policy=policy,
-                       duplicate=u.duplicate, stack=int(u.stack or game.variant.stakes.stack),
-                       match_no=u.match, deal_seed=u.deal_seed())
-        hands += r.hands
-        _nets(nets, u.bots, [e.net for e in r.entrants])
-    return hands, nets
-
-
-def _play_rows(spec: RunSpec, run_id: str) -> tuple[int, dict[str, float]]:
-    """Each unit through play_unit: its rows built (and dropped)."""
-    from pokerarena.platform.planner import plan
-    from pokerarena.workers.records import GameCache, play_unit
-
-    cache = GameCache()
-    hands, nets = 0, defaultdict[str, float](float)
-    for u in plan(spec, run_id).units:
-        seats = play_unit(u, cache).tables["seats"]
-        hands += u.hands
-        _nets(nets, seats.column("bot").to_pylist(),
-              [float(x) for x in seats.column("net").to_pylist()])
-    return hands, nets
+    best: dict[str, dict[str, Any]] = {}
+    names = ("bare", "layer", "rows")
+    tally: dict[str, dict[str, float]] = {}
+    for k in range(repeats):
+        c0, t0 = time.process_time(), time.perf_counter()
+        units = plan(spec, f"bench-{k}").units
+        cache = GameCache()
+        planned = (time.process_time() - c0, time.perf_counter() - t0)
+        ways: dict[str, Callable[[Unit], Played]] = {
+            "bare": lambda u: _bare(u, games[u.unit_id]),
+            "layer": functools.partial(_layer, cache=cache),
+            "rows": functools.partial(_rows, cache=cache)}
+        cpu = {n: 0.0 if n == "bare" else planned[0] for n in names}
+        wall = {n: 0.0 if n == "bare" else planned[1] for n in names}
+        hands = dict.fromkeys(names, 0)
+        tally = {n: defaultdict(float) for n in names}
+        for i, u in enumerate(units):
+            for name in names[i % 3:] + names[:i % 3]:
+                c0, t0 = time.process_time(), time.perf_counter()
+                n, bots, nets = ways[name](u)
+                cpu[name] += time.process_time() - c0
+                wall[name] += time.perf_counter() - t0
+                hands[name] += n
+                for bot, x in zip(bots, nets, strict=True):
+                    tally[name][bot] += x
+        for name in names:
+            r = _rate(hands[name], cpu[name], wall[name])
+            if name not in best or r["cpu_s"] < best[name]["cpu_s"]:
+                best[name] = r
+    same = set(tally["bare"]) == set(tally["rows"]) and all(
+        abs(tally["bare"][b] - tally["rows"][b]) < 1e-6 for b in tally["bare"])
+    return best, same
 
 
 def _rate(hands: int, cpu: float, wall: float) -> dict[str, Any]:
     return {"hands": hands, "cpu_s": round(cpu, 6), "wall_s": round(wall, 6),
             "hands_per_cpu_s": round(hands / cpu, 1) if cpu > 0 else None,
             "hands_per_s": round(hands / wall, 1) if wall > 0 else None}
-
-
-def _timed(fn: Callable[[], tuple[int, Any]]) -> tuple[dict[str, Any], Any]:
-    c0, t0 = time.process_time(), time.perf_counter()
-    hands, extra = fn()
-    return _rate(hands, time.process_time() - c0, time.perf_counter() - t0), extra
 
 
 def _drive(spec: RunSpec, data: str, executor: Any) -> tuple[int, dict[str, Any]]:
@@ -149,32 +168,21 @@ def _drive(spec: RunSpec, data: str, executor: Any) -> tuple[int, dict[str, Any]
 
 def _in_process(spec: RunSpec, units: Plan, data: str, repeats: int
                 ) -> tuple[dict[str, dict[str, Any]], bool]:
-    """The in-process ways, interleaved ``repeats`` times, the least CPU of each kept;
-    and whether bare and rows won the same chips (the same poker was played)."""
+    """The in-process ways, ``repeats`` times each, the least CPU kept (see
+    :func:`_interleaved`; ``written`` drives whole runs with the local executor)."""
     from pokerarena.platform.executors import LocalExecutor
     from pokerarena.workers.records import GameCache
 
     cache = GameCache()
     games = {u.unit_id: cache.get(u.variant, u.options) for u in units.units}
+    best, same = _interleaved(spec, games, repeats)
     local = LocalExecutor()
-    ways: dict[str, Callable[[int], tuple[int, Any]]] = {
-        "bare": lambda k: _play_bare(units.units, games),
-        "layer": lambda k: _play_layer(spec, f"layer-{k}"),
-        "rows": lambda k: _play_rows(spec, f"rows-{k}"),
-        "written": lambda k: _drive(spec.model_copy(update={"name": f"written-{k}"}),
-                                    data, local),
-    }
-    best: dict[str, dict[str, Any]] = {}
-    nets: dict[str, Any] = {}
     for k in range(repeats):
-        for name, way in ways.items():
-            r, extra = _timed(functools.partial(way, k))
-            if name in ("bare", "rows"):
-                nets[name] = extra
-            if name not in best or r["cpu_s"] < best[name]["cpu_s"]:
-                best[name] = r
-    same = set(nets["bare"]) == set(nets["rows"]) and all(
-        abs(nets["bare"][b] - nets["rows"][b]) < 1e-6 for b in nets["bare"])
+        c0, t0 = time.process_time(), time.perf_counter()
+        hands, _ = _drive(spec.model_copy(update={"name": f"written-{k}"}), data, local)
+        r = _rate(hands, time.process_time() - c0, time.perf_counter() - t0)
+        if "written" not in best or r["cpu_s"] < best["written"]["cpu_s"]:
+            best["written"] = r
     return best, same
 
 
