@@ -11,7 +11,9 @@ import os
 import tomllib
 from pathlib import Path
 
+import duckdb
 import httpx
+import pyarrow.parquet as pq
 import pytest
 
 from pokerarena.platform.api import create_app
@@ -77,6 +79,15 @@ def test_report_over_http_and_its_errors(study):
     written = data / "runs" / run_id / "report"
     assert (written / "report.html").is_file() and (written / "comparisons.parquet").is_file(), \
         sorted(p.name for p in written.iterdir())
+    # how often the joker is in the winning hand, against the seats counted directly
+    got = {(m["cell"], m["metric"]): m["value"]
+           for m in pq.read_table(written / "metrics.parquet").to_pylist()}
+    (direct,) = duckdb.connect().execute(
+        "SELECT avg((cards LIKE '%Jk%')::INT) FROM read_parquet(?, hive_partitioning = true) "
+        "WHERE match = 1 AND showdown AND pot_won > 0",
+        [str(data / "runs" / run_id / "seats" / "*" / "*.parquet")]).fetchone()
+    assert 0 < direct < 1 and got[(1, "wild_in_winner")] == pytest.approx(direct)
+    assert (0, "wild_in_winner") not in got  # no wild cards without the joker
     assert client.get("/api/runs/no-such-run/report").status_code == 404
     m = client.post("/api/runs", json=small_spec(hands=40, unit_hands=20, name="plain"),
                     headers=AUTH).json()["run_id"]

@@ -120,10 +120,14 @@ ss AS (
     SELECT s.match, s.hand, {pos + "," if pos else ""} {cats + "," if cats else ""}
            count(*) FILTER (WHERE s.showdown) AS sd_seats,
            count(*) FILTER (WHERE s.showdown AND s.pot_won > 0) AS sd_winners,
+           count(*) FILTER (WHERE s.showdown AND s.pot_won > 0 AND list_has_any(
+               regexp_extract_all(coalesce(s.cards, '') || coalesce(h.board, ''), '..'),
+               wl.cards)) AS wild_winners,
            sum(CASE WHEN s.bot = sw.strong THEN s.net / h.bb / sw.strong_seats
                     WHEN s.bot = sw.weak THEN -s.net / h.bb / sw.weak_seats
                     ELSE 0 END) / 2 AS edge
     FROM seats s JOIN hands h USING (match, hand) LEFT JOIN sw USING (match)
+         LEFT JOIN wl USING (match)
     GROUP BY s.match, s.hand)
 SELECT hs.match, hs.deal, count(*)::DOUBLE AS hands,
        sum(hs.showdown::INT)::DOUBLE AS showdowns,
@@ -136,6 +140,7 @@ SELECT hs.match, hs.deal, count(*)::DOUBLE AS hands,
        {"".join(f"sum(ss.c{i})::DOUBLE AS c{i}, sum(ss.w{i})::DOUBLE AS w{i}, "
                 for i in range(len(categories)))}
        sum(ss.sd_seats)::DOUBLE AS sd_seats, sum(ss.sd_winners)::DOUBLE AS sd_winners,
+       sum(ss.wild_winners)::DOUBLE AS wild_winners,
        sum(ss.edge) AS edge
 FROM hs JOIN ss USING (match, hand)
 GROUP BY hs.match, hs.deal
@@ -148,7 +153,7 @@ def metric_columns(positions: int, categories: list[str]) -> dict[str, tuple[str
             "passed_rate": ("passed", "hands"), "split_rate": ("splits", "showdowns"),
             "rounds_reached": ("rounds", "hands"), "raises_per_round": ("raises", "rounds"),
             "war_length": ("war", "hands"), "fold_to_bet": ("folds", "faced"),
-            "skill_edge": ("edge", "hands")}
+            "skill_edge": ("edge", "hands"), "wild_in_winner": ("wild_winners", "sd_winners")}
     cols.update({f"seat_net:{p}": (f"pos{p}", "hands") for p in range(positions)})
     for i, c in enumerate(categories):
         cols[f"category:{c}"] = (f"c{i}", "sd_seats")
@@ -274,6 +279,10 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
             "IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()])
         con.execute(ROUNDS_SQL)
         con.execute(SKILL_SQL)
+        wilds = wild_cards(cells)
+        con.execute("CREATE TEMP TABLE wl (match INTEGER, cards VARCHAR[])")
+        if wilds:
+            con.executemany("INSERT INTO wl VALUES (?, ?)", [[m, w] for m, w in wilds.items()])
         con.execute(_deal_table_sql(positions, categories))
         cols = metric_columns(positions, categories)
         moments = _moments(con, cols)
@@ -287,8 +296,25 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
     finally:
         con.close()
     out = _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
-                    quantiles, ecdf, categories)
+                    quantiles, ecdf, categories, set(wilds))
     out["exact_tables"] = exact_tables(cells) if exact else None
+    return out
+
+
+def wild_cards(cells: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """Each cell's wild cards as the rows write them (``2c``, ``Jk``), for the cells
+    whose rules name fixed wild cards (positional wilds, which depend on the deal, are
+    left out)."""
+    from pokerarena.cards import card_str
+    from pokerarena.engine import Game
+    from pokerarena.evaluator import ranking
+    from pokerarena.rules.model import POSITIONAL_WILDS
+
+    out = {}
+    for c in cells:
+        wild = Game(c["variant"], c["options"]).program.showdown.wild
+        if wild and wild != "none" and wild not in POSITIONAL_WILDS:
+            out[c["cell"]] = sorted({card_str(code) for code in ranking(wild=wild).wild})
     return out
 
 
@@ -311,12 +337,15 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
               cross: dict[int, dict[str, CrossMoments]], refs: dict[int, int],
               pairs: dict[int, tuple[str, str]],
               hands: dict[int, int], quantiles: list[dict[str, Any]],
-              ecdf: dict[int, list], categories: list[str]) -> dict[str, Any]:
+              ecdf: dict[int, list], categories: list[str],
+              wild_cells: set[int]) -> dict[str, Any]:
     seats = {c["cell"]: len(c["mix"]) for c in cells}
 
     def applies(name: str, cell: int) -> bool:
         if name.startswith("seat_net:"):
             return int(name.split(":")[1]) < seats.get(cell, 0)
+        if name == "wild_in_winner":
+            return cell in wild_cells
         return name != "skill_edge" or cell in pairs
 
     metrics = []

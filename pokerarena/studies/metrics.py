@@ -157,6 +157,9 @@ _BASE = (
                "the most raises in one betting round of a hand, averaged over hands"),
     MetricInfo("fold_to_bet", "fold to a bet", "share of decisions",
                "decisions facing a bet, raise, blind or bring-in that were folds"),
+    MetricInfo("wild_in_winner", "wild card in the winning hand", "share of winning hands",
+               "winning hands at showdown that held a wild card (in the seat's own cards or "
+               "on the board); rules with fixed wild cards only"),
     MetricInfo("skill_edge", "skill edge", "bb per hand",
                "(stronger bot's net - weaker bot's net) / 2 per hand, the two bots of the "
                "cell's mix with the best and the worst result"),
