@@ -330,3 +330,24 @@ def test_pokerarena_run_of_a_freezeout_writes_no_cash_game_standings(tmp_path, c
     capsys.readouterr()
     assert main(["leaderboard", "cli", "--data", str(data)]) == 0
     assert "3 freeze-outs of 6 entries" in capsys.readouterr().out
+
+
+def test_a_freezeout_units_faults_are_rows_of_its_hands():
+    """A bot that fails every decision is played by the irregularity policy (check or
+    fold): each fault is a ``faults`` row naming a hand of the tournament, counted in
+    that hand's seat row and marked in its actions."""
+    from pokerarena.workers.freezeout_unit import play_freezeout_unit
+
+    spec = parse_spec({**SPECS["sng"], "bots": ["faulty_bots:RaisingBot", "call"],
+                       "freezeout": {**SPECS["sng"]["freezeout"], "tournaments": 1,
+                                     "entrants": 4}})
+    tables = play_freezeout_unit(plan(spec, "f").units[0]).tables
+    faults = tables["faults"].to_pylist()
+    hands = set(tables["hands"].column("hand").to_pylist())
+    assert faults and all(f["kind"] == "exception" and f["hand"] in hands for f in faults)
+    seats = tables["seats"].to_pylist()
+    assert sum(s["faults"] for s in seats) == len(faults)
+    assert sum(a["fault"] for a in tables["actions"].to_pylist()) == len(faults)
+    assert all(s["faults"] == 0 for s in seats if s["bot"] == "call")
+    places = tables["places"].to_pylist()
+    assert len(places) == 4 and places[0]["bot"] == "call"  # folding loses it all
