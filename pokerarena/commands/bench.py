@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from pokerarena.bench.evaluator import bench_evaluator
 from pokerarena.commands import check_bench_counts
+from pokerarena.errors import UserError
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
 BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
@@ -62,11 +63,27 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the hands (default 0)")
     p.add_argument("--no-peers", action="store_true", help="skip phevaluator and eval7")
     p.add_argument("--json", action="store_true", help="print one JSON line")
+    c = p.add_argument_group("on a Ray cluster (--cluster)")
+    c.add_argument("--cluster", action="store_true",
+                   help="one pinned actor per core of every node: random and sequential "
+                   "access for 5/6/7-card high, Omaha, short deck and ace-to-five low, "
+                   "scaling against one core, and the 7-card census split across the "
+                   "cluster with its exact counts checked")
+    c.add_argument("--address", default=None, help="Ray cluster to join (default: "
+                   "$RAY_ADDRESS, else a local one)")
+    c.add_argument("--seconds", type=float, default=1.0, metavar="S",
+                   help="seconds per kernel and access (default 1)")
+    c.add_argument("--max-actors", type=int, default=None, metavar="N",
+                   help="at most N actors (default: one per CPU of the cluster)")
+    c.add_argument("--data", metavar="DIR", default=None, help="write the rows to "
+                   "DIR/bench/evaluator/ (default: $POKERARENA_DATA, else ./data)")
     p.set_defaults(func=run_evaluator)
 
 
 def run_evaluator(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench evaluator``."""
+    if args.cluster:
+        return run_cluster(args)
     check_bench_counts(args)
     result = bench_evaluator(cards=args.cards, game=args.game, hands=args.hands,
                              repeats=args.repeats, seed=args.seed, peers=not args.no_peers)
@@ -74,6 +91,33 @@ def run_evaluator(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         print(format_result(result))
+    return 0
+
+
+def run_cluster(args: argparse.Namespace) -> int:
+    """``pokerarena bench evaluator --cluster``."""
+    from pokerarena.bench.evaluator_cluster import bench_cluster
+    from pokerarena.platform.storage import default_data_dir
+
+    if not 0 < args.seconds <= 600:
+        raise UserError("--seconds must be more than 0 and at most 600")
+    if args.max_actors is not None and args.max_actors < 1:
+        raise UserError("--max-actors must be at least 1")
+    result = bench_cluster(address=args.address, seconds=args.seconds,
+                           data=args.data or default_data_dir(), max_actors=args.max_actors)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['actors']} actors on {result['nodes']} node(s), "
+          f"{result['seconds_per_measure']:g} s per measure")
+    for name, k in result["kernels"].items():
+        print(f"  {name:<24} one core {k['one_core_evals_per_sec'] / 1e6:8.1f} M/s   "
+              f"cluster {k['total_evals_per_sec'] / 1e6:9.1f} M/s   "
+              f"efficiency {k['efficiency']:.0%}")
+    print(f"  7-card census in {result['census_parts']} parts: "
+          f"{result['census_hands']:,} hands in {result['census_seconds']:.1f} s, "
+          f"exact counts {'reproduced' if result['census_exact'] else 'NOT reproduced'}")
+    print(f"  rows: {result['rows_file']}")
     return 0
 
 

@@ -25,11 +25,14 @@ CHUNK = 1 << 20
 
 
 @njit(cache=True)
-def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist):
-    """Histogram of table slots (non-flush) and suit masks (flush) over all 7-card hands."""
+def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist, a_lo=0,
+                  a_hi=1 << 30):
+    """Histogram of table slots (non-flush) and suit masks (flush) over all 7-card hands
+    (those whose first card is ``cards[a]`` for ``a_lo <= a < a_hi``: a part of the
+    census, so that machines can share it)."""
     n = cards.shape[0]
     row = np.zeros(7, np.uint8)
-    for a in range(n - 6):
+    for a in range(a_lo, min(a_hi, n - 6)):
         ka = ck[cards[a]]
         row[0] = cards[a]
         for b in range(a + 1, n - 5):
@@ -121,8 +124,11 @@ def _next_chunk(cards, idx, k, fixed, params, wild_mask, out):
     return done
 
 
-def _table_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
-    """Counter of value -> hands by the table kernels (table-friendly, 5..7 cards)."""
+def _table_counts(ranking: Ranking, cards: np.ndarray, k: int,
+                  first: tuple[int, int] | None = None) -> Counter:
+    """Counter of value -> hands by the table kernels (table-friendly, 5..7 cards);
+    ``first``: with 7 cards, only the hands whose first card has an index in that
+    half-open range (see :func:`census7_part`)."""
     t = fast.tables_for(ranking)
     shift, offsets, values = {5: (t.shift5, t.offsets5, t.values5),
                               6: (t.shift6, t.offsets6, t.values6),
@@ -130,7 +136,9 @@ def _table_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
     slot_hist = np.zeros(values.size, np.int64)
     flush_hist = np.zeros(8192, np.int64)
     if k == 7:
-        _fast_census7(cards, t.card_keys, shift, offsets, t.ranks_only, slot_hist, flush_hist)
+        lo, hi = first or (0, cards.size)
+        _fast_census7(cards, t.card_keys, shift, offsets, t.ranks_only, slot_hist, flush_hist,
+                      lo, hi)
     else:
         _fast_census_k(cards, k, t.card_keys, shift, offsets, t.ranks_only, slot_hist,
                        flush_hist)
@@ -203,6 +211,41 @@ def _value_counts(ranking: Ranking, cards: np.ndarray, k: int) -> Counter:
         for v, c in part.items():
             totals[v] += c * weight
     return totals
+
+
+def census7_split(parts: int, deck_name: str = "standard") -> list[tuple[int, int]]:
+    """The 7-card census cut into at most ``parts`` ranges of first-card indices with
+    about equal numbers of hands (the first card at index ``a`` of an ``n``-card deck
+    starts ``C(n - 1 - a, 6)`` hands), for :func:`census7_part`."""
+    n = int(deck(deck_name).size)
+    weights = [comb(n - 1 - a, 6) for a in range(n - 6)]
+    total = sum(weights)
+    cuts: list[tuple[int, int]] = []
+    acc = start = 0
+    for a, w in enumerate(weights):
+        acc += w
+        if acc * parts >= total * (len(cuts) + 1) or a == len(weights) - 1:
+            cuts.append((start, a + 1))
+            start = a + 1
+    return cuts
+
+
+def census7_part(first: tuple[int, int], deck_name: str = "standard",
+                 ranking: Ranking | None = None) -> dict[str, int]:
+    """Hands by category among the 7-card hands of a deck whose first card has an index
+    in ``first`` (half-open): the parts of :func:`census7_split` add up to
+    ``census(7, ...)["counts"]``. Table-friendly rankings without wild cards only (the
+    split is of the table kernel's outer loop)."""
+    from pokerarena.evaluator.rankings import HIGH
+
+    ranking = ranking or HIGH
+    cards = deck(deck_name)
+    if ranking.wild_mask or not ranking.table_friendly or cards.max() >= 52:
+        raise CardError("a split census needs a table-friendly ranking without wild cards")
+    counts: Counter = Counter()
+    for value, n in _table_counts(ranking, cards, 7, first).items():
+        counts[category(value, ranking)] += n
+    return dict(counts)
 
 
 def census(k: int, deck_name: str = "standard", ranking: Ranking | None = None) -> dict:

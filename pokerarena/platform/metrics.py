@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from pokerarena.workers.hooks import UnitObserver
@@ -138,7 +139,8 @@ class ServiceMetrics:
     """The service's Prometheus registry and the instruments in it."""
 
     def __init__(self, runs_by_status: Callable[[], dict[str, int]] | None = None,
-                 live: Callable[[], tuple[int, float]] | None = None) -> None:
+                 live: Callable[[], tuple[int, float]] | None = None,
+                 bench: Callable[[], list[dict[str, Any]]] | None = None) -> None:
         from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
 
         disable_created_metrics()  # no *_created series: dashboards never use them
@@ -172,6 +174,7 @@ class ServiceMetrics:
         self._latency: dict[str, dict[str, Any]] = {}
         self._runs_by_status = runs_by_status or (lambda: {})
         self._live = live or (lambda: (0, 0.0))
+        self._bench = bench or (lambda: [])
         self._route_source: Callable[[], Iterable[str]] | None = None
         self._routes: frozenset[str] | None = None
         r.register(_Collector(self))
@@ -251,6 +254,65 @@ class ServiceMetrics:
                     for b, d in self._latency.items()}
 
 
+class LatestBench:
+    """The rows of the newest evaluator cluster benchmark under ``<data>/bench/evaluator/``
+    (``pokerarena bench evaluator --cluster``), read again only when a newer file lands."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.folder = Path(data_dir) / "bench" / "evaluator"
+        self._seen: tuple[str, float] | None = None
+        self._rows: list[dict[str, Any]] = []
+
+    def __call__(self) -> list[dict[str, Any]]:
+        try:
+            files = sorted(self.folder.glob("*.parquet"))
+            if not files:
+                return []
+            key = (files[-1].name, files[-1].stat().st_mtime)
+            if key != self._seen:
+                import pyarrow.parquet as pq
+
+                self._rows = pq.read_table(files[-1]).to_pylist()
+                self._seen = key
+        except (OSError, ValueError):  # a damaged or vanished file: no gauges, no error
+            return []
+        return self._rows
+
+
+def _bench_gauges(rows: list[dict[str, Any]]) -> Iterable[Any]:
+    """Gauges of a benchmark's rows: the cluster's rate per node, one core's rate, and the
+    scaling efficiency, by kernel and access."""
+    from prometheus_client.core import GaugeMetricFamily
+
+    rate = GaugeMetricFamily("pokerarena_bench_evaluator_evals_per_second", "Hand "
+                             "evaluations per second of the latest cluster benchmark, all "
+                             "actors at once, by node", labels=["kernel", "access", "node"])
+    one = GaugeMetricFamily("pokerarena_bench_evaluator_one_core_evals_per_second",
+                            "The same, one actor alone", labels=["kernel", "access"])
+    eff = GaugeMetricFamily("pokerarena_bench_evaluator_efficiency", "Scaling efficiency: "
+                            "the cluster's rate over actors x one core's",
+                            labels=["kernel", "access"])
+    by_node: dict[tuple[str, str, str], float] = {}
+    actors: dict[tuple[str, str], int] = {}
+    alone: dict[tuple[str, str], float] = {}
+    for r in rows:
+        k = (str(r["kernel"]), str(r["access"]))
+        if r["phase"] == "alone":
+            alone[k] = float(r["evals_per_sec"])
+        else:
+            by_node[(*k, str(r["node"]))] = by_node.get((*k, str(r["node"])), 0.0) + float(
+                r["evals_per_sec"])
+            actors[k] = actors.get(k, 0) + 1
+    for (kernel, access, node), v in sorted(by_node.items()):
+        rate.add_metric([kernel, access, node[:12]], v)
+    for k, v in sorted(alone.items()):
+        one.add_metric(list(k), v)
+        total = sum(x for (a, b, _), x in by_node.items() if (a, b) == k)
+        if v and actors.get(k):
+            eff.add_metric(list(k), total / (actors[k] * v))
+    yield from (rate, one, eff)
+
+
 METRIC_NAMES = (
     "pokerarena_hands_total", "pokerarena_actions_total", "pokerarena_hands_per_second",
     "pokerarena_units_in_flight", "pokerarena_units_done_total",
@@ -262,6 +324,9 @@ METRIC_NAMES = (
     "pokerarena_http_requests_total", "pokerarena_http_request_duration_seconds_bucket",
     "pokerarena_http_request_duration_seconds_sum",
     "pokerarena_http_request_duration_seconds_count",
+    "pokerarena_bench_evaluator_evals_per_second",
+    "pokerarena_bench_evaluator_one_core_evals_per_second",
+    "pokerarena_bench_evaluator_efficiency",
 )
 """Every sample name ``/metrics`` exposes (what dashboards may name)."""
 
@@ -301,3 +366,4 @@ class _Collector:
                 cum.append(("+Inf" if bound == float("inf") else repr(bound), acc))
             hist.add_metric([bot], cum, d["sum"])
         yield hist
+        yield from _bench_gauges(self.m._bench())

@@ -26,7 +26,7 @@ from pokerarena.platform.api.manager import RunManager
 from pokerarena.platform.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from pokerarena.platform.api.routes import catalogue, dashboard, health, query, runs, studies
 from pokerarena.platform.api.security import QueryLimits, load_or_create_token
-from pokerarena.platform.metrics import ServiceMetrics
+from pokerarena.platform.metrics import LatestBench, ServiceMetrics
 from pokerarena.platform.query_pool import PoolLimits, QueryPool
 
 __all__ = ["MAX_BODY_BYTES", "RUN_ID", "WEB_DIR", "ApiError", "create_app"]
@@ -46,7 +46,7 @@ def _context(data_dir: Path, token: str, executor_factory: Callable[[], Any] | N
 
     holder: dict[str, RunManager] = {}
     metrics = ServiceMetrics(runs_by_status=lambda: holder["m"].runs_by_status(),
-                             live=lambda: holder["m"].live())
+                             live=lambda: holder["m"].live(), bench=LatestBench(data_dir))
     manager = RunManager(data_dir, metrics, executor_factory or MeteredLocalExecutor,
                          resume=resume, max_active=max_active, prepare=prepare)
     holder["m"] = manager
