@@ -16,6 +16,8 @@ import httpx
 import pyarrow.parquet as pq
 import pytest
 
+from pokerarena.cards import parse_cards
+from pokerarena.evaluator import evaluate, ranking
 from pokerarena.platform.api import create_app
 from pokerarena.platform.api.executors import MeteredRayExecutor
 from pokerarena.platform.api.server import ServedApp
@@ -88,6 +90,22 @@ def test_report_over_http_and_its_errors(study):
         [str(data / "runs" / run_id / "seats" / "*" / "*.parquet")]).fetchone()
     assert 0 < direct < 1 and got[(1, "wild_in_winner")] == pytest.approx(direct)
     assert (0, "wild_in_winner") not in got  # no wild cards without the joker
+    # the best starting hand's wins, scored again here by the evaluator itself
+    rows = duckdb.connect().execute(
+        "SELECT a.hand, a.target, arg_min(a.cards, a.seq), any_value(s.pot_won) > 0, "
+        "any_value(h.passed) FROM read_parquet(?, hive_partitioning = true) a "
+        "JOIN read_parquet(?, hive_partitioning = true) s ON s.match = a.match AND "
+        "s.hand = a.hand AND s.seat = a.target JOIN read_parquet(?, hive_partitioning = "
+        "true) h ON h.match = a.match AND h.hand = a.hand WHERE a.match = 1 AND a.kind = 'dh' "
+        "GROUP BY ALL", [str(data / "runs" / run_id / t / "*" / "*.parquet")
+                         for t in ("actions", "seats", "hands")]).fetchall()
+    jokers = ranking(wild="jokers")
+    hands: dict[int, list] = {}
+    for hand, _, dealt, won, passed in rows:
+        hands.setdefault(hand, []).append((evaluate(parse_cards(dealt), jokers), won, passed))
+    best = [sorted(v, reverse=True) for v in hands.values() if not v[0][2]]
+    best = [v for v in best if v[0][0] > v[1][0]]
+    assert got[(1, "best_start_wins")] == pytest.approx(sum(v[0][1] for v in best) / len(best))
     assert client.get("/api/runs/no-such-run/report").status_code == 404
     m = client.post("/api/runs", json=small_spec(hands=40, unit_hands=20, name="plain"),
                     headers=AUTH).json()["run_id"]

@@ -22,6 +22,7 @@ import pyarrow as pa
 from pokerarena.errors import UserError
 from pokerarena.platform.spec import RunSpec, parse_spec
 from pokerarena.platform.storage import RunStore
+from pokerarena.rules.model import POSITIONAL_WILDS
 from pokerarena.studies.compare import CrossMoments, correct, paired_difference, unpaired_difference
 from pokerarena.studies.metrics import (
     Moments,
@@ -114,8 +115,9 @@ WITH hs AS (
     SELECT h.match, h.hand, coalesce(h.deal, h.hand) AS deal, h.showdown, h.passed,
            h.winners, h.pot / h.bb AS pot_bb, coalesce(r.rounds, 0) AS rounds,
            coalesce(r.raises, 0) AS raises, coalesce(r.war, 0) AS war,
-           coalesce(r.faced, 0) AS faced, coalesce(r.folds, 0) AS folds
-    FROM hands h LEFT JOIN r USING (match, hand)),
+           coalesce(r.faced, 0) AS faced, coalesce(r.folds, 0) AS folds,
+           coalesce(bs.has_best, 0) AS has_best, coalesce(bs.best_wins, 0) AS best_wins
+    FROM hands h LEFT JOIN r USING (match, hand) LEFT JOIN bs USING (match, hand)),
 ss AS (
     SELECT s.match, s.hand, {pos + "," if pos else ""} {cats + "," if cats else ""}
            count(*) FILTER (WHERE s.showdown) AS sd_seats,
@@ -141,6 +143,7 @@ SELECT hs.match, hs.deal, count(*)::DOUBLE AS hands,
                 for i in range(len(categories)))}
        sum(ss.sd_seats)::DOUBLE AS sd_seats, sum(ss.sd_winners)::DOUBLE AS sd_winners,
        sum(ss.wild_winners)::DOUBLE AS wild_winners,
+       sum(hs.has_best)::DOUBLE AS has_best, sum(hs.best_wins)::DOUBLE AS best_wins,
        sum(ss.edge) AS edge
 FROM hs JOIN ss USING (match, hand)
 GROUP BY hs.match, hs.deal
@@ -153,7 +156,8 @@ def metric_columns(positions: int, categories: list[str]) -> dict[str, tuple[str
             "passed_rate": ("passed", "hands"), "split_rate": ("splits", "showdowns"),
             "rounds_reached": ("rounds", "hands"), "raises_per_round": ("raises", "rounds"),
             "war_length": ("war", "hands"), "fold_to_bet": ("folds", "faced"),
-            "skill_edge": ("edge", "hands"), "wild_in_winner": ("wild_winners", "sd_winners")}
+            "skill_edge": ("edge", "hands"), "wild_in_winner": ("wild_winners", "sd_winners"),
+            "best_start_wins": ("best_wins", "has_best")}
     cols.update({f"seat_net:{p}": (f"pos{p}", "hands") for p in range(positions)})
     for i, c in enumerate(categories):
         cols[f"category:{c}"] = (f"c{i}", "sd_seats")
@@ -283,6 +287,11 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
         con.execute("CREATE TEMP TABLE wl (match INTEGER, cards VARCHAR[])")
         if wilds:
             con.executemany("INSERT INTO wl VALUES (?, ?)", [[m, w] for m, w in wilds.items()])
+        starts = best_starts(con, cells)
+        con.execute("CREATE TEMP TABLE bs (match INTEGER, hand INTEGER, has_best INTEGER, "
+                    "best_wins INTEGER)")
+        if starts:
+            con.executemany("INSERT INTO bs VALUES (?, ?, ?, ?)", starts)
         con.execute(_deal_table_sql(positions, categories))
         cols = metric_columns(positions, categories)
         moments = _moments(con, cols)
@@ -296,8 +305,49 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
     finally:
         con.close()
     out = _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
-                    quantiles, ecdf, categories, set(wilds))
+                    quantiles, ecdf, categories, set(wilds), {m for m, *_ in starts})
     out["exact_tables"] = exact_tables(cells) if exact else None
+    return out
+
+
+STARTS_SQL = """
+SELECT a.match, a.hand, a.target, arg_min(a.cards, a.seq) AS dealt,
+       any_value(s.pot_won) > 0 AS won, any_value(h.passed) AS passed
+FROM actions a JOIN seats s ON s.match = a.match AND s.hand = a.hand AND s.seat = a.target
+     JOIN hands h ON h.match = a.match AND h.hand = a.hand
+WHERE a.kind = 'dh' AND a.match = ?
+GROUP BY ALL ORDER BY 1, 2, 3
+"""
+
+
+def best_starts(con: Any, cells: list[dict[str, Any]]) -> list[tuple[int, int, int, int]]:
+    """Per hand of the cells whose first deal gives every seat five cards or more (the
+    draw games): ``(match, hand, has_best, best_wins)``, ``has_best`` when one seat was
+    dealt a strictly better high hand than every other (scored by the cell's own
+    showdown, its wild cards included) in a hand that was played (not passed),
+    ``best_wins`` when that seat won chips from a pot."""
+    from pokerarena.cards import parse_cards
+    from pokerarena.engine import Game
+    from pokerarena.engine.scoring import Scorer
+
+    out: list[tuple[int, int, int, int]] = []
+    for c in cells:
+        program = Game(c["variant"], c["options"]).program
+        if program.showdown.high is None or program.showdown.wild in POSITIONAL_WILDS:
+            continue
+        rows = con.execute(STARTS_SQL, [c["cell"]]).fetchall()
+        if not rows or min(len(r[3] or "") for r in rows) < 10:
+            continue  # a first deal of fewer than five cards: no hand to score yet
+        scorer = Scorer(program.showdown, program.variant.deck)
+        by_hand: dict[int, list[tuple[int, bool, bool]]] = {}
+        for _, hand, _, dealt, won, passed in rows:
+            value = scorer.high(parse_cards(dealt, allow_duplicates=True), [])
+            by_hand.setdefault(hand, []).append((value, bool(won), bool(passed)))
+        for hand, seats in by_hand.items():
+            ranked_seats = sorted(seats, key=lambda v: v[0], reverse=True)
+            unique = len(ranked_seats) == 1 or ranked_seats[0][0] > ranked_seats[1][0]
+            has = int(unique and not seats[0][2])
+            out.append((c["cell"], hand, has, int(has and ranked_seats[0][1])))
     return out
 
 
@@ -308,7 +358,6 @@ def wild_cards(cells: list[dict[str, Any]]) -> dict[int, list[str]]:
     from pokerarena.cards import card_str
     from pokerarena.engine import Game
     from pokerarena.evaluator import ranking
-    from pokerarena.rules.model import POSITIONAL_WILDS
 
     out = {}
     for c in cells:
@@ -338,7 +387,7 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
               pairs: dict[int, tuple[str, str]],
               hands: dict[int, int], quantiles: list[dict[str, Any]],
               ecdf: dict[int, list], categories: list[str],
-              wild_cells: set[int]) -> dict[str, Any]:
+              wild_cells: set[int], start_cells: set[int]) -> dict[str, Any]:
     seats = {c["cell"]: len(c["mix"]) for c in cells}
 
     def applies(name: str, cell: int) -> bool:
@@ -346,6 +395,8 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
             return int(name.split(":")[1]) < seats.get(cell, 0)
         if name == "wild_in_winner":
             return cell in wild_cells
+        if name == "best_start_wins":
+            return cell in start_cells
         return name != "skill_edge" or cell in pairs
 
     metrics = []

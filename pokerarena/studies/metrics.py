@@ -160,6 +160,10 @@ _BASE = (
     MetricInfo("wild_in_winner", "wild card in the winning hand", "share of winning hands",
                "winning hands at showdown that held a wild card (in the seat's own cards or "
                "on the board); rules with fixed wild cards only"),
+    MetricInfo("best_start_wins", "best starting hand wins", "share of hands",
+               "hands played in which the seat dealt the strictly best five cards (scored "
+               "by the cell's own showdown) won chips; draw games only (a first deal of "
+               "five cards or more)"),
     MetricInfo("skill_edge", "skill edge", "bb per hand",
                "(stronger bot's net - weaker bot's net) / 2 per hand, the two bots of the "
                "cell's mix with the best and the worst result"),
