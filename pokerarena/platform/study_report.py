@@ -68,7 +68,8 @@ FROM rounds GROUP BY ALL
 """
 
 # The stronger and the weaker bot of each cell: the best and the worst result per seat
-# taken, and the seats each holds at a table (cells whose mix seats one bot have none).
+# taken, and the seats each holds at a table (cells whose mix seats one bot have none);
+# :func:`_same_pairs` then gives every cell its mix's pair under the baseline's rules.
 SKILL_SQL = """
 CREATE TEMP TABLE sw AS
 WITH b AS (SELECT match, bot, sum(net / bb) / count(*) AS rate,
@@ -283,6 +284,7 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
             "IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()])
         con.execute(ROUNDS_SQL)
         con.execute(SKILL_SQL)
+        _same_pairs(con, settings.baseline, len(spec.lineups()))
         wilds = wild_cards(cells)
         con.execute("CREATE TEMP TABLE wl (match INTEGER, cards VARCHAR[])")
         if wilds:
@@ -318,6 +320,20 @@ FROM actions a JOIN seats s ON s.match = a.match AND s.hand = a.hand AND s.seat 
 WHERE a.kind = 'dh' AND a.match = ?
 GROUP BY ALL ORDER BY 1, 2, 3
 """
+
+
+def _same_pairs(con: Any, base: int, mixes: int) -> None:
+    """Every cell measures the skill edge of the pair its mix has in the baseline's
+    rules (the best and the worst bot there), so the edges compare across rules: a
+    rule set may narrow the edge, or turn it round."""
+    rows = {int(r[0]): r[1:] for r in con.execute("SELECT * FROM sw").fetchall()}
+    g_base = base // mixes
+    cells = [int(r[0]) for r in con.execute("SELECT DISTINCT match FROM hands").fetchall()]
+    keep = [[c, *rows[g_base * mixes + c % mixes]] for c in cells
+            if g_base * mixes + c % mixes in rows]
+    con.execute("DELETE FROM sw")
+    if keep:
+        con.executemany("INSERT INTO sw VALUES (?, ?, ?, ?, ?)", keep)
 
 
 def best_starts(con: Any, cells: list[dict[str, Any]]) -> list[tuple[int, int, int, int]]:

@@ -166,7 +166,7 @@ _BASE = (
                "five cards or more)"),
     MetricInfo("skill_edge", "skill edge", "bb per hand",
                "(stronger bot's net - weaker bot's net) / 2 per hand, the two bots of the "
-               "cell's mix with the best and the worst result"),
+               "cell's mix with the best and the worst result under the baseline's rules"),
 )
 METRICS: dict[str, MetricInfo] = {m.name: m for m in _BASE}
 """The scalar metrics of every cell; ``seat_net:P``, ``category:C`` and
