@@ -157,7 +157,8 @@ _BASE = (
                "the most raises in one betting round of a hand, averaged over hands"),
     MetricInfo("fold_to_bet", "fold to a bet", "share of decisions",
                "decisions facing a bet, raise, blind or bring-in that were folds"),
-    MetricInfo("wild_in_winner", "wild card in the winning hand", "share of winning hands",
+    MetricInfo("wild_in_winner", "wild card in the winning hand",
+               "share of winning showdown hands",
                "winning hands at showdown that held a wild card (in the seat's own cards or "
                "on the board); rules with fixed wild cards only"),
     MetricInfo("best_start_wins", "best starting hand wins", "share of hands",

@@ -127,6 +127,8 @@ def _forest(rows: Sequence[tuple[str, float, float, float]], ax: Any, metric: st
     scale = 100 if _is_share(metric) else 1
     for i, (_, v, lo, hi) in enumerate(rows):
         y = len(rows) - 1 - i
+        if math.isnan(v):
+            continue  # the metric does not apply to this cell: its row stays empty
         lo_f = lo if math.isfinite(lo) else v
         hi_f = hi if math.isfinite(hi) else v
         ax.errorbar([v * scale], [y], xerr=[[max(0.0, (v - lo_f) * scale)],
@@ -161,9 +163,9 @@ def _metrics_plot(results: dict[str, Any], metrics: Sequence[str], plot_id: str,
     for ax, metric in zip(axes.flat, shown, strict=False):
         rows = [(f"{c['cell']}: {c['label']}", *_vlh(by.get((c["cell"], metric))))
                 for c in cells]
-        keep = [r for r in rows if not math.isnan(r[1])]
-        index = next((i for i, r in enumerate(keep) if r[0].startswith(f"{base}:")), None)
-        _forest(keep, ax, metric, index)
+        index = next((i for i, c in enumerate(cells) if c["cell"] == base
+                      and not math.isnan(rows[i][1])), None)
+        _forest(rows, ax, metric, index)
     for ax in axes[:, 1:].flat:
         ax.tick_params(axis="y", labelleft=False)
     if same_unit:  # one scale: the panels compare across metrics too
