@@ -178,25 +178,47 @@ class SimBot(PaintedBot):
     name = "sim"
     description = "Monte Carlo over the unseen cards, each choice played out by the rule policy"
 
-    def __init__(self, seed: int | None = None, samples: int = 24, **options: Any) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 24, bid_samples: int = 64,
+                 bid_window: float = 2.5, **options: Any) -> None:
         super().__init__(seed, **options)
         self.samples = int(samples)
+        self.bid_samples = int(bid_samples)
+        self.bid_window = float(bid_window)
+        if self.samples < 1 or self.bid_samples < 1:
+            raise PaintedError("painted: sim: samples and bid_samples are 1 or more")
 
     def act(self, view: PaintedView) -> PaintedAction:
         if len(view.legal) == 1:
             return view.legal[0]
         args = self._state(view)
-        bidding = view.legal[0].kind == BID
-        bids = np.array([a.bid for a in view.legal] if bidding else [], np.int64)
-        cands = [a for a in view.legal if not bidding]
-        cand = (np.array([a.card for a in cands], np.int64),
-                np.array([_MODE_CODE[a.joker] for a in cands], np.int64),
-                np.array([a.suit for a in cands], np.int64))
+        if view.legal[0].kind == BID:
+            cands = self._bids_to_try(view)
+            bids = np.array([a.bid for a in cands], np.int64)
+            none = np.zeros(0, np.int64)
+            cand = (none, none, none)
+            samples = self.bid_samples
+        else:
+            cands = list(view.legal)
+            bids = np.zeros(0, np.int64)
+            cand = (np.array([a.card for a in cands], np.int64),
+                    np.array([_MODE_CODE[a.joker] for a in cands], np.int64),
+                    np.array([a.suit for a in cands], np.int64))
+            samples = self.samples
         means = k.search(self.rng.randrange(2**31), view.seat,  # type: ignore[call-arg]
                          view.players, view.trump, view.options.must_trump, *args, *cand,
-                         bids, self.samples)
-        best = int(np.argmax(means))
-        return view.legal[best]
+                         bids, samples)
+        return cands[int(np.argmax(means))]
+
+    def _bids_to_try(self, view: PaintedView) -> list[PaintedAction]:
+        """The legal bids within ``bid_window`` of the rule estimate (the nearest one
+        always): a bid far from what the hand holds is never the best, and each bid
+        tried costs a playout per sample."""
+        if view.hand_hidden:
+            e = view.cards / view.players
+        else:
+            e = float(k.estimate(_own(view), view.seat, view.trump, _low_rank(view)))
+        near = [a for a in view.legal if abs(a.bid - e) <= self.bid_window]
+        return near or [nearest_bid(e, view.legal)]
 
     def _state(self, view: PaintedView) -> tuple[Any, ...]:
         """The kernel's arguments from ``rules`` to ``actor`` (see :func:`.kernels.search`)."""
