@@ -317,9 +317,12 @@ SELECT a.match, a.hand, a.target, arg_min(a.cards, a.seq) AS dealt,
        any_value(s.pot_won) > 0 AS won, any_value(h.passed) AS passed
 FROM actions a JOIN seats s ON s.match = a.match AND s.hand = a.hand AND s.seat = a.target
      JOIN hands h ON h.match = a.match AND h.hand = a.hand
-WHERE a.kind = 'dh' AND a.match = ?
+WHERE a.kind = 'dh' AND a.match = ? AND a.hand < ?
 GROUP BY ALL ORDER BY 1, 2, 3
 """
+START_HANDS = 200_000
+"""The hands of a cell whose starting hands are scored (hand by hand, in Python): the
+first ones, the same deals in every cell, so the comparison stays paired."""
 
 
 def _same_pairs(con: Any, base: int, mixes: int) -> None:
@@ -341,7 +344,8 @@ def best_starts(con: Any, cells: list[dict[str, Any]]) -> list[tuple[int, int, i
     draw games): ``(match, hand, has_best, best_wins)``, ``has_best`` when one seat was
     dealt a strictly better high hand than every other (scored by the cell's own
     showdown, its wild cards included) in a hand that was played (not passed),
-    ``best_wins`` when that seat won chips from a pot."""
+    ``best_wins`` when that seat won chips from a pot. Over the first
+    :data:`START_HANDS` hands of each cell."""
     from pokerarena.cards import parse_cards
     from pokerarena.engine import Game
     from pokerarena.engine.scoring import Scorer
@@ -351,7 +355,7 @@ def best_starts(con: Any, cells: list[dict[str, Any]]) -> list[tuple[int, int, i
         program = Game(c["variant"], c["options"]).program
         if program.showdown.high is None or program.showdown.wild in POSITIONAL_WILDS:
             continue
-        rows = con.execute(STARTS_SQL, [c["cell"]]).fetchall()
+        rows = con.execute(STARTS_SQL, [c["cell"], START_HANDS]).fetchall()
         if not rows or min(len(r[3] or "") for r in rows) < 10:
             continue  # a first deal of fewer than five cards: no hand to score yet
         scorer = Scorer(program.showdown, program.variant.deck)
