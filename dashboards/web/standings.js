@@ -31,7 +31,9 @@ function rankingChart(svg, bots) {
     g.append(svgEl("text", { x: left - 6, y: y + 4, "text-anchor": "end" }, b.bot),
       svgEl("line", { x1: x(b.lo), x2: x(b.hi), y1: y, y2: y, class: "interval" }),
       svgEl("circle", { cx: x(b.value), cy: y, r: 4, fill: PALETTE[k % PALETTE.length] }),
-      svgEl("text", { x: Math.min(w - 60, x(b.hi) + 6), y: y + 4 },
+      // right of the interval; above it, flush right, where that would leave the chart
+      svgEl("text", x(b.hi) + 6 > w - 90
+        ? { x: w - 2, y: y - 5, "text-anchor": "end" } : { x: x(b.hi) + 6, y: y + 4 },
             `${fmt(b.value)} ±${fmt(b.ci95)}`));
     svg.append(g);
   });
