@@ -124,6 +124,13 @@ def test_identical_cells_differ_by_nothing(tmp_path):
     res = study_results(tmp_path, "twins", exact=False)
     assert res["comparisons"] and all(c["diff"] == pytest.approx(0, abs=1e-12)
                                       and not c["significant"] for c in res["comparisons"])
+    # hold'em has no low half: every split showdown is a tie, counted from the hands
+    (ties,) = duckdb.connect().execute(
+        "SELECT avg((winners > 1)::INT) FILTER (WHERE showdown) FROM read_parquet(?, "
+        "hive_partitioning = true) WHERE match = 0",
+        [str(tmp_path / "runs" / "twins" / "hands" / "*" / "*.parquet")]).fetchone()
+    got = {m["metric"]: m["value"] for m in res["metrics"] if m["cell"] == 0}
+    assert ties > 0 and got["tie_rate"] == pytest.approx(ties) == got["split_rate"]
 
 
 def test_user_mistakes_end_with_one_line(played, pokerarena_cli, tmp_path, repo_root):

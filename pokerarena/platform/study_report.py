@@ -123,6 +123,9 @@ ss AS (
     SELECT s.match, s.hand, {pos + "," if pos else ""} {cats + "," if cats else ""}
            count(*) FILTER (WHERE s.showdown) AS sd_seats,
            count(*) FILTER (WHERE s.showdown AND s.pot_won > 0) AS sd_winners,
+           count(*) FILTER (WHERE s.showdown AND s.pot_won > 0) > 1
+               AND count(DISTINCT s.high) FILTER (WHERE s.showdown AND s.pot_won > 0) = 1
+               AND NOT bool_or(s.low IS NOT NULL) AS tie,
            count(*) FILTER (WHERE s.showdown AND s.pot_won > 0 AND list_has_any(
                regexp_extract_all(coalesce(s.cards, '') || coalesce(h.board, ''), '..'),
                wl.cards)) AS wild_winners,
@@ -143,7 +146,7 @@ SELECT hs.match, hs.deal, count(*)::DOUBLE AS hands,
        {"".join(f"sum(ss.c{i})::DOUBLE AS c{i}, sum(ss.w{i})::DOUBLE AS w{i}, "
                 for i in range(len(categories)))}
        sum(ss.sd_seats)::DOUBLE AS sd_seats, sum(ss.sd_winners)::DOUBLE AS sd_winners,
-       sum(ss.wild_winners)::DOUBLE AS wild_winners,
+       sum(ss.wild_winners)::DOUBLE AS wild_winners, sum(ss.tie::INT)::DOUBLE AS ties,
        sum(hs.has_best)::DOUBLE AS has_best, sum(hs.best_wins)::DOUBLE AS best_wins,
        sum(ss.edge) AS edge
 FROM hs JOIN ss USING (match, hand)
@@ -155,6 +158,7 @@ def metric_columns(positions: int, categories: list[str]) -> dict[str, tuple[str
     """Each metric's ``(numerator, denominator)`` columns of ``dl``."""
     cols = {"showdown_rate": ("showdowns", "hands"), "pot_bb": ("pot_bb", "hands"),
             "passed_rate": ("passed", "hands"), "split_rate": ("splits", "showdowns"),
+            "tie_rate": ("ties", "showdowns"),
             "rounds_reached": ("rounds", "hands"), "raises_per_round": ("raises", "rounds"),
             "war_length": ("war", "hands"), "fold_to_bet": ("folds", "faced"),
             "skill_edge": ("edge", "hands"), "wild_in_winner": ("wild_winners", "sd_winners"),

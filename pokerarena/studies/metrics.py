@@ -148,6 +148,9 @@ _BASE = (
                "deals nobody opened (openers rules): passed, the pot waits for the next deal"),
     MetricInfo("split_rate", "split pots", "share of showdowns",
                "showdowns whose pots went to more than one seat (ties, and high-low splits)"),
+    MetricInfo("tie_rate", "tied showdowns", "share of showdowns",
+               "showdowns whose winners all held the same hand (in words) in a game without "
+               "a low half: the pot split by a tie"),
     MetricInfo("rounds_reached", "betting rounds reached", "rounds per hand",
                "betting rounds in which a player made a decision"),
     MetricInfo("raises_per_round", "raises per betting round", "raises",

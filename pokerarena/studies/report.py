@@ -564,7 +564,7 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
 
 def _all_metrics(results: dict[str, Any]) -> list[str]:
     seen = {m["metric"] for m in results["metrics"]}
-    scalar = [m for m in ("showdown_rate", "pot_bb", "passed_rate", "split_rate",
+    scalar = [m for m in ("showdown_rate", "pot_bb", "passed_rate", "split_rate", "tie_rate",
                           "rounds_reached", "raises_per_round", "war_length", "fold_to_bet",
                           "wild_in_winner", "best_start_wins", "skill_edge") if m in seen]
     seats = sorted((m for m in seen if m.startswith("seat_net:")),
