@@ -154,7 +154,7 @@ def register_leaderboard(sub: Any) -> None:
 
 def _leaderboard(args: argparse.Namespace) -> int:
     from pokerarena.platform import freezeout_standings as fz
-    from pokerarena.platform.standings import run_standings, write_standings
+    from pokerarena.platform.standings import run_standings, writable, write_standings
 
     if fz.is_freezeout_run(args.data, args.run_id):  # places, prizes, ROI, ICM
         fo = fz.run_freezeout_standings(args.data, args.run_id)
@@ -163,6 +163,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         print(json.dumps(fo) if args.json else fz.standings_text(fo))
         return 0
+    if args.write:
+        writable(args.data, args.run_id)  # before the work: a running run is refused
     out = run_standings(args.data, args.run_id)
     if args.write:
         written = write_standings(args.data, args.run_id, out)

@@ -209,19 +209,29 @@ def write_tables(folder: Path, tables: dict[str, pa.Table], meta: dict[str, Any]
             tmp.unlink(missing_ok=True)
 
 
+def writable(data: str | Path, run_id: str) -> tuple[RunStore, Any]:
+    """The run's store and state, when its standings may be written now: it exists and
+    no driver is playing it (else :class:`RunStillRunning`)."""
+    store = RunStore(data, run_id)
+    if not store.exists():
+        raise UserError(f"no run {run_id!r} under {data}")
+    if is_freezeout_run(data, run_id):
+        raise NoStandings(f"run {run_id!r} is a freeze-out: its standings are its places "
+                          "(the places view, `pokerarena leaderboard`), not mbb/hand tables")
+    info = store.info()
+    if info.status == "running":  # a driver holds the run (info() probes its lock)
+        raise RunStillRunning(f"run {run_id!r} is still running; its standings are written "
+                              "when it ends (read them live with `pokerarena leaderboard`)")
+    return store, info
+
+
 def write_standings(data: str | Path, run_id: str,
                     out: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write run ``run_id``'s standings (``out``, else :func:`run_standings`) under
     ``<run>/standings/``; returns where, and the rows of each table. Refuses a run that
     is still being driven (:class:`RunStillRunning`) or has no finished hands
     (:class:`NoStandings`). Idempotent: the same rows give the same files."""
-    store = RunStore(data, run_id)
-    if not store.exists():
-        raise UserError(f"no run {run_id!r} under {data}")
-    info = store.info()
-    if info.status == "running":  # a driver holds the run (info() probes its lock)
-        raise RunStillRunning(f"run {run_id!r} is still running; its standings are written "
-                              "when it ends (read them live with `pokerarena leaderboard`)")
+    store, info = writable(data, run_id)
     tables = standings_tables(out if out is not None else run_standings(data, run_id))
     folder = store.run_dir / STANDINGS_DIR
     write_tables(folder, tables, {"run_id": run_id, "status": info.status,
