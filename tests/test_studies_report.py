@@ -137,6 +137,8 @@ def test_report_in_chromium_has_every_plot_and_table(study, browser, tmp_path):
     # the summary says in words what differs, and the joker's paradox is flagged
     assert page.inner_text("#summary").startswith("Summary")
     assert "compared with the baseline rules" in page.inner_text("#summary")
+    answer = page.inner_text("#answer-0")  # the question answered in words, rule by rule
+    assert "best starting hand wins, cell 1 (joker=true) against cell 0" in answer
     flags = page.inner_text("#exact")
     assert "three of a kind" in flags and "ranks above two pair yet is more common" in flags
     assert all(u.startswith(("file:", "data:")) for u in requests), requests

@@ -572,11 +572,35 @@ def _all_metrics(results: dict[str, Any]) -> list[str]:
     return scalar + seats
 
 
+def _answer(results: dict[str, Any], metrics: Sequence[str], index: int) -> str:
+    """What the rules change in the question's metrics, in words: each rule comparison
+    (same bots, other rules), significant or not after the correction."""
+    labels = {c["cell"]: c["label"] for c in results["cells"]}
+    order = {m: k for k, m in enumerate(metrics)}
+    comps = sorted((c for c in results["comparisons"] if c["metric"] in order
+                    and c.get("effect", "rules") == "rules"),
+                   key=lambda c: (order[c["metric"]], c["cell"]))
+    if not comps:
+        return ""
+    items = []
+    for c in comps:
+        m = c["metric"]
+        verdict = ("<b>significant</b>" if c["significant"] else
+                   "not significant after the correction")
+        items.append(f"<li>{_esc(metric_info(m).label)}, cell {c['cell']} "
+                     f"({_esc(labels.get(c['cell'], ''))}) against cell {c['baseline']}: "
+                     f"{_fmt(m, c['base_value'])} → {_fmt(m, c['cell_value'])}, "
+                     f"{_signed(m, c['diff'])} [{_signed(m, c['lo'])}, {_signed(m, c['hi'])}]"
+                     f" — {verdict}</li>")
+    return f'<ul class=answer id="answer-{index}">{"".join(items)}</ul>'
+
+
 def _questions(results: dict[str, Any]) -> str:
     out = []
     for i, q in enumerate(results["settings"].get("questions") or []):
         metrics = list(q.get("metrics") or DEFAULT_METRICS)
         out.append(f'<section id="question-{i}"><h2>Question {i + 1}: {_esc(q["text"])}</h2>'
+                   + _answer(results, metrics, i)
                    + _side_by_side(results, metrics, f"table-question-{i}")
                    + _metrics_plot(results, metrics, f"plot-question-{i}",
                                    "Each cell's estimate with its 95% interval; the dashed "
