@@ -415,6 +415,50 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
                    "directory, removed afterwards)")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=cmd_bench_scaling)
+    register_bench_driver(sub)
+
+
+def register_bench_driver(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench driver``."""
+    p = sub.add_parser(
+        "driver", help="can one run driver keep N workers busy? (simulated workers)",
+        description="Drives a run whose units simulated workers 'play' in real time "
+        "(log-normal unit times around --unit-seconds, real parts landed by hard links), "
+        "through the real driver, manifest and checks; reports the workers' utilisation, "
+        "the share of worker time lost waiting for the driver, the driver's CPU per unit "
+        "and the most workers one driver feeds at 95%% of a core (docs/scaling.md).")
+    p.add_argument("--workers", type=int, default=1000, help="simulated workers (default 1000)")
+    p.add_argument("--unit-seconds", type=float, default=5.0, metavar="S",
+                   help="mean seconds a unit takes (default 5)")
+    p.add_argument("--seconds", type=float, default=30.0, metavar="S",
+                   help="about how long to drive (default 30)")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=cmd_bench_driver)
+
+
+def cmd_bench_driver(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench driver``."""
+    from pokerarena.bench.driver_scale import bench_driver
+
+    if not 1 <= args.workers <= 100_000:
+        raise UserError("--workers must be 1 to 100,000")
+    if not 0.01 <= args.unit_seconds <= 3600 or not 0.1 <= args.seconds <= 3600:
+        raise UserError("--unit-seconds must be 0.01 to 3600 and --seconds 0.1 to 3600")
+    if args.workers * max(1, round(args.seconds / args.unit_seconds)) > 100_000:
+        raise UserError("--workers x (--seconds / --unit-seconds) makes more than 100,000 "
+                        "units: drive for less time or with longer units")
+    r = bench_driver(args.workers, args.unit_seconds, args.seconds)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"{r['workers']:,} simulated workers, units of ~{r['unit_seconds']:g} s: "
+          f"{r['units_done']:,} units in {r['wall_seconds']:.1f} s "
+          f"(ideal {r['ideal_seconds']:.1f} s)")
+    print(f"  utilisation {r['utilization']:.1%}, lost waiting for the driver "
+          f"{r['starved_fraction']:.2%}")
+    print(f"  driver CPU {r['driver_cpu_ms_per_unit']:.2f} ms per unit: one driver feeds "
+          f"about {r['max_workers_at_95pct']:,} such workers at 95% of a core")
+    return 0
 
 
 def cmd_bench_scaling(args: argparse.Namespace) -> int:

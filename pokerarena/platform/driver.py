@@ -57,6 +57,8 @@ from pokerarena.platform.storage import (
     remove_stale_temporaries,
 )
 
+DEADLINE_CHECK_S = 0.5  # how often the units in flight are checked against their limit
+
 
 class RunFailed(RuntimeError):
     """A unit failed ``limits.max_attempts`` times; the run stopped."""
@@ -137,6 +139,7 @@ class RunDriver:
         self._decisions = 0
         self._t0: float | None = None
         self._session: str | None = None
+        self._events: list[dict[str, Any]] = []  # recorded, not yet in the manifest
         self.damaged: list[str] = []
         self.recovered: list[str] = []
 
@@ -180,7 +183,11 @@ class RunDriver:
             elapsed = time.monotonic() - self._t0 if self._t0 is not None else 0.0
             rate = self._hands_session / elapsed if elapsed > 0 else 0.0
             sched = self.schedule
-            left = sched.hands_total - self._hands_done
+            total = sched.hands_total
+            if self.spec.freezeout is not None:  # limits, not hands: estimate from the played
+                per = self._hands_done / self._done if self._done else self.spec.hands
+                total = self._hands_done + round(per * (sched.units_total - self._done))
+            left = total - self._hands_done
             eta = left / rate if rate > 0 else None
             return Progress(
                 run_id=self.run_id, status=self._status,
@@ -189,7 +196,7 @@ class RunDriver:
                 units_total=sched.units_total, units_done=self._done,
                 units_in_flight=self._in_flight, units_skipped=self._skipped,
                 failures=self._failures, retries=self._retries,
-                hands_total=sched.hands_total, hands_done=self._hands_done, rows=self._rows,
+                hands_total=total, hands_done=self._hands_done, rows=self._rows,
                 bytes=self._bytes, elapsed_s=elapsed, hands_per_s=rate, eta_s=eta,
                 units_saved=sched.saved_units, hands_saved=sched.saved_hands,
                 decisions=self._decisions, round=len(sched.rounds) if sched.swiss else None)
@@ -235,6 +242,8 @@ class RunDriver:
                 status, error = "interrupted", f"{type(exc).__name__}: {exc}"
                 raise
             finally:
+                with contextlib.suppress(Exception):
+                    self._flush()
                 # nothing lands from now on; what landed before is recorded
                 store.close_session(self._session)
                 if self.manage_executor:
@@ -266,7 +275,10 @@ class RunDriver:
         counted = self.schedule.counted_done()
         with self._lock:
             self._skipped = self._done = len(counted)
-            self._hands_done = sum(u.hands for u in counted)
+            # a freeze-out's unit plays as many hands as its tournament lasts (its
+            # ``hands`` is the round limit): the recorded count where there is one
+            self._hands_done = sum(int(done.get(u.unit_id, {}).get("hands", u.hands))
+                                   for u in counted)
             self._decisions = sum(1 for m in self.schedule.matches.values() if m.outcome)
             self._status = "running"
             self._t0 = time.monotonic()
@@ -284,8 +296,7 @@ class RunDriver:
                 self._skipped += len(found)
                 self._hands_done += sum(u.hands for u in found)
         events = sched.drain()
-        for event in events:
-            self.store.append(event)
+        self._events.extend(events)
         if events:
             with self._lock:
                 self._decisions += sum(1 for e in events if e["event"] == "decision")
@@ -300,7 +311,7 @@ class RunDriver:
         attempts: dict[str, int] = {}
         inflight: dict[int, tuple[Unit, int, float]] = {}
         deadline_factor = getattr(ex, "depth", 1)
-        last_emit = 0.0
+        last_emit = last_check = 0.0
         while pending or inflight:
             if self._cancel.is_set():
                 for ticket in list(inflight):
@@ -331,11 +342,14 @@ class RunDriver:
                     continue
                 self._record_unit(unit, result)
                 pending.extend(self._released_by(unit))
+            self._flush()
             now = time.monotonic()
-            for ticket, (unit, _attempt, t0) in list(inflight.items()):
-                if now - t0 > limits.unit_seconds * deadline_factor:
-                    ex.abandon(ticket)
-                    inflight[ticket] = (unit, _attempt, float("inf"))
+            if now - last_check > DEADLINE_CHECK_S:
+                last_check = now
+                for ticket, (unit, _attempt, t0) in list(inflight.items()):
+                    if now - t0 > limits.unit_seconds * deadline_factor:
+                        ex.abandon(ticket)
+                        inflight[ticket] = (unit, _attempt, float("inf"))
             if now - last_emit > 0.2:
                 last_emit = now
                 with self._lock:
@@ -345,12 +359,18 @@ class RunDriver:
             raise RuntimeError("the run's schedule released no more units before its end")
         return "finished"
 
+    def _flush(self) -> None:
+        """Write the events recorded since the last flush (one fsync for a batch)."""
+        if self._events:
+            events, self._events = self._events, []
+            self.store.append_many(events)
+
     def _landed_damage(self, unit: Unit) -> str | None:
-        """Why a unit reported finished is not sound on disk, or None (the footer check
-        of each of its parts, seen from the driver)."""
+        """Why a unit reported finished is not sound on disk, or None (each part's frame,
+        seen from the driver: its worker parsed every footer before landing it)."""
         for table in TABLES:
             path = part_path(self.store.run_dir, table, unit.unit_id)
-            problem = check_part(path)
+            problem = check_part(path, deep=False)
             if problem is not None:
                 return f"damaged part {table}/unit={unit.unit_id}: {problem}"
         return None
@@ -358,25 +378,27 @@ class RunDriver:
     def _record_failure(self, unit: Unit, attempt: int, failure: Any, max_attempts: int) -> None:
         with self._lock:
             self._failures += 1
-        self.store.append({"event": "retry", "unit": unit.unit_id, "attempt": attempt,
-                           "error": failure.message, "worker_died": failure.worker_died})
+        self._events.append({"event": "retry", "unit": unit.unit_id, "attempt": attempt,
+                             "error": failure.message, "worker_died": failure.worker_died})
         if attempt >= max_attempts:
+            self._flush()
             raise RunFailed(f"unit {unit.unit_id} failed {attempt} times; last error: "
                             f"{failure.message}")
         with self._lock:
             self._retries += 1
 
     def _record_unit(self, unit: Unit, result: dict[str, Any]) -> None:
-        self.store.append({"event": "unit", "unit": unit.unit_id, "hands": unit.hands,
-                           "rows": result["rows"], "bytes": result["bytes"],
-                           "attempt": result["attempt"], "worker": result["worker"],
-                           "play_seconds": round(result["play_seconds"], 6),
-                           "write_seconds": round(result["write_seconds"], 6),
-                           "cpu_seconds": round(result.get("cpu_seconds", 0.0), 6)})
+        hands = int(result.get("hands", unit.hands))  # a freeze-out: the hands it lasted
+        self._events.append({"event": "unit", "unit": unit.unit_id, "hands": hands,
+                             "rows": result["rows"], "bytes": result["bytes"],
+                             "attempt": result["attempt"], "worker": result["worker"],
+                             "play_seconds": round(result["play_seconds"], 6),
+                             "write_seconds": round(result["write_seconds"], 6),
+                             "cpu_seconds": round(result.get("cpu_seconds", 0.0), 6)})
         with self._lock:
             self._done += 1
-            self._hands_done += unit.hands
-            self._hands_session += unit.hands
+            self._hands_done += hands
+            self._hands_session += hands
             self._rows += sum(result["rows"].values())
             self._bytes += result["bytes"]
         if self.on_unit is not None:

@@ -243,10 +243,21 @@ class RunStore:
     # manifest -------------------------------------------------------------------------
     def append(self, event: dict[str, Any]) -> None:
         """Append one event line to the manifest; flushed and fsynced."""
-        event = {"time": _now(), **event}
-        line = json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n"
+        self.append_many([event])
+
+    def append_many(self, events: list[dict[str, Any]]) -> None:
+        """Append event lines in one write and one fsync: the driver records the units
+        that finished together at once (an fsync costs milliseconds, and a driver
+        feeding a thousand workers records hundreds of units a second). Units that
+        landed but whose lines were lost with a crash are recorded again by
+        :meth:`reconcile` from their parts."""
+        now = _now()
+        text = "".join(json.dumps({"time": now, **e}, sort_keys=True, separators=(",", ":"))
+                       + "\n" for e in events)
+        if not text:
+            return
         with open(self.manifest_path, "a", encoding="utf-8") as f:
-            f.write(line)
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
 
@@ -298,6 +309,11 @@ class RunStore:
         import pyarrow.parquet as pq
 
         done = self.done_units()
+        folder = self.run_dir / "units"
+        landed = [e.name[len(UNIT_DIR_PREFIX):] for e in _dirs(folder)
+                  if e.name.startswith(UNIT_DIR_PREFIX)] if folder.is_dir() else []
+        if all(unit in done for unit in landed):
+            return []  # the usual case: nothing to record, no part to check again
         scan = scan_parts(self.data_dir, self.run_id)
         added = []
         for path in scan.parts["units"]:

@@ -44,7 +44,7 @@ _checked_lock = threading.Lock()
 _CACHE_MAX = 200_000
 
 
-def _footer_problem(path: Path, size: int) -> str | None:
+def _footer_problem(path: Path, size: int, deep: bool = True) -> str | None:
     if size < 12:
         return f"{size} bytes: too short for a Parquet file"
     with open(path, "rb") as f:
@@ -59,6 +59,8 @@ def _footer_problem(path: Path, size: int) -> str | None:
     data_end = size - 8 - footer_len
     if footer_len == 0 or data_end < 4:
         return f"footer length {footer_len} does not fit a file of {size} bytes"
+    if not deep:
+        return None
     try:
         meta = pq.read_metadata(path)
     except Exception as exc:  # noqa: BLE001 - any failure to parse is damage
@@ -79,10 +81,14 @@ def _footer_problem(path: Path, size: int) -> str | None:
     return None
 
 
-def check_part(path: str | Path) -> str | None:
+def check_part(path: str | Path, deep: bool = True) -> str | None:
     """None when ``path`` is a sound Parquet file, else why it is not (missing, not a
     regular file, truncated, bad footer). Results are cached per (path, inode, size,
-    mtime), so checking an unchanged part again costs one ``stat``."""
+    mtime), so checking an unchanged part again costs one ``stat``. ``deep=False``
+    checks the file's frame only (both magics, a footer length that fits: what a
+    truncation or an overwrite breaks) without parsing the footer: the driver's check
+    of a part its worker checked deeply just before landing it (a thousand workers
+    land hundreds of parts a second)."""
     p = Path(path)
     try:
         st = os.lstat(p)
@@ -95,6 +101,11 @@ def check_part(path: str | Path) -> str | None:
     if not stat.S_ISREG(st.st_mode):
         return "is not a regular file"
     key = (str(p), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if not deep:
+        try:
+            return _footer_problem(p, st.st_size, deep=False)
+        except OSError as exc:
+            return f"cannot be read: {exc.strerror or exc}"
     with _checked_lock:
         if key in _checked:
             return _checked[key]
