@@ -358,7 +358,7 @@ def test_gauntlet_and_round_robin_lineups_and_bad_settings():
     assert g.lineup_count() == 3
     with pytest.raises(SpecError, match="challenger"):
         _spec(format="gauntlet")
-    with pytest.raises(SpecError, match="tournament settings"):
+    with pytest.raises(SpecError, match="a tournament setting"):
         _spec(kind="match", bots=["call", "random"], seats=None, format="gauntlet",
               challenger="call")
 

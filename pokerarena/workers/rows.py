@@ -133,7 +133,8 @@ HANDS = Table(
     _c('bb', 'int32',
         'the unit of mbb: the big blind, or the small bet in games without blinds'),
     _c('stack', 'int64',
-        'chips every seat started the hand with (stacks are topped up each hand)'),
+        'the starting stack, the buy-in (with carried stacks each seat starts from its '
+        'own `seats.start_stack`)'),
     _c('ante', 'int32', 'ante per player (rule option)'),
     _c('small_blind', 'int32', 'smallest non-zero blind, 0 without blinds'),
     _c('big_blind', 'int32', 'largest blind, 0 without blinds'),
