@@ -1,4 +1,5 @@
-"""``make demo``: a round-robin tournament of the built-in bots on a local Ray cluster.
+"""``make demo``: a round-robin tournament of the built-in bots on a local Ray cluster,
+a sequential test decided live, and a small balance study with its report.
 
 Starts an embedded Ray cluster, plans a heads-up round robin of every built-in bot over
 several variants and betting systems, plays it on Ray actors (one per core), writes
@@ -20,7 +21,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
-from pokerarena import demo_tournament
+from pokerarena import demo_study, demo_tournament
 from pokerarena.workers.unit import Unit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -415,13 +416,16 @@ def main() -> int:
                   "see docs/scaling.md).")
     _census_line()
     demo_tournament.live_sprt(console, *_sprt_pair(bots))
+    report = demo_study.run(console, DATA, bots, lines=5)
     console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"
                   f"  pokerarena runs --data {DATA}\n"
                   f"  pokerarena show {driver.run_id} --data {DATA}\n"
                   f"  pokerarena query \"SELECT variant, avg(pot / bb) FROM hands GROUP BY ALL\""
                   f" --data {DATA}\n"
                   "  pokerarena run examples/tournament.toml   (see examples/ and "
-                  "docs/schema.md)")
+                  "docs/schema.md)\n"
+                  f"  chromium {report}   (the study's report; pokerarena study "
+                  "examples/studies/deuces_wild.toml for another)")
     return 0 if final.status == "finished" else 1
 
 

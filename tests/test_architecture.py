@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tournaments", "studies"),
     ("workers",),
     ("platform",),
-    ("commands", "cli", "bench", "demo", "demo_tournament"),
+    ("commands", "cli", "bench", "demo", "demo_tournament", "demo_study"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 
