@@ -33,6 +33,7 @@ from pokerarena.games.painted.rules import (
     deck_cards,
     points_of,
 )
+from pokerarena.games.painted.sheet import SHEET_COLUMNS
 from pokerarena.rules import variant_ids
 
 C, D, H, S = range(4)  # suits: clubs, diamonds, hearts, spades
@@ -475,6 +476,7 @@ def test_the_documents_first_deal_minus_ten_and_plus_ten():
     assert rows[0] == {"deal": 0, "kind": ORDINARY, "cards": 1, "dealer": 3, "trump": "h",
                        "trump_card": "6h", "seat": 0, "bid": 1, "tricks": 0,
                        "points": -10.0, "total": -10.0}
+    assert tuple(rows[0]) == SHEET_COLUMNS and len(rows) == 4
 
 
 def test_the_documents_fourth_deal_four_tricks_bid_and_made_is_80():
