@@ -1,5 +1,5 @@
 """The demo's study part: a small balance study (three cells of hold'em on the same
-deals: fixed limit, pot limit and no limit, the built-in bots in one lineup), played in
+deals: fixed limit, pot limit and no limit, three strength bots in one lineup), played in
 this process, and its report written, with the summary's first lines printed."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def spec(bots: list[str]) -> Any:
     """The demo's study spec, with three of the demo's bots."""
     from pokerarena.platform.spec import parse_spec
 
-    lineup = [b for b in ("tag", "lag", "call") if b in bots] or bots[:3]
+    lineup = [b for b in ("tag", "lag", "rock") if b in bots] or bots[:3]
     return parse_spec({**STUDY, "bots": lineup})
 
 
