@@ -98,7 +98,11 @@ class Cluster:
         self.node_port = _free_port()
         self.object_port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.env = {**os.environ, "HOME": str(self.home), "RAY_USAGE_STATS_ENABLED": "0"}
+        # the cluster's own settings only: a Ray process of this test session exports
+        # RAY_* variables (its address, token authentication) that must not leak in
+        env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+        self.env = {**env, "HOME": str(self.home), "RAY_USAGE_STATS_ENABLED": "0",
+                    "RAY_AUTH_MODE": "disabled"}
 
     def _ray(self, *args: str) -> None:
         out = subprocess.run([str(RAY), "start", *args, "--node-ip-address=127.0.0.1",

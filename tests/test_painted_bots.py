@@ -22,7 +22,7 @@ from pokerarena.games.painted.bots import (
     make_bot,
 )
 from pokerarena.games.painted.deal import Deal, trick_winner
-from pokerarena.games.painted.play import duplicate, play_game
+from pokerarena.games.painted.matches import duplicate, play_game
 from pokerarena.games.painted.rules import (
     BLIND,
     GOLDEN,
