@@ -81,3 +81,31 @@ def ray_cluster() -> str:
     yield ray.get_runtime_context().gcs_address
     if started:
         ray.shutdown()
+
+
+# Pages (the dashboard, a study's report): one headless chromium for the session. -----
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by playwright (no browser download); fails, never skips,
+    when either is missing: ``make test`` installs both."""
+    from pokerarena.platform.api.testing import require_binary
+
+    chromium = require_binary("/usr/bin/chromium")
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        pytest.fail("playwright is not installed: make test installs it into .venv (the "
+                    "'test' extra: pip install -e '.[test]')")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()

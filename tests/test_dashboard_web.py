@@ -4,40 +4,20 @@ and shows its progress, leaderboard, cross table and charts as the API reports t
 
 from __future__ import annotations
 
-import os
-
 import httpx
 import pytest
 
 from pokerarena.platform.api import create_app
 from pokerarena.platform.api.executors import MeteredRayExecutor
 from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import require_binary, small_spec
+from pokerarena.platform.api.testing import small_spec
 
 TOKEN = "test-token-web"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"]
 
 
 
 
-@pytest.fixture(scope="module")
-def browser():
-    chromium = require_binary("/usr/bin/chromium")
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    try:
-        from playwright import sync_api
-    except ImportError:
-        pytest.fail("playwright is not installed: make test installs it into .venv (the "
-                    "'test' extra: pip install -e '.[test]')")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ that is not a study, and a run that does not exist, get one clear error."""
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 
@@ -21,14 +20,11 @@ from pokerarena.evaluator import evaluate, ranking
 from pokerarena.platform.api import create_app
 from pokerarena.platform.api.executors import MeteredRayExecutor
 from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import require_binary, small_spec, wait_for
+from pokerarena.platform.api.testing import small_spec, wait_for
 from pokerarena.studies.report import render
 
 TOKEN = "test-token-study"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"]
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "studies" / "joker.toml"
 PLOTS = ("plot-question-0", "plot-seats", "plot-pots", "plot-categories", "plot-skill")
 TABLES = ("table-question-0", "table-cells", "table-metrics", "table-pots",
@@ -36,21 +32,6 @@ TABLES = ("table-question-0", "table-cells", "table-metrics", "table-pots",
           "table-exact-0", "table-exact-1")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    chromium = require_binary("/usr/bin/chromium")
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    try:
-        from playwright import sync_api
-    except ImportError:
-        pytest.fail("playwright is not installed: make test installs it into .venv (the "
-                    "'test' extra: pip install -e '.[test]')")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _finished(client: httpx.Client, run_id: str) -> dict:
