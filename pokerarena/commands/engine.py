@@ -381,8 +381,51 @@ def options_schema() -> dict[str, Any]:
     return out
 
 
+def _play_family(args: argparse.Namespace) -> int:
+    """``pokerarena play --variant FAMILY``: whole games of a game family (painted
+    poker: a game is the whole sequence of deals), each seat's points per game with a
+    95% interval over the games, and the total."""
+    import math
+
+    from pokerarena.commands import game_options
+    from pokerarena.games import family
+
+    fam = family(args.variant)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    lo, hi = fam.players
+    if not lo <= len(bots) <= hi:
+        raise UserError(f"--bots: {fam.id} is for {lo} to {hi} players, not {len(bots)}")
+    if args.hands < 1:
+        raise UserError("--hands: the number of games, 1 or more")
+    if fam.play is None:
+        raise UserError(f"--variant: {fam.id} has no built-in play loop yet")
+    results = fam.play(game_options(args.option), bots, args.hands, args.seed)
+    seats = []
+    for s, name in enumerate(bots):
+        points = [r[s] for r in results]
+        mean = sum(points) / len(points)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in points) / (len(points) - 1)) \
+            if len(points) > 1 else None
+        seats.append({"seat": s, "bot": name, "total": sum(points), "per_game": mean,
+                      "ci95": None if sd is None else 1.96 * sd / math.sqrt(len(points))})
+    if args.json:
+        print(json.dumps({"variant": fam.id, "games": args.hands, "seed": args.seed,
+                          "seats": seats}))
+        return 0
+    print(f"{fam.name}: {args.hands} game(s) of {len(bots)} players, seed {args.seed}")
+    for r in seats:
+        ci = "" if r["ci95"] is None else f" ± {r['ci95']:.1f}"
+        print(f"  seat {r['seat']}  {r['bot']:<8} {r['per_game']:+9.1f}{ci} points per game"
+              f"   total {r['total']:+,.1f}")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a session with any bots and print the summary."""
+    from pokerarena.games import family_ids
+
+    if args.variant in family_ids():
+        return _play_family(args)
     from pokerarena.arena.faults import FaultPolicy
     from pokerarena.arena.session import play_session
     from pokerarena.bots.registry import REGISTRY, BotSpecError, parse_spec

@@ -29,6 +29,9 @@ class Family:
     players: tuple[int, int]
     deck: str
     make: Callable[[dict[str, Any] | None], Any]
+    play: Callable[..., list[tuple[float, ...]]] | None = None
+    """``play(options, bots, games, seed)``: each game's points per seat, the family's
+    built-in bots named in ``bots`` (what ``pokerarena play`` plays)."""
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -59,9 +62,10 @@ def new_game(name: str, options: dict[str, Any] | None = None) -> Any:
 
 def _register_builtin() -> None:
     from pokerarena.games.painted import PaintedGame
+    from pokerarena.games.painted.matches import play_games
 
     register_game_family(Family("painted", PaintedGame.name, PaintedGame.players,
-                                "36|52", PaintedGame))
+                                "36|52", PaintedGame, play_games))
 
 
 _register_builtin()

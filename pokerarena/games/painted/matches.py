@@ -82,3 +82,16 @@ def duplicate(game: PaintedGame, a: str, b: str, *, players: int = 4, games: int
             d += (float(np.mean(mine)) - float(np.mean(theirs))) / len(layouts)
         diffs.append(d)
     return Comparison(a, b, tuple(diffs))
+
+
+def play_games(options: dict[str, Any] | None, bots: Sequence[str], games: int,
+               seed: int = 0) -> list[tuple[float, ...]]:
+    """``games`` whole games of the named built-in bots (seat ``i``: ``bots[i]``), game
+    ``g`` from seed ``seed + g``, the first dealer turning round the table; each game's
+    points per seat. What ``pokerarena play --variant painted`` plays."""
+    game = PaintedGame(options)
+    out = []
+    for g in range(games):
+        players = [make_bot(name, seed=(seed + g) * 31 + i) for i, name in enumerate(bots)]
+        out.append(tuple(play_game(game, players, seed + g, g % len(bots)).result().totals))
+    return out
