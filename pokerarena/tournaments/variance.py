@@ -22,7 +22,7 @@ from pokerarena.engine.actions import (
     FOLD_KIND,
     RAISE_KIND,
 )
-from pokerarena.evaluator.equity import equity
+from pokerarena.evaluator.equity import BOARD_CARDS, equity, exact_cost
 
 # Variants whose all-in runouts the equity calculator evaluates exactly as the engine
 # would (community cards, high or high-low eight, no wild cards).
@@ -55,7 +55,7 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
     hand had no all-in runout or its game is not one :data:`EQUITY_GAMES` evaluates
     (the raw deltas then stand). Exact enumeration by default; ``samples``: a seeded
     Monte Carlo estimate of the equity instead (still unbiased, much cheaper before
-    the flop)."""
+    the flop) where enumerating would take more boards than that."""
     game = EQUITY_GAMES.get(hand.game.variant_id)
     if game is None or getattr(hand.game.options, "wild", None):
         return None
@@ -75,7 +75,11 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
                 out[s] += v
             continue
         holes = [hand.cards_of(s) for s in live]
-        eq = (equity(holes, board, game, exact=True) if samples is None
+        # enumerate whenever that takes no more boards than the samples would (an all-in
+        # on the flop or the turn): exact and cheaper
+        exact = samples is None or exact_cost(len(live), len(board), game) <= \
+            samples * exact_cost(len(live), BOARD_CARDS, game)
+        eq = (equity(holes, board, game, exact=True) if exact
               else equity(holes, board, game, samples=samples, seed=seed))
         for s, p in zip(live, eq.players, strict=True):
             out[s] += value * p.equity
