@@ -6,7 +6,6 @@ comparison (same deals, seats rotated) sim beats rule and rule beats random."""
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 import pytest
@@ -223,15 +222,19 @@ def test_the_sim_bot_samples_only_deals_consistent_with_the_voids():
         assert all(own[c] == 3 for c in v.hand)
 
 
-def test_a_game_of_four_sim_bots_is_fast():
+def test_a_game_of_four_sim_bots_with_a_joker_plays_every_deal():
     """«В игре на четверых их 16» (special deals, after the 20 ordinary ones): a whole
-    game of four simulation bots (36 deals, about 1100 decisions) in well under two
-    seconds of CPU on a quiet machine; asserted with room for a busy one."""
+    game of four simulation bots with a joker plays all 36 deals, every trick of each
+    deal taken by someone, and the totals are the score sheet's running sums. (Its
+    speed, about 1.4 CPU s a game, is measured outside the tests: docs/games.md.)"""
     game = PaintedGame({"jokers": 1})
-    play_game(game, [SimBot(seed=s, samples=2) for s in range(4)], seed=0)  # compiled
-    t = time.process_time()
-    play_game(game, [SimBot(seed=s) for s in range(4)], seed=1)
-    assert time.process_time() - t < 4.0
+    result = play_game(game, [SimBot(seed=s) for s in range(4)], seed=1).result()
+    assert len(result.deals) == 36
+    assert [d.kind for d in result.deals].count("ordinary") == 20
+    for d in result.deals:
+        assert sum(d.tricks) == d.cards
+    sums = [sum(d.points[s] for d in result.deals) for s in range(4)]
+    assert result.totals == pytest.approx(sums) and result.deals[-1].totals == result.totals
 
 
 def test_duplicate_sim_beats_rule_beats_random():
