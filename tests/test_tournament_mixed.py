@@ -34,13 +34,11 @@ MIXED = {"kind": "tournament", "name": "horse", "seed": 21, "bots": ["maniac", "
 @pytest.fixture(scope="module")
 def mixed_run(ray_cluster: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """MIXED played on the session's Ray cluster (two workers)."""
-    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.api.testing import played
     from pokerarena.platform.executors import RayExecutor
 
     data = tmp_path_factory.mktemp("mixed")
-    driver = RunDriver.create(parse_spec(MIXED), data, RayExecutor(2))
-    assert driver.run().status == "finished"
-    return data, driver.run_id
+    return data, played(data, MIXED, executor=RayExecutor(2)).run_id
 
 
 def test_hands_follow_the_rotation_exactly(mixed_run: tuple[Path, str]) -> None:

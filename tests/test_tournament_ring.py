@@ -38,13 +38,11 @@ RING = {"kind": "tournament", "format": "ring", "name": "ring", "seed": 4, "bots
 @pytest.fixture(scope="module")
 def ring_run(ray_cluster: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """RING played on the session's Ray cluster (two workers)."""
-    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.api.testing import played
     from pokerarena.platform.executors import RayExecutor
 
     data = tmp_path_factory.mktemp("ring")
-    driver = RunDriver.create(parse_spec(RING), data, RayExecutor(2))
-    assert driver.run().status == "finished"
-    return data, driver.run_id
+    return data, played(data, RING, executor=RayExecutor(2)).run_id
 
 
 def test_every_pair_meets_at_tables_of_every_size(ring_run: tuple[Path, str]) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pokerarena.platform.api.testing import played, table_rows
 from pokerarena.platform.driver import RunDriver
 from pokerarena.platform.executors import LocalExecutor, RayExecutor
 from pokerarena.platform.query import query
@@ -28,27 +29,15 @@ SPEC = {"kind": "tournament", "name": "stop", "seed": 7, "bots": ["tag", "random
         "stop": {"h0": 0, "h1": 300}}
 
 
-def rows(data: Path, run_id: str, table: str) -> list[tuple]:
-    _, out = query(data, f"SELECT * EXCLUDE (run_id) FROM {table} ORDER BY ALL", run_id)
-    return out
-
-
 def decisions(data: Path, run_id: str) -> list[dict]:
     return [{k: v for k, v in e.items() if k != "time"}
             for e in RunStore(data, run_id).events() if e["event"] == "decision"]
 
 
-def run(data: Path, spec: dict, run_id: str, executor=None) -> RunDriver:
-    driver = RunDriver.create(parse_spec(spec), data, executor or LocalExecutor(),
-                              run_id=run_id)
-    assert driver.run().status == "finished"
-    return driver
-
-
 @pytest.fixture(scope="module")
 def strong_weak(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, RunDriver]:
     data = tmp_path_factory.mktemp("stop")
-    return data, "tw", run(data, SPEC, "tw")
+    return data, "tw", played(data, SPEC, "tw")
 
 
 def test_a_strong_bot_is_found_ahead_long_before_the_hand_limit(strong_weak) -> None:
@@ -89,7 +78,7 @@ def test_a_strong_bot_is_found_ahead_long_before_the_hand_limit(strong_weak) -> 
 def test_two_copies_of_a_bot_run_to_the_limit_or_accept_h0(tmp_path: Path, bots, h1,
                                                           hands) -> None:
     spec = dict(SPEC, bots=bots, hands=hands, stop={"h0": 0, "h1": h1})
-    run(tmp_path, spec, "same")
+    played(tmp_path, spec, "same")
     (d,) = decisions(tmp_path, "same")
     assert d["decision"] in ("H0", "inconclusive") and d["ahead"] is None
     if d["decision"] == "inconclusive":
@@ -103,15 +92,16 @@ def test_two_copies_of_a_bot_run_to_the_limit_or_accept_h0(tmp_path: Path, bots,
 def test_identical_rows_and_decisions_on_one_and_two_ray_workers(ray_cluster: str,
                                                                  tmp_path: Path) -> None:
     spec = dict(SPEC, bots=["tag", "random", "call"], hands=1000)
-    local = run(tmp_path / "local", spec, "local")
-    runs = {w: run(tmp_path / f"ray{w}", spec, f"ray{w}", RayExecutor(w)) for w in (1, 2)}
+    local = played(tmp_path / "local", spec, "local")
+    runs = {w: played(tmp_path / f"ray{w}", spec, f"ray{w}", RayExecutor(w)) for w in (1, 2)}
     want = decisions(tmp_path / "local", "local")
     assert len(want) == 3 and any(d["hands_saved"] for d in want)
     for w, driver in runs.items():
         data = tmp_path / f"ray{w}"
         assert driver.progress().workers == w
         for table in ("hands", "seats", "actions", "faults"):
-            assert rows(data, f"ray{w}", table) == rows(tmp_path / "local", "local", table)
+            assert table_rows(data, f"ray{w}", table) == \
+                table_rows(tmp_path / "local", "local", table)
         assert decisions(data, f"ray{w}") == want
         assert driver.progress().units_total == local.progress().units_total
 
@@ -131,7 +121,7 @@ def test_resume_derives_the_same_decision_once(tmp_path: Path, strong_weak) -> N
     assert final.status == "finished" and final.units_skipped == 1
     assert [dict(d, match=0) for d in decisions(tmp_path, "r")] == decisions(ref_data, ref_id)
     for table in ("hands", "seats", "actions"):
-        assert rows(tmp_path, "r", table) == rows(ref_data, ref_id, table)
+        assert table_rows(tmp_path, "r", table) == table_rows(ref_data, ref_id, table)
     # a third drive finds everything decided: nothing is played, nothing recorded twice
     again = RunDriver.resume(tmp_path, "r", LocalExecutor()).run()
     assert again.units_done == again.units_total == final.units_total

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pokerarena.platform.api.testing import played, table_rows
 from pokerarena.platform.driver import RunDriver
 from pokerarena.platform.executors import LocalExecutor, RayExecutor
 from pokerarena.platform.planner import plan
@@ -34,28 +35,16 @@ SPEC = {"kind": "tournament", "format": "swiss", "rounds": 3, "name": "swiss", "
         "games": [{"variant": "holdem", "betting": "fixed_limit"}]}
 
 
-def rows(data: Path, run_id: str, table: str) -> list[tuple]:
-    _, out = query(data, f"SELECT * EXCLUDE (run_id) FROM {table} ORDER BY ALL", run_id)
-    return out
-
-
 def stages(data: Path, run_id: str) -> list[tuple]:
     return [(e["round"], e["pairs"], e["byes"], e["matches"])
             for e in RunStore(data, run_id).events() if e["event"] == "stage"]
-
-
-def run(data: Path, spec: dict, run_id: str, executor=None) -> RunDriver:
-    driver = RunDriver.create(parse_spec(spec), data, executor or LocalExecutor(),
-                              run_id=run_id)
-    assert driver.run().status == "finished"
-    return driver
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """SPEC played in this process, uninterrupted."""
     data = tmp_path_factory.mktemp("swiss")
-    run(data, SPEC, "ref")
+    played(data, SPEC, "ref")
     return data, "ref"
 
 
@@ -173,7 +162,7 @@ def test_resume_after_an_interruption_gives_the_same_pairings_and_rows(
     ref_data, ref_id = reference
     assert stages(tmp_path, "r") == stages(ref_data, ref_id)  # each round recorded once
     for table in ("hands", "seats", "actions"):
-        assert rows(tmp_path, "r", table) == rows(ref_data, ref_id, table), table
+        assert table_rows(tmp_path, "r", table) == table_rows(ref_data, ref_id, table), table
     q = "SELECT unit, match, shard, bots, hands, first_hand, spawn_key FROM units ORDER BY 1"
     assert query(tmp_path, q, "r")[1] == query(ref_data, q, ref_id)[1]
 
@@ -181,10 +170,11 @@ def test_resume_after_an_interruption_gives_the_same_pairings_and_rows(
 def test_an_even_field_on_ray_gives_the_rows_of_one_process(ray_cluster: str,
                                                             tmp_path: Path) -> None:
     spec = dict(SPEC, bots=[*SPEC["bots"], "maniac"], rounds=4, hands=10)
-    run(tmp_path / "ref", spec, "ref")
-    ray = run(tmp_path / "ray", spec, "ray", RayExecutor(2))
+    played(tmp_path / "ref", spec, "ref")
+    ray = played(tmp_path / "ray", spec, "ray", RayExecutor(2))
     for table in ("hands", "seats", "actions", "faults"):
-        assert rows(tmp_path / "ray", "ray", table) == rows(tmp_path / "ref", "ref", table)
+        assert table_rows(tmp_path / "ray", "ray", table) == \
+            table_rows(tmp_path / "ref", "ref", table)
     assert stages(tmp_path / "ray", "ray") == stages(tmp_path / "ref", "ref")
     rounds = stages(tmp_path / "ray", "ray")
     met = [frozenset(p) for r in rounds for p in r[1]]
@@ -196,7 +186,7 @@ def test_a_damaged_first_round_unit_is_replayed_and_later_rounds_are_kept(
         tmp_path: Path, reference) -> None:
     """A resume that must pair round 2 again after replaying a round-1 unit finds
     rounds 2 and 3 landed: it plays only the damaged unit and counts the rest done."""
-    run(tmp_path, SPEC, "d")
+    played(tmp_path, SPEC, "d")
     store = RunStore(tmp_path, "d")
     seats = part_path(store.run_dir, "seats", "m00001s00001")
     seats.write_bytes(seats.read_bytes()[: seats.stat().st_size // 2])
@@ -208,7 +198,7 @@ def test_a_damaged_first_round_unit_is_replayed_and_later_rounds_are_kept(
     ref_data, ref_id = reference
     assert stages(tmp_path, "d") == stages(ref_data, ref_id)
     for table in ("hands", "seats", "actions"):
-        assert rows(tmp_path, "d", table) == rows(ref_data, ref_id, table), table
+        assert table_rows(tmp_path, "d", table) == table_rows(ref_data, ref_id, table), table
 
 
 def test_swiss_rounds_with_early_stopping(tmp_path: Path) -> None:
@@ -216,7 +206,7 @@ def test_swiss_rounds_with_early_stopping(tmp_path: Path) -> None:
     each of its matches is played out or stopped, and points count the hands played."""
     spec = dict(SPEC, bots=["tag", "random", "call", "rock"], rounds=2, hands=400,
                 unit_hands=100, stop={"h0": 0, "h1": 300})
-    driver = run(tmp_path, spec, "ss")
+    driver = played(tmp_path, spec, "ss")
     events = RunStore(tmp_path, "ss").events()
     decided = [e for e in events if e["event"] == "decision"]
     assert sorted(e["match"] for e in decided) == [0, 1, 2, 3]

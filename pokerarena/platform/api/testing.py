@@ -46,3 +46,28 @@ def require_binary(path: str) -> str:
     pytest.fail(f"{path} is not installed (a Debian package this test drives); install it "
                 f"with:  {INSTALL}")
     raise AssertionError("unreachable")
+
+
+def played(data: Any, spec: dict[str, Any], run_id: str | None = None,
+           executor: Any = None) -> Any:
+    """``spec`` driven to its end under ``data`` (in this process unless ``executor``
+    says otherwise); the driver, after checking the run finished."""
+    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.executors import LocalExecutor
+    from pokerarena.platform.spec import parse_spec
+
+    driver = RunDriver.create(parse_spec(spec), data, executor or LocalExecutor(),
+                              run_id=run_id)
+    status = driver.run().status
+    if status != "finished":
+        raise AssertionError(f"run {driver.run_id} ended {status}")
+    return driver
+
+
+def table_rows(data: Any, run_id: str, table: str) -> list[tuple]:
+    """Every row of ``table`` of a run without its run id, in a stable order (to compare
+    two runs of the same plan)."""
+    from pokerarena.platform.query import query
+
+    _, out = query(data, f"SELECT * EXCLUDE (run_id) FROM {table} ORDER BY ALL", run_id)
+    return out
