@@ -1,16 +1,26 @@
 """Game families that are not betting poker, behind the same protocol as the engine's:
-``Game(options).new_hand(seed, seats)`` → a hand with ``to_act``, ``legal_actions()``,
-``apply()``, ``observation(seat)``, ``is_over``, ``result()`` and a replayable ``log``.
+``Game(options).new_hand(seed, seats, dealer)`` → a hand with ``to_act``,
+``legal_actions()``, ``apply(action, seat)``, ``observation(seat)``, ``is_over``,
+``result()`` (its ``deltas``: each seat's points) and a replayable ``log``.
 
 This is their catalogue, kept apart from the poker variants of :mod:`pokerarena.rules`
 (``variant_ids()`` lists the TOML betting variants; every poker test and spec iterates
 over those): :func:`family_ids` lists the families here, :func:`new_game` makes one.
+
+A family is a subpackage of this package whose ``__init__`` defines ``family()``
+returning its :class:`Family`; the catalogue finds them all (no list to edit). What the
+platform needs from a family beyond the game itself is declared on :class:`Family`:
+its built-in bots (``new_bot``), the JSON forms of its observations and actions (the
+HTTP protocol), and its per-game score record (``record``, a Parquet table of its own,
+and ``record_rows``, that table's rows for one finished game).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pokerarena.errors import UserError
@@ -21,8 +31,28 @@ class GameFamilyError(ValueError, UserError):
 
 
 @dataclass(frozen=True)
+class RecordTable:
+    """A family's own Parquet table (its score sheet): ``name`` (``painted_deals``),
+    what one row is, and its columns ``(name, kind, doc)`` with ``kind`` one of the
+    storage types (``string``, ``bool``, ``int8`` … ``int64``, ``double``). The storage
+    layer adds ``run_id``, ``unit``, ``match`` and ``game`` in front of them."""
+
+    name: str
+    doc: str
+    columns: tuple[tuple[str, str, str], ...]
+
+
+@dataclass(frozen=True)
 class Family:
-    """A registered family: its id, a name, the table sizes, and its game factory."""
+    """A registered family: its id, a name, the table sizes, and its game factory.
+
+    ``make(options)`` → the game; ``play(options, bots, games, seed)`` → each game's
+    points per seat, the built-in bots named in ``bots`` (what ``pokerarena play``
+    plays); ``bots``: the built-in bots' names, ``new_bot(name, seed)`` makes one (an
+    object with ``start_game(view)``, ``act(view) -> action`` and ``end_game(view)``);
+    ``view_json(view)`` and ``action_json(action)`` / ``parse_action(obj, view)`` are the
+    JSON forms of the HTTP protocol; ``record``/``record_rows(hand)``: the score record
+    of one finished game, rows in ``record.columns`` order."""
 
     id: str
     name: str
@@ -30,8 +60,15 @@ class Family:
     deck: str
     make: Callable[[dict[str, Any] | None], Any]
     play: Callable[..., list[tuple[float, ...]]] | None = None
-    """``play(options, bots, games, seed)``: each game's points per seat, the family's
-    built-in bots named in ``bots`` (what ``pokerarena play`` plays)."""
+    bots: tuple[str, ...] = ()
+    new_bot: Callable[[str, int | None], Any] | None = None
+    view_json: Callable[[Any], dict[str, Any]] | None = None
+    action_json: Callable[[Any], dict[str, Any]] | None = None
+    parse_action: Callable[[Any, Any], Any] | None = None
+    record: RecordTable | None = None
+    record_rows: Callable[[Any], Sequence[tuple[Any, ...]]] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Anything else a family wants to publish (documented where it is read)."""
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -55,20 +92,28 @@ def family(name: str) -> Family:
     return found
 
 
+def families() -> tuple[Family, ...]:
+    """Every registered family, in id order."""
+    return tuple(_FAMILIES[k] for k in family_ids())
+
+
 def new_game(name: str, options: dict[str, Any] | None = None) -> Any:
     """A game of family ``name`` with ``options``."""
     return family(name).make(options)
 
 
 def _register_builtin() -> None:
-    from pokerarena.games.painted import PaintedGame
-    from pokerarena.games.painted.matches import play_games
-
-    register_game_family(Family("painted", PaintedGame.name, PaintedGame.players,
-                                "36|52", PaintedGame, play_games))
+    """Every subpackage with a ``family()`` (an import error is an error, not a skip)."""
+    for info in pkgutil.iter_modules(__path__):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        make = getattr(module, "family", None)
+        if callable(make):
+            register_game_family(make())
 
 
 _register_builtin()
 
-__all__ = ["Family", "GameFamilyError", "family", "family_ids", "new_game",
-           "register_game_family"]
+__all__ = ["Family", "GameFamilyError", "RecordTable", "families", "family", "family_ids",
+           "new_game", "register_game_family"]
