@@ -97,7 +97,7 @@ def match_units(spec: RunSpec, index: int, match: int,
             bots=rotations[s % n], hands=hands, first_hand=first, seed=spec.seed,
             spawn_key=(match, s), stack=spec.stack, duplicate=spec.duplicate,
             run_id=run_id, limits=limits, deal_key=deal_key, baseline=spec.baseline,
-            carry_stacks=spec.table_stakes == "carry"))
+            carry_stacks=spec.table_stakes == "carry", record=spec.record))
     return units
 
 
@@ -114,5 +114,6 @@ def _freezeout_units(spec: RunSpec, run_id: str, limits: UnitLimits) -> list[Uni
     return [Unit(unit_id=unit_id(t, 0), index=t, match=t, shard=0, variant=game["variant"],
                  betting=game["betting"], options=game["options"], bots=entrants,
                  hands=spec.hands, first_hand=0, seed=spec.seed, spawn_key=(t, 0),
-                 stack=spec.stack, run_id=run_id, limits=limits, freezeout=settings)
+                 stack=spec.stack, run_id=run_id, limits=limits, freezeout=settings,
+                 record=spec.record)
             for t in range(fo.tournaments)]

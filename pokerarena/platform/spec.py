@@ -192,6 +192,10 @@ class RunSpec(_Strict):
     baseline: str | None = Field(None, description="a registered bot that plays every deal "
                                  "again in every seat: its result is each seat's card luck, "
                                  "subtracted as a control variate (stored as baseline_net)")
+    record: Literal["full", "hands"] = Field(
+        "full", description="what a unit stores: every hand, seat and action (full), or "
+        "the hands and seats without the action log (hands: the rows a study or a "
+        "tournament's standings read, at a fraction of the cost)")
     common_deals: bool = Field(True, description="tournament: every lineup plays the same "
                                "deals of a game (deal k of A-B is deal k of A-C), so the "
                                "cross table shares its card luck")

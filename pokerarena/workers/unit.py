@@ -43,7 +43,8 @@ class Unit:
     from ``stack``. ``freezeout``: set for a freeze-out unit, which plays one whole
     freeze-out of ``bots`` (its entrants) instead of ``hands`` hands: ``levels``
     (``[[start round, options], ...]``), ``payouts``, ``buy_in``, ``table_size``;
-    ``hands`` is then its limit of rounds."""
+    ``hands`` is then its limit of rounds. ``record``: ``"hands"`` leaves the action
+    log out (its ``actions`` part is empty), ``"full"`` keeps every row."""
 
     unit_id: str
     index: int
@@ -66,6 +67,7 @@ class Unit:
     baseline: str | None = None
     carry_stacks: bool = False
     freezeout: dict[str, Any] | None = None
+    record: Literal["full", "hands"] = "full"
 
     def deal_seed(self) -> int | None:
         """The seed of the unit's deals when they are shared across lineups, else None."""
