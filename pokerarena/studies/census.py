@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from math import comb, sqrt
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,7 @@ from pokerarena.evaluator.rankings import (
 )
 from pokerarena.rules import DealStreet, DrawStreet, ExposeStreet, KnockStreet, Showdown, Variant
 from pokerarena.rules.model import POSITIONAL_WILDS
+from pokerarena.studies.metrics import wilson as share_interval
 
 __all__ = ["EXACT_LIMIT", "CategoryRow", "CensusError", "CensusTable", "Inversion",
            "RuleCensus", "rule_census"]
@@ -52,7 +53,6 @@ BATCH_SAMPLES = 1_000_000
 HAND_SAMPLES = 200_000
 """Default sample for the hand-by-hand path (positional wilds, crisscross, one board)."""
 CHUNK = 100_000
-Z95 = 1.959963984540054
 
 
 class CensusError(UserError):
@@ -302,14 +302,12 @@ def _sample_hands(showdown: Showdown, half: str, deck_name: str,
 
 # The table and its flags -------------------------------------------------------------
 def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion ``k / n``."""
+    """The 95% Wilson score interval of a proportion ``k / n`` (exactly 0 or 1 at the
+    ends: no sample shows a category rarer than never)."""
     if n <= 0:
         return 0.0, 1.0
-    p = k / n
-    den = 1 + Z95 * Z95 / n
-    mid = (p + Z95 * Z95 / (2 * n)) / den
-    half = Z95 * sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / den
-    return (0.0 if k == 0 else max(0.0, mid - half)), (1.0 if k == n else min(1.0, mid + half))
+    share = share_interval(k, n)
+    return (0.0 if k == 0 else share.lo), (1.0 if k == n else share.hi)
 
 
 def _rows(names: list[str], counts: dict[str, int], exact: bool) -> tuple[CategoryRow, ...]:

@@ -16,7 +16,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-Z95 = 1.959963984540054
+from pokerarena.tournaments.estimates import Z95
 
 __all__ = ["METRICS", "Z95", "Interval", "MetricInfo", "Moments", "hands_to_separate",
            "metric_info", "quantile_ranks", "ratio_interval", "wilson"]
