@@ -78,6 +78,58 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--data", metavar="DIR", default=None, help="write the rows to "
                    "DIR/bench/evaluator/ (default: $POKERARENA_DATA, else ./data)")
     p.set_defaults(func=run_evaluator)
+    register_simulation(sub)
+
+
+def register_simulation(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench simulation``."""
+    p = sub.add_parser(
+        "simulation", help="a worker's unit of 6-max no-limit hold'em per CPU second, "
+        "engine and bots against recording, per record level",
+        description="One unit of 6-max no-limit hold'em played in this process as a "
+        "worker plays it (play_unit), at each record level, and the same match without "
+        "rows (the engine and the bots alone): hands per CPU second, CPU seconds per "
+        "1,000 hands and the split, the least of the repeats.")
+    p.add_argument("--hands", type=int, default=2000, metavar="N",
+                   help="hands in the unit (default 2000)")
+    p.add_argument("--record", choices=("full", "hands"), action="append",
+                   help="record level (repeatable; default both)")
+    p.add_argument("--bots", default="tag,lag,rock,equity,tag,lag",
+                   help="comma-separated bots, one per seat (default tag,lag,rock,equity,"
+                   "tag,lag)")
+    p.add_argument("--repeats", type=int, default=3, metavar="R",
+                   help="timed repeats; the least CPU is kept (default 3)")
+    p.add_argument("--seed", type=int, default=2026, help="the unit's seed (default 2026)")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=run_simulation)
+
+
+def run_simulation(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench simulation``."""
+    from pokerarena.bench.simulation import bench_simulation
+    from pokerarena.bots.registry import make_bot
+
+    check_bench_counts(args)
+    bots = [b.strip() for b in args.bots.split(",")]
+    if not 2 <= len(bots) <= 10:
+        raise UserError(f"--bots needs 2 to 10 bots, got {len(bots)}")
+    for b in bots:
+        make_bot(b, 0)  # an unknown bot is one line (exit 2), before any hand is played
+    r = bench_simulation(hands=args.hands, bots=bots, records=args.record or ("full", "hands"),
+                         repeats=args.repeats, seed=args.seed)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"{r['players']}-max no-limit hold'em, {', '.join(r['bots'])}: {r['hands']:,} "
+          f"hands, best of {r['repeats']} (CPU time; native build: {r['native']})")
+    print(f"  no rows (engine and bots) {r['bare']['hands_per_cpu_s']:>9,.0f} hands/s  "
+          f"{r['bare']['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands")
+    for level, x in r["records"].items():
+        split = x["split_cpu_s_per_1000_hands"]
+        print(f"  record = {level:<17} {x['hands_per_cpu_s']:>9,.0f} hands/s  "
+              f"{x['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands "
+              f"(recording {split['recording']:.3f})")
+    return 0
 
 
 def run_evaluator(args: argparse.Namespace) -> int:

@@ -28,8 +28,8 @@ from pokerarena.workers.unit import Unit
 SCHEMAS: dict[str, pa.Schema] = {name: t.schema for name, t in TABLES.items()}
 """The Arrow schema of each table (from the declaration)."""
 
-__all__ = ["DATA_TABLES", "SCHEMAS", "GameCache", "PlayedUnit", "cards_text", "play_unit",
-           "units_row"]
+__all__ = ["DATA_TABLES", "SCHEMAS", "GameCache", "PlayedUnit", "UnitTable", "cards_text",
+           "play_unit", "unit_table", "units_row"]
 
 
 def cards_text(cards: Any) -> str:
@@ -85,6 +85,7 @@ class _Recorder:
         self.carried = [0] * self.rotations  # chips a passed deal leaves (per rotation)
         self.decided: dict[int, Any] = {}  # the current hand's decisions by log index
         self.observer = observer
+        self.full = unit.record != "hands"  # "hands": no action rows
         desc = game.describe()
         blinds = list(game.blinds)
         # the columns every hand of the unit shares, from ``bb`` to ``options``
@@ -112,7 +113,10 @@ class _Recorder:
         for j, s in enumerate(seat_of):
             seat_bot[s] = self.unit.bots[j]
         hand_no = self.unit.first_hand + local_no
-        decisions, faults = self._action_rows(hand_no, hand.log, seat_bot)
+        if self.full:
+            decisions, faults = self._action_rows(hand_no, hand.log, seat_bot)
+        else:
+            decisions, faults = self._decision_counts(hand.log)
         self.decided.clear()
         res = hand.result()
         won = [0] * self.n
@@ -125,6 +129,23 @@ class _Recorder:
         evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults, base)
         if self.observer is not None:
             self.observer.on_hand(hand_no, evaluations)
+
+    def _decision_counts(self, log: Any) -> tuple[int, list[int]]:
+        """The hand's decisions and faults per seat, as :meth:`_action_rows` counts them,
+        without its rows (``record = "hands"``)."""
+        decided = self.decided
+        decisions = 0
+        faults = [0] * self.n
+        for k, (actor, act) in enumerate(log):
+            d = decided.get(k)
+            if d is not None:
+                decisions += 1
+                if d.fault is not None:
+                    faults[actor] += 1
+            elif actor >= 0 and act.kind in PLAYER_KINDS:
+                decisions += 1
+                faults[actor] += 1
+        return decisions, faults
 
     def _action_rows(self, hand_no: int, log: Any, seat_bot: list[str]
                      ) -> tuple[int, list[int]]:
@@ -260,6 +281,32 @@ def _baseline_nets(unit: Unit, game: Game, stack: int, table_seed: int, policy: 
     return nets
 
 
+@dataclass(frozen=True)
+class UnitTable:
+    """What a unit's match is played with: its game, the table's seed, the seeded
+    entrants, the fault policy of its limits and the starting stack."""
+
+    game: Game
+    table_seed: int
+    entrants: list[Any]
+    policy: Any
+    stack: int
+
+
+def unit_table(unit: Unit, cache: GameCache | None = None) -> UnitTable:
+    """The unit's game, seeds, bots, fault policy and stack, as :func:`play_unit` plays
+    them (the simulation benchmark plays the same match without rows)."""
+    from pokerarena.arena.faults import FaultPolicy
+
+    game = (cache or GameCache()).get(unit.variant, unit.options)
+    table_seed, entrants = _entrants(unit)
+    lim = unit.limits
+    policy = FaultPolicy(decision_time=lim.decision_seconds, hand_time=lim.hand_seconds,
+                         on_fault=lim.on_fault, max_faults=lim.max_faults)
+    return UnitTable(game, table_seed, entrants, policy,
+                     int(unit.stack or game.variant.stakes.stack))
+
+
 def play_unit(unit: Unit, cache: GameCache | None = None,
               observer: UnitObserver | None = None) -> PlayedUnit:
     """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
@@ -267,19 +314,14 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
     arena's ``play_match`` (bots' hooks, time limits and the irregularity policy), seeded
     from the unit's SeedSequence; ``observer`` (optional) hears of every decision's time,
     every hand and every fault."""
-    from pokerarena.arena.faults import FaultPolicy
     from pokerarena.arena.match import play_match
 
-    game = (cache or GameCache()).get(unit.variant, unit.options)
-    table_seed, entrants = _entrants(unit)
-    lim = unit.limits
-    policy = FaultPolicy(decision_time=lim.decision_seconds, hand_time=lim.hand_seconds,
-                         on_fault=lim.on_fault, max_faults=lim.max_faults)
-    stack = int(unit.stack or game.variant.stakes.stack)
+    t = unit_table(unit, cache)
+    game, stack = t.game, t.stack
     rec = _Recorder(unit, game, stack, observer)
     if unit.baseline:
-        rec.baseline = _baseline_nets(unit, game, stack, table_seed, policy)
-    result = play_match(game, entrants, unit.hands, table_seed, policy=policy,
+        rec.baseline = _baseline_nets(unit, game, stack, t.table_seed, t.policy)
+    result = play_match(game, t.entrants, unit.hands, t.table_seed, policy=t.policy,
                         duplicate=unit.duplicate, stack=stack, match_no=unit.match,
                         on_hand=rec.on_hand, on_decision=rec.on_decision,
                         deal_seed=unit.deal_seed(), carry_stacks=unit.carry_stacks)

@@ -1,0 +1,100 @@
+"""``bench simulation``: a worker's unit of 6-max no-limit hold'em, and where its CPU goes.
+
+One unit of ``hands`` hands (the strength bots by default) is played in this process
+exactly as a worker plays it (:func:`~pokerarena.workers.records.play_unit`, at each
+record level asked for), and beside it the same match without rows (the unit's game,
+seeds, bots, fault policy and stack from :func:`~pokerarena.workers.records.unit_table`,
+``play_match`` with no callbacks): the engine and the bots alone. A level's recording
+cost is its CPU over that bare match's. The ways take turns within each repeat (a change
+of the machine's load falls on all alike) and the least CPU of the repeats is kept, in
+CPU seconds of this process (``time.process_time``: on a shared machine wall time
+measures the neighbours). Benchmarks only: no test asserts these numbers.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from pokerarena import native
+from pokerarena.workers.records import GameCache, play_unit, unit_table
+from pokerarena.workers.unit import Unit
+
+BOTS = ("tag", "lag", "rock", "equity", "tag", "lag")
+RECORDS = ("full", "hands")
+
+
+def simulation_unit(hands: int, bots: Sequence[str] = BOTS, seed: int = 2026,
+                    record: str = "full", variant: str = "holdem",
+                    betting: str = "no_limit") -> Unit:
+    """The unit a study's planner makes for one cell's first shard (no limits changed)."""
+    return Unit(unit_id="bench-simulation", index=0, match=0, shard=0, variant=variant,
+                betting=betting, options={"betting": betting}, bots=tuple(bots),
+                hands=hands, first_hand=0, seed=seed, spawn_key=(0, 0),
+                run_id="bench-simulation", record=cast(Any, record))
+
+
+def _bare(unit: Unit, cache: GameCache) -> None:
+    """The unit's match with nothing recorded: the engine and the bots."""
+    from pokerarena.arena.match import play_match
+
+    t = unit_table(unit, cache)
+    play_match(t.game, t.entrants, unit.hands, t.table_seed, policy=t.policy,
+               stack=t.stack, match_no=unit.match, deal_seed=unit.deal_seed())
+
+
+def _rows_of(unit: Unit, cache: GameCache) -> dict[str, int]:
+    """The unit through play_unit; its rows per table."""
+    return {name: t.num_rows for name, t in play_unit(unit, cache).tables.items()}
+
+
+def _cpu(run: Callable[[], Any]) -> tuple[float, Any]:
+    c0 = time.process_time()
+    out = run()
+    return time.process_time() - c0, out
+
+
+def _per_1000(cpu: float, hands: int) -> float:
+    return round(1000.0 * cpu / hands, 4)
+
+
+def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
+                     records: Sequence[str] = RECORDS, repeats: int = 3,
+                     seed: int = 2026) -> dict[str, Any]:
+    """Play the unit bare and at each record level ``repeats`` times; the figures as
+    JSON-ready data (module docstring)."""
+    cache = GameCache()
+    _rows_of(simulation_unit(min(hands, 100), bots, seed + 1), cache)  # kernels, tables
+    units = {r: simulation_unit(hands, bots, seed, r) for r in records}
+    ways: dict[str, Callable[[], Any]] = {"bare": lambda: _bare(units[records[0]], cache)}
+    for r in records:
+        ways[r] = functools.partial(_rows_of, units[r], cache)
+    best: dict[str, float] = {}
+    rows: dict[str, Any] = {}
+    names = list(ways)
+    for k in range(max(1, repeats)):
+        for name in names[k % len(names):] + names[:k % len(names)]:
+            cpu, out = _cpu(ways[name])
+            best[name] = min(best.get(name, cpu), cpu)
+            rows[name] = out
+    bare = best["bare"]
+    levels = {}
+    for r in records:
+        levels[r] = {
+            "hands_per_cpu_s": round(hands / best[r], 1),
+            "cpu_s_per_1000_hands": _per_1000(best[r], hands),
+            "split_cpu_s_per_1000_hands": {
+                "engine_and_bots": _per_1000(bare, hands),
+                "recording": _per_1000(best[r] - bare, hands)},
+            "rows": rows[r]}
+    return {"benchmark": "simulation", "variant": "holdem", "betting": "no_limit",
+            "players": len(bots), "bots": list(bots), "hands": hands,
+            "repeats": max(1, repeats), "seed": seed, "native": native.compiled(),
+            "timing": "CPU seconds (time.process_time) of this process, the least of the "
+            "repeats; engine_and_bots: the unit's match without rows, recording: a "
+            "level's CPU over it",
+            "bare": {"hands_per_cpu_s": round(hands / bare, 1),
+                     "cpu_s_per_1000_hands": _per_1000(bare, hands)},
+            "records": levels}
