@@ -1,0 +1,47 @@
+"""American boston's :class:`~pokerarena.games.Family`: every field the platform reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pokerarena.games import Family
+from pokerarena.games.boston.actions import BostonAction, action_from_json
+from pokerarena.games.boston.bots import BOTS, make_bot
+from pokerarena.games.boston.game import BostonGame, BostonHand
+from pokerarena.games.boston.sheet import RECORD, record_rows
+from pokerarena.games.boston.view import BostonView
+
+
+def play(options: dict[str, Any] | None, bots: Sequence[str], games: int,
+         seed: int = 0) -> list[tuple[float, ...]]:
+    """``games`` whole games of the named built-in bots; each game's chips per seat."""
+    from pokerarena.games.play import play_games
+
+    return play_games(boston_family(), options, bots, games, seed)
+
+
+def _view_json(view: BostonView) -> dict[str, Any]:
+    return view.as_json()
+
+
+def _action_json(action: BostonAction) -> dict[str, Any]:
+    return action.as_json()
+
+
+def _parse(obj: Any, view: BostonView | None = None) -> BostonAction:
+    return action_from_json(obj)
+
+
+def _rows(hand: BostonHand) -> list[tuple[Any, ...]]:
+    return record_rows(hand.records)
+
+
+def _new_bot(name: str, seed: int | None) -> Any:
+    return make_bot(name, seed)
+
+
+def boston_family() -> Family:
+    """The catalogue entry."""
+    return Family("boston", BostonGame.name, BostonGame.players, "52", BostonGame, play,
+                  tuple(BOTS), _new_bot, _view_json, _action_json, _parse, RECORD, _rows)
