@@ -1,0 +1,60 @@
+"""Variety («варьете», ``001_…``): four players, eight contracts, pairs made by matching
+bids.
+
+``VarietyGame(options).new_hand(seed, 4)`` is one whole tour («Полный тур состоит из
+восьми раздач»); see :mod:`.deal` for the bidding and the tricks, :mod:`.rules` for the
+contracts, their scoring and the options, and :mod:`.bots` for the built-in bots.
+Rules readings: ``docs/games/variety.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from pokerarena.games import Family
+from pokerarena.games.variety.actions import (
+    VarietyAction,
+    action_from_json,
+    bid,
+    parse_action,
+    play,
+)
+from pokerarena.games.variety.game import VarietyGame, VarietyHand
+from pokerarena.games.variety.rules import CONTRACT_RULES, VarietyError, VarietyOptions
+from pokerarena.games.variety.sheet import RECORD, DealRecord, VarietyResult, record_rows
+from pokerarena.games.variety.view import VarietyView
+
+
+def _play(options: dict[str, Any] | None, bots: Sequence[str], games: int,
+          seed: int = 0) -> list[tuple[float, ...]]:
+    """``games`` tours of the named built-in bots (what ``pokerarena play`` plays)."""
+    from pokerarena.games.play import play_games
+
+    return play_games(family(), options, bots, games, seed)
+
+
+def _new_bot(name: str, seed: int | None = None) -> Any:
+    from pokerarena.games.variety.bots import make_bot
+
+    return make_bot(name, seed)
+
+
+def _rows(hand: VarietyHand) -> list[tuple[Any, ...]]:
+    return record_rows(hand.records)
+
+
+@cache
+def family() -> Family:
+    """Variety's catalogue entry (see :mod:`pokerarena.games`)."""
+    return Family(
+        id="variety", name=VarietyGame.name, players=VarietyGame.players, deck="52",
+        make=VarietyGame, play=_play, bots=("random", "rule", "sim"), new_bot=_new_bot,
+        view_json=lambda view: view.as_json(), action_json=lambda action: action.as_json(),
+        parse_action=action_from_json, record=RECORD, record_rows=_rows)
+
+
+__all__ = ["family", "CONTRACT_RULES", "DealRecord", "VarietyAction", "VarietyError",
+           "VarietyGame", "VarietyHand", "VarietyOptions", "VarietyResult", "VarietyView",
+           "action_from_json", "bid", "parse_action", "play"]

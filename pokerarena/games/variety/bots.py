@@ -1,0 +1,222 @@
+"""The built-in variety bots: ``random`` (any legal action), ``rule`` (bids the contract
+its cards suit best, plays by a simple policy for its pair) and ``sim`` (bids and plays
+by Monte Carlo: the unseen cards dealt again and again consistently with the play so
+far, each choice played out to the end of the deal with the rule policy for every seat).
+
+A bot answers ``act(view) -> VarietyAction`` for a :class:`~.view.VarietyView` and plays
+for its points less the mean of the other three's (the table ranks by points); the
+state it hands the kernels (:mod:`.kernels`) is built from the view alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from pokerarena.games.variety import kernels as k
+from pokerarena.games.variety.actions import BID, VarietyAction
+from pokerarena.games.variety.rules import (
+    CARD_MINUS,
+    CARD_PLUS,
+    LOW_WINS,
+    TRICK_MINUS,
+    TRICK_PLUS,
+    TRUMP,
+    VarietyError,
+)
+from pokerarena.games.variety.view import VarietyView
+
+
+class VarietyBot:
+    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+
+    name = "variety-bot"
+    description = ""
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        self.rng = random.Random(seed)
+        if options:
+            raise TypeError(f"{type(self).__name__}: unknown options {sorted(options)}")
+
+    def start_game(self, view: VarietyView) -> None:
+        """Called when a tour starts."""
+
+    def end_game(self, view: VarietyView) -> None:
+        """Called when a tour is over."""
+
+    def act(self, view: VarietyView) -> VarietyAction:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class RandomBot(VarietyBot):
+    """Uniform over the legal actions."""
+
+    name = "random"
+    description = "uniform over the legal bids and cards"
+
+    def act(self, view: VarietyView) -> VarietyAction:
+        return self.rng.choice(view.legal)
+
+
+def expected_tricks(hand: tuple[int, ...], trump: int, low: bool) -> float:
+    """A count of the tricks ``hand`` should take with ``trump`` (-1: none), the lowest
+    card taking in a ``low`` contract: aces, guarded kings and queens, long trumps."""
+    e = 0.0
+    for s in range(4):
+        ranks = {(12 - (c >> 2)) if low else (c >> 2) for c in hand if c & 3 == s}
+        n = len(ranks)
+        e += (1.0 if 12 in ranks else 0.0) + (0.7 if n >= 2 else 0.2) * (11 in ranks)
+        e += (0.4 if n >= 3 else 0.1) * (10 in ranks)
+        if s == trump:
+            e += 0.9 * max(0, n - 3)
+        elif trump < 0:
+            e += 0.4 * max(0, n - 4)
+    return e
+
+
+# contract -> points of the pair's advantage per trick above a fair share (3.25 a seat)
+_PER_TRICK = {1: 3.0, 2: 4.0, 3: 4.0, 4: 0.5, 5: 1.0, 6: 2.0, 7: -2.0, 8: -4.0}
+
+
+def bid_values(hand: tuple[int, ...]) -> dict[int, float]:
+    """The rule bot's worth of attacking with each contract: its tricks above a fair
+    share, times what a trick is worth to a pair in that contract (below 0 for those
+    that penalise tricks, so a weak hand bids them)."""
+    return {c: per * (expected_tricks(hand, int(TRUMP[c]), bool(LOW_WINS[c])) - 3.25)
+            for c, per in _PER_TRICK.items()}
+
+
+def _own(view: VarietyView) -> np.ndarray:
+    own = np.full(52, -1, np.int64)
+    for c in view.hand:
+        own[c] = view.seat
+    return own
+
+
+def _trick(view: VarietyView) -> tuple[np.ndarray, np.ndarray]:
+    tc = np.full(4, -1, np.int64)
+    tp = np.full(4, -1, np.int64)
+    for i, (s, c) in enumerate(view.trick):
+        tc[i], tp[i] = c, s
+    return tc, tp
+
+
+class RuleBot(VarietyBot):
+    """Bids the contract :func:`bid_values` rates best (a bid after the pairs are made
+    counts for nothing: the lowest legal); plays by :func:`.kernels.policy`."""
+
+    name = "rule"
+    description = "bids the contract its cards suit best, plays a simple policy for its pair"
+
+    def act(self, view: VarietyView) -> VarietyAction:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        if view.legal[0].kind == BID:
+            if view.contract:
+                return view.legal[0]
+            values = bid_values(view.hand)
+            return max(view.legal, key=lambda a: values[a.contract])
+        tc, tp = _trick(view)
+        c = k.policy(_own(view), view.seat, tc, tp, len(view.trick), view.contract,
+                     view.partner)
+        return VarietyAction("play", 0, int(c))
+
+
+def voids(view: VarietyView) -> np.ndarray:
+    """``void[s, suit]``: seat ``s`` has shown it holds no card of ``suit`` (it did not
+    follow a trick led in it)."""
+    void = np.zeros((4, 4), np.bool_)
+    for plays in [p for p, _ in view.tricks] + [view.trick]:
+        if plays:
+            led = plays[0][1] & 3
+            for s, c in plays[1:]:
+                if c & 3 != led:
+                    void[s, led] = True
+    return void
+
+
+class SimBot(VarietyBot):
+    """Monte Carlo: each legal card is played out on ``samples`` deals of the unseen
+    cards (dealt consistently with the voids shown so far) and the best mean is
+    chosen; each contract is rated by playing whole deals of ``bid_samples`` random
+    layouts, with the player whose bid it matches as partner (one of the others in
+    turn when it matches none)."""
+
+    name = "sim"
+    description = "Monte Carlo over the unseen cards, each choice played out by the rule policy"
+
+    def __init__(self, seed: int | None = None, samples: int = 16, bid_samples: int = 24,
+                 **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.samples = int(samples)
+        self.bid_samples = int(bid_samples)
+        if self.samples < 1 or self.bid_samples < 1:
+            raise VarietyError("variety: sim: samples and bid_samples are 1 or more")
+
+    def _flags(self, view: VarietyView) -> tuple[bool, bool, int]:
+        o = view.options
+        return o.credit == "own", o.compare == "net", o.defender_bonus
+
+    def act(self, view: VarietyView) -> VarietyAction:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        if view.legal[0].kind == BID:
+            return self._bid(view)
+        return self._play(view)
+
+    def _bid(self, view: VarietyView) -> VarietyAction:
+        if view.contract:
+            return view.legal[0]
+        cands = [a.contract for a in view.legal]
+        partners, leaders = [], []
+        for c in cands:
+            first = next((s for s, b in view.bids if b == c), -1)
+            partners.append(first)
+            leaders.append(((first if first >= 0 else view.seat) + 1) % 4)
+        unseen = np.array([c for c in range(52) if c not in view.hand], np.int64)
+        means = k.search_bid(self.rng.randrange(2**31), _own(view), unseen, view.seat,
+                             np.array(cands, np.int64), np.array(partners, np.int64),
+                             np.array(leaders, np.int64), *self._flags(view),
+                             self.bid_samples)
+        # a bid nobody has matched may still make other pairs: worth half
+        worth = [m if p >= 0 else 0.5 * m for m, p in zip(means, partners, strict=True)]
+        return view.legal[int(np.argmax(worth))]
+
+    def _play(self, view: VarietyView) -> VarietyAction:
+        played = {c for p, _ in view.tricks for _, c in p} | {c for _, c in view.trick}
+        unseen = np.array([c for c in range(52) if c not in played and c not in view.hand],
+                          np.int64)
+        caps = np.array(view.hand_sizes, np.int64)
+        caps[view.seat] = 0
+        plus, minus, tricks = (np.zeros(4, np.int64) for _ in range(3))
+        for plays, w in view.tricks:
+            tricks[w] += 1
+            plus[w] += TRICK_PLUS[view.contract]
+            minus[w] += TRICK_MINUS[view.contract]
+            for _, c in plays:
+                plus[w] += CARD_PLUS[view.contract, c]
+                minus[w] += CARD_MINUS[view.contract, c]
+        attack = np.zeros(4, np.int64)
+        attack[list(view.attackers)] = 1
+        mates = np.array([next(q for q in range(4) if q != s and attack[q] == attack[s])
+                          for s in range(4)], np.int64)
+        tc, tp = _trick(view)
+        cands = np.array([a.card for a in view.legal], np.int64)
+        means = k.search_play(self.rng.randrange(2**31), _own(view), unseen, caps,
+                              voids(view), view.seat, tc, tp, len(view.trick), plus, minus,
+                              tricks, view.contract, mates, attack, *self._flags(view),
+                              cands, self.samples)
+        return view.legal[int(np.argmax(means))]
+
+
+BOTS: dict[str, type[VarietyBot]] = {b.name: b for b in (RandomBot, RuleBot, SimBot)}
+
+
+def make_bot(name: str, seed: int | None = None, **options: Any) -> VarietyBot:
+    """A built-in bot by name (an unknown one: one :class:`VarietyError`)."""
+    cls = BOTS.get(name)
+    if cls is None:
+        raise VarietyError(f"variety: unknown bot {name!r}; known: {', '.join(BOTS)}")
+    return cls(seed, **options)
