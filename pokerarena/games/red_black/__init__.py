@@ -1,0 +1,55 @@
+"""Red and black («Красное и черное», ``003_…``): a banking game. The dealer banks; each
+player declares red or black with a stake and is dealt five cards face up.
+
+See :mod:`.rules` for the options and the payout, :mod:`.game` for the protocol,
+:mod:`.bots` for the built-in bots and :mod:`.edge` for the banker's edge, exact and
+simulated. Readings: ``docs/games/red_black.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerarena.cards import card_str
+from pokerarena.games import Family, RecordTable
+from pokerarena.games.red_black.actions import Bet, action_from_json, parse_action
+from pokerarena.games.red_black.game import RedBlackGame, RedBlackHand, RedBlackResult
+from pokerarena.games.red_black.rules import RedBlackError, RedBlackOptions
+from pokerarena.games.red_black.view import BetRecord, RedBlackView
+
+RECORD = RecordTable("red_black_bets", "one row per settled bet (a round and a player)", (
+    ("round", "int16", "the round of the game, from 0"),
+    ("seat", "int8", "the player's seat"),
+    ("banker", "int8", "the banker's (the dealer's) seat"),
+    ("colour", "string", "the declared colour, red or black"),
+    ("stake", "int32", "the stake in chips"),
+    ("cards", "string", "the player's five cards, as text"),
+    ("matched", "int8", "how many of them are of the declared colour"),
+    ("gain", "int32", "the player's gain; the banker's is its negative"),
+))
+
+
+def record_rows(hand: RedBlackHand) -> list[tuple[Any, ...]]:
+    """The finished game's rows, in :data:`RECORD` column order."""
+    return [(r.round, r.seat, hand.dealer, r.colour, r.stake,
+             "".join(card_str(c) for c in r.cards), r.matched, r.gain)
+            for r in hand.settled]
+
+
+def family() -> Family:
+    """Red and black's catalogue entry (see :mod:`pokerarena.games`)."""
+    from pokerarena.games.play import play_games
+    from pokerarena.games.red_black.bots import BOTS, new_bot
+
+    fam: Family
+    fam = Family(
+        "red_black", RedBlackGame.name, RedBlackGame.players, "52|36", RedBlackGame,
+        lambda options, bots, games, seed=0: play_games(fam, options, bots, games, seed),
+        tuple(BOTS), new_bot, RedBlackView.as_json, Bet.as_json, action_from_json,
+        RECORD, record_rows)
+    return fam
+
+
+__all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
+           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action",
+           "record_rows"]
