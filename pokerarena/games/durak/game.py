@@ -116,6 +116,8 @@ class DurakGame:
         holders = [s for s in range(n) if trump_card in hand.hands[s]]
         hand.trump_card, hand.trump = trump_card, suit_of(trump_card)
         hand.trump_holder = holders[0] if (holders and not stock) else -1
+        if hand.trump_holder >= 0:
+            hand.public[hand.trump_holder].add(trump_card)
         hand.dealer, hand.attacker = dealer, attacker
         hand.first_attacker, hand.defender = attacker, (attacker + 1) % n
         return hand
@@ -144,6 +146,7 @@ class DurakHand:
         self.discard: list[int] = []
         self.log: list[tuple[int, DurakAction]] = []
         self.takes = [0] * players
+        self.public: list[set[int]] = [set() for _ in range(players)]  # seen going in
         self.out_order: list[int] = []
         self.passed: set[int] = set()
         self.dealer = self.attacker = self.defender = self.thrower = self.last_thrower = 0
@@ -169,6 +172,7 @@ class DurakHand:
             self.stock = [rest[0], *reversed(rest[1:])]
         else:  # 6 players, 36 cards: the dealer's last card names trump (a reading)
             self.trump_card, self.trump_holder = self.hands[dealer][-1], dealer
+            self.public[dealer].add(self.trump_card)
         self.trump = suit_of(self.trump_card)
         self.attacker = self._first_mover(first_game, rng)
         self.first_attacker = self.attacker
@@ -252,6 +256,7 @@ class DurakHand:
                                 f"({self.phase})")
         action = DurakAction(*action)
         self.log.append((actor, action))
+        self.public[actor].discard(action.card)
         if action.kind == THROW:
             self.hands[actor].remove(action.card)
             self.table.append([action.card, -1])
@@ -300,6 +305,7 @@ class DurakHand:
         cards = [c for pair in self.table for c in pair if c >= 0]
         if taken:
             self.hands[d].extend(cards)
+            self.public[d].update(cards)
             self.takes[d] += 1
         else:
             self.discard.extend(cards)
@@ -311,6 +317,7 @@ class DurakHand:
                 self.hands[s].append(self.stock.pop())
                 if not self.stock:
                     self.trump_holder = s
+                    self.public[s].add(self.trump_card)
         if not self.stock:
             self.out_order.extend(s for s in range(n)
                                   if not self.hands[s] and s not in self.out_order)
@@ -346,4 +353,23 @@ class DurakHand:
                        *(c for p in self.table for c in p if c >= 0), *self.discard])
 
 
-__all__ = ["DEFEND", "LEAD", "OVER", "THROWING", "DurakGame", "DurakHand", "DurakResult"]
+def hand_at(game: DurakGame, view: DurakView, hands: Sequence[Sequence[int]],
+            stock: Sequence[int]) -> DurakHand:
+    """A game in the state ``view`` shows, with every hand given and the stock (top
+    first): a bot's guess at the unseen cards, to play on in simulation."""
+    h = DurakHand(game, view.players)
+    h.hands = [list(x) for x in hands]
+    h.stock = list(reversed(stock))
+    h.table = [[a, d] for a, d in view.table]
+    h.discard = list(view.gone)
+    h.public = [set(k) for k in view.known]
+    h.takes, h.out_order, h.passed = list(view.takes), list(view.out), set(view.passed)
+    h.dealer, h.first_attacker, h.bouts = view.dealer, view.first_attacker, view.bouts
+    h.trump, h.trump_card, h.trump_holder = view.trump, view.trump_card, view.trump_holder
+    h.attacker, h.defender, h.last_thrower = view.attacker, view.defender, view.last_thrower
+    h.phase = view.phase
+    h.thrower = view.to_act if view.phase == THROWING else view.last_thrower
+    return h
+
+
+__all__ = ["DEFEND", "LEAD", "OVER", "THROWING", "DurakGame", "DurakHand", "DurakResult", "hand_at"]

@@ -41,8 +41,8 @@ class DurakOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     deck: Literal[36, 52] = 36
-    first_move: Literal["under", "from_under"] = FROM_UNDER
-    no_trump_lead: Literal["lowest_card", "lot"] = LOWEST_CARD
+    first_move: Literal["under", "from_under"] = "from_under"
+    no_trump_lead: Literal["lowest_card", "lot"] = "lowest_card"
 
     def key_text(self) -> str:
         """The canonical identity of the game (family and every option) as text."""

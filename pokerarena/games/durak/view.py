@@ -21,8 +21,11 @@ class DurakView:
     """A seat's view (see the module docstring). ``table``: the bout's (attack, defence)
     pairs, defence -1 while open; ``passed``: the seats that passed since the last card
     was beaten; ``trump_holder``: the seat that drew the trump card (-1: still under the
-    stock); ``out``: the seats out of the game, in order; ``legal``: the seat's legal
-    actions when it is to act; ``durak``: the loser once the game is over (-1: none)."""
+    stock); ``gone``: the cards in the discard, in order (a closed pile, but each was seen
+    on the table); ``known``: the cards each seat is seen to hold (taken from the table,
+    or the trump card drawn); ``out``: the seats out of the game, in order; ``legal``:
+    the seat's legal actions when it is to act; ``durak``: the loser once the game is
+    over (-1: none)."""
 
     seat: int
     players: int
@@ -36,6 +39,8 @@ class DurakView:
     hand_sizes: tuple[int, ...]
     stock: int
     discard: int
+    gone: tuple[int, ...]
+    known: tuple[tuple[int, ...], ...]
     table: tuple[tuple[int, int], ...]
     attacker: int
     defender: int
@@ -60,7 +65,8 @@ class DurakView:
             "first_attacker": self.first_attacker, "trump": SUITS[self.trump],
             "trump_card": card_str(self.trump_card), "trump_holder": self.trump_holder,
             "hand": cs(self.hand), "hand_sizes": list(self.hand_sizes),
-            "stock": self.stock, "discard": self.discard,
+            "stock": self.stock, "discard": self.discard, "gone": cs(self.gone),
+            "known": [cs(k) for k in self.known],
             "table": [{"attack": card_str(a), "defence": card_str(d) if d >= 0 else None}
                       for a, d in self.table],
             "attacker": self.attacker, "defender": self.defender,
@@ -81,7 +87,9 @@ def view_of(hand: Any, seat: int) -> DurakView:
         first_attacker=hand.first_attacker, trump=hand.trump, trump_card=hand.trump_card,
         trump_holder=hand.trump_holder, hand=tuple(sorted(hand.hands[seat])),
         hand_sizes=tuple(len(h) for h in hand.hands), stock=len(hand.stock),
-        discard=len(hand.discard), table=tuple((a, d) for a, d in hand.table),
+        discard=len(hand.discard), gone=tuple(hand.discard),
+        known=tuple(tuple(sorted(k)) for k in hand.public),
+        table=tuple((a, d) for a, d in hand.table),
         attacker=hand.attacker, defender=hand.defender, last_thrower=hand.last_thrower,
         passed=frozenset(hand.passed), takes=tuple(hand.takes), out=tuple(hand.out_order),
         bouts=hand.bouts, log=tuple(hand.log), to_act=to_act,

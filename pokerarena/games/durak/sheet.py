@@ -1,0 +1,42 @@
+"""The score record of a game of durak: one row per seat.
+
+The document keeps no points, only the loser («Этот игрок считается проигравшим и
+зовется "дураком"»), who deals the next game; a row says who dealt and led, the trump,
+when each seat went out, whether it was left the durak, and what it cost on the way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerarena.cards import SUITS, card_str
+from pokerarena.games import RecordTable
+
+RECORD = RecordTable(
+    "durak_games", "one row per seat of each finished game of American durak",
+    (("seat", "int8", "the seat"),
+     ("players", "int8", "players at the table"),
+     ("dealer", "int8", "the seat that dealt (in a later game: the last durak)"),
+     ("first_attacker", "int8", "the seat that made the first move"),
+     ("trump", "string", "the trump suit (c, d, h, s)"),
+     ("trump_card", "string", "the card turned for trump"),
+     ("place", "int8", "1 for the first out, ...; the durak's place is the table size; "
+      "0 when the game ended with nobody left holding cards"),
+     ("durak", "bool", "left the last one holding cards: the loser"),
+     ("cards_left", "int8", "cards in hand at the end (the durak's)"),
+     ("takes", "int16", "how often the seat took the table"),
+     ("bouts", "int16", "bouts played in the game"),
+     ("points", "double", "the seat's points for the game: -1 for the durak, else 0")))
+
+
+def record_rows(hand: Any) -> list[tuple[Any, ...]]:
+    """The finished game's rows, in :data:`RECORD`'s column order."""
+    r = hand.result()
+    n = hand.players
+    rows = []
+    for s in range(n):
+        place = r.out_order.index(s) + 1 if s in r.out_order else (n if r.durak == s else 0)
+        rows.append((s, n, hand.dealer, hand.first_attacker, SUITS[hand.trump],
+                     card_str(hand.trump_card), place, r.durak == s, len(hand.hands[s]),
+                     r.takes[s], r.bouts, r.deltas[s]))
+    return rows
