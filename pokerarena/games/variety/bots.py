@@ -76,16 +76,22 @@ def expected_tricks(hand: tuple[int, ...], trump: int, low: bool) -> float:
     return e
 
 
-# contract -> points of the pair's advantage per trick above a fair share (3.25 a seat)
+# contract -> points of the pair's advantage per trick above the count of an average hand
 _PER_TRICK = {1: 3.0, 2: 4.0, 3: 4.0, 4: 0.5, 5: 1.0, 6: 2.0, 7: -2.0, 8: -4.0}
+# the mean of :func:`expected_tricks` over random hands: without trumps, with trumps
+_AVERAGE = {True: 2.45, False: 2.65}
 
 
 def bid_values(hand: tuple[int, ...]) -> dict[int, float]:
-    """The rule bot's worth of attacking with each contract: its tricks above a fair
-    share, times what a trick is worth to a pair in that contract (below 0 for those
-    that penalise tricks, so a weak hand bids them)."""
-    return {c: per * (expected_tricks(hand, int(TRUMP[c]), bool(LOW_WINS[c])) - 3.25)
-            for c, per in _PER_TRICK.items()}
+    """The rule bot's worth of attacking with each contract: its count of tricks above
+    an average hand's, times what a trick is worth to a pair in that contract (below 0
+    for those that penalise tricks, so a weak hand bids them)."""
+    out = {}
+    for c, per in _PER_TRICK.items():
+        trump = int(TRUMP[c])
+        e = expected_tricks(hand, trump, bool(LOW_WINS[c]))
+        out[c] = per * (e - _AVERAGE[trump < 0])
+    return out
 
 
 def _own(view: VarietyView) -> np.ndarray:
