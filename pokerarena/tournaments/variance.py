@@ -13,8 +13,13 @@ Both return per-seat deltas in chips, comparable to the hand's own deltas.
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
+from pokerarena.cards import NUM_CODES, deck
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
     CALL_KIND,
@@ -22,7 +27,15 @@ from pokerarena.engine.actions import (
     FOLD_KIND,
     RAISE_KIND,
 )
-from pokerarena.evaluator.equity import BOARD_CARDS, equity, exact_cost
+from pokerarena.evaluator import evaluate_batch, ranking
+from pokerarena.evaluator.equity import (
+    BOARD_CARDS,
+    CHUNK,
+    GAMES,
+    equity,
+    exact_cost,
+    sample_without_replacement,
+)
 
 # Variants whose all-in runouts the equity calculator evaluates exactly as the engine
 # would (community cards, high or high-low eight, no wild cards).
@@ -64,6 +77,7 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
         return None
     res = hand.result()
     out = [float(d) for d in res.deltas]
+    seen: dict[tuple[int, ...], list[float]] = {}  # a pot's live seats -> their equities
     for pot in res.pots:
         paid = {int(s): float(v) for s, v in pot.winners.items()}
         value = sum(paid.values())
@@ -79,8 +93,89 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
         # on the flop or the turn): exact and cheaper
         exact = samples is None or exact_cost(len(live), len(board), game) <= \
             samples * exact_cost(len(live), BOARD_CARDS, game)
+        key = tuple(live)
+        shares = seen.get(key)
+        if shares is None:
+            shares = seen[key] = _equities(holes, board, game, exact, samples, seed)
+        for s, p in zip(live, shares, strict=True):
+            out[s] += value * p
+    return out
+
+
+def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
+              samples: int | None, seed: int) -> list[float]:
+    """Each hole's equity in a pot: the evaluator's equity, or for the high games
+    without Omaha's rule (hold'em, short deck) the same figures computed without its
+    per-call checks and report: the same boards (every completion, or the same seeded
+    samples) and the same integer shares, so the same floats."""
+    if game not in _DIRECT:
         eq = (equity(holes, board, game, exact=True) if exact
               else equity(holes, board, game, samples=samples, seed=seed))
-        for s, p in zip(live, eq.players, strict=True):
-            out[s] += value * p.equity
+        return [p.equity for p in eq.players]
+    g = GAMES[game]
+    h = np.array(holes, dtype=np.uint8)
+    b = np.array(board, dtype=np.uint8)
+    used = np.zeros(NUM_CODES, dtype=bool)
+    used[h.ravel()] = True
+    used[b] = True
+    d = deck(g.deck)
+    rest = d[~used[d]]
+    k = BOARD_CARDS - b.size
+    unit = math.lcm(*range(1, h.shape[0] + 1))
+    rk = _high_ranking(g.ranking, g.deck)
+    total = np.zeros(h.shape[0], dtype=np.int64)
+    boards = 0
+    if exact:
+        total += _shares(h, _boards(b, rest[_completions(rest.size, k)]), rk, unit)
+        boards = math.comb(rest.size, k)
+    else:
+        assert samples is not None
+        rng = np.random.default_rng(seed)
+        while boards < samples:
+            m = min(CHUNK, samples - boards)
+            total += _shares(h, _boards(b, rest[sample_without_replacement(
+                rng, rest.size, k, m)]), rk, unit)
+            boards += m
+    return [float(x / (unit * boards)) for x in total.tolist()]
+
+
+_DIRECT = frozenset(("holdem", "short_deck"))  # _equities' own path (high, two hole cards)
+
+
+@lru_cache(maxsize=8)
+def _high_ranking(name: str, deck_name: str) -> Any:
+    return ranking(name, deck=deck_name)
+
+
+@lru_cache(maxsize=64)
+def _completions(n: int, k: int) -> np.ndarray:
+    """Every k-subset of range(n) as rows (the order does not matter: shares are summed)."""
+    if k == 1:
+        return np.arange(n, dtype=np.intp).reshape(n, 1)
+    if k == 2:
+        i, j = np.triu_indices(n, 1)
+        return np.stack([i, j], axis=1)
+    import itertools
+
+    return np.array(list(itertools.combinations(range(n), k)), dtype=np.intp).reshape(-1, k)
+
+
+def _boards(board: np.ndarray, tails: np.ndarray) -> np.ndarray:
+    """``uint8[M, 5]``: the board, then each row of ``tails``."""
+    out = np.empty((tails.shape[0], BOARD_CARDS), dtype=np.uint8)
+    out[:, :board.size] = board
+    out[:, board.size:] = tails
     return out
+
+
+def _shares(holes: np.ndarray, boards: np.ndarray, rk: Any, unit: int) -> np.ndarray:
+    """Each hole's summed share (``int64[P]``) of a pot of ``unit`` on each board, split
+    evenly among the best hands."""
+    p, m, n = holes.shape[0], boards.shape[0], holes.shape[1]
+    hands = np.empty((p, m, n + BOARD_CARDS), dtype=np.uint8)
+    hands[:, :, :n] = holes[:, None, :]
+    hands[:, :, n:] = boards[None, :, :]
+    values = np.asarray(evaluate_batch(hands.reshape(p * m, -1), rk)).reshape(p, m)
+    winners = values == values.max(axis=0)
+    per = unit // winners.sum(axis=0)
+    return (winners * per).sum(axis=1, dtype=np.int64)
