@@ -7,8 +7,8 @@ from typing import Any
 
 from pokerarena.games import Family
 from pokerarena.games.boston.actions import BostonAction, action_from_json
-from pokerarena.games.boston.bots import BOTS, make_bot
 from pokerarena.games.boston.game import BostonGame, BostonHand
+from pokerarena.games.boston.league import BOTS, make_bot
 from pokerarena.games.boston.sheet import RECORD, record_rows
 from pokerarena.games.boston.view import BostonView
 
