@@ -24,7 +24,6 @@ import numpy as np
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games.variety.actions import BID, PLAY, VarietyAction
 from pokerarena.games.variety.rules import (
-    CARDS_EACH,
     CONTRACTS,
     LOW_WINS,
     PLAYERS,
@@ -139,7 +138,7 @@ class Deal:
         self.tricks.append((tuple(self.trick), taker))
         self.trick = []
         self.to_act = taker  # «Ходит игрок, которому досталась предыдущая взятка»
-        if len(self.tricks) == CARDS_EACH:
+        if not self.hands[taker]:  # the last trick (13 in a real deal)
             self.phase = "over"
             self.to_act = -1
 

@@ -22,7 +22,7 @@ Plays = tuple[tuple[int, int], ...]
 @dataclass(frozen=True)
 class VarietyView:
     """A seat's view (see the module docstring). ``bids``: (seat, contract) in order;
-    ``contract`` 0, ``attackers`` and ``partner`` -1 while the bidding goes on;
+    ``contract`` 0, ``attackers`` and ``partner`` -1 until two bids match;
     ``trick``: the current trick's (seat, card); ``tricks``: the finished tricks with
     their takers; ``legal``: the seat's legal actions when it is to act."""
 
