@@ -5,6 +5,7 @@ simulated stocks (the intervals cover it as often as 95% ones should)."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -12,7 +13,7 @@ from pokerarena.cards import parse_cards
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games.binocle import BinocleError, BinocleGame, BinocleHand, Move
 from pokerarena.games.binocle.edge import deal_check
-from pokerarena.games.binocle.exact import Position, value_now
+from pokerarena.games.binocle.exact import value_now
 from pokerarena.games.binocle.rules import value_of
 
 # seats 1, 2, 0 in staking order (dealer 0 last); then the stock
@@ -144,9 +145,8 @@ def _late_position(seats: int = 8):
         first = next((s for s in h.seats if h.active[s] and h.asked(s) > 0), -1)
         if not h.is_over and h.to_act == first:
             dealt = [c for s in h.seats for c in h.hands[s]]
-            pos = Position(game.options, 0, h.seats, tuple(h.hands),
-                           tuple(tuple(c) for c in h.covered), tuple(h.staked),
-                           tuple(h.active), tuple(h.turned[:-1]))
+            view = h.observation(0)
+            pos = replace(view, turned=view.turned[:-1])
             if all(value_now(pos, s) == 0 for s in h.seats):
                 continue   # nobody can be covered any more: nothing to check
             return game, pos, list(h.log), dealt + h.turned[:-1], [h.turned[-1], *h.stock]

@@ -11,33 +11,13 @@ stocks, to set the exact value against the simulated one.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pokerarena.games.binocle.exact import deal_values
 from pokerarena.games.binocle.game import BinocleGame, BinocleHand
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its 95% half-width (normal, over ``n`` games)."""
-
-    mean: float
-    ci95: float
-    n: int
-
-    def covers(self, value: float) -> bool:
-        return abs(self.mean - value) <= self.ci95
-
-
-def estimate(xs: list[float]) -> Estimate:
-    n = len(xs)
-    m = sum(xs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else math.inf
-    return Estimate(m, 1.96 * sd / math.sqrt(n), n)
+from pokerarena.games.red_black.edge import Estimate, estimate  # one mean-and-interval helper
 
 
 def _play_out(hand: BinocleHand) -> tuple[float, ...]:

@@ -10,7 +10,7 @@ rank has four cards, less those in the hands and those turned.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -24,20 +24,9 @@ from pokerarena.games.binocle.rules import (
 )
 from pokerarena.games.binocle.view import BinocleView
 
-
-@dataclass(frozen=True)
-class Position:
-    """The table between two stakes: the seats in staking order, every hand, which
-    cards carry chips, each seat's chips, who is still in, the cards turned."""
-
-    options: BinocleOptions
-    dealer: int
-    order: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    covered: tuple[tuple[bool, ...], ...]
-    staked: tuple[int, ...]
-    active: tuple[bool, ...]
-    turned: tuple[int, ...]
+Position = BinocleView
+"""A position is a view: the table between two stakes, as every seat sees it (the
+fields read here: options, dealer, order, hands, covered, staked, active, turned)."""
 
 
 def stock_counts(hands: Sequence[Sequence[int]], turned: Sequence[int]) -> list[int]:
@@ -96,8 +85,7 @@ def _stake(pos: Position, s: int, rank: int) -> Position:
 def move_values(view: BinocleView) -> tuple[float, float]:
     """The exact expectation of the seat to act if it stakes, and if it drops out
     (everyone else staking to the end)."""
-    pos = Position(view.options, view.dealer, view.order, view.hands, view.covered,
-                   view.staked, view.active, view.turned)
+    pos = view
     me = view.to_act
     rank = rank_index(view.turned[-1])
     done = [s for s in view.order[:view.order.index(me)]
@@ -126,9 +114,10 @@ def deal_values(options: BinocleOptions, dealer: int, players: int,
     """Each seat's exact expected chips won from the deal (``hands[s]``: seat ``s``'s
     cards, empty for a dealer who does not play), before any card is turned."""
     order = playing_seats(options, players, dealer)
-    pos = Position(options, dealer, order, tuple(hands),
-                   tuple(tuple(False for _ in h) for h in hands), (0,) * players,
-                   tuple(bool(h) for h in hands), ())
+    pos = BinocleView(seat=-1, players=players, dealer=dealer, options=options, order=order,
+                      hands=tuple(hands), covered=tuple(tuple(False for _ in h) for h in hands),
+                      staked=(0,) * players, active=tuple(bool(h) for h in hands), turned=(),
+                      stock=52 - sum(len(h) for h in hands), winners=(), to_act=-1, legal=())
     return [value_now(pos, s) for s in range(players)]
 
 
