@@ -33,10 +33,11 @@ def _add_data(p: argparse.ArgumentParser) -> None:
                    help="data directory (default: $POKERARENA_DATA or ./data)")
 
 
-def _data_dir(args: argparse.Namespace) -> Path:
-    from pokerarena.platform.storage import default_data_dir
+def _data_dir(args: argparse.Namespace) -> Path | str:
+    """``--data`` or ``$POKERARENA_DATA``: a path, or an object-store URI (``s3://``)."""
+    from pokerarena.platform.storage import data_location, default_location
 
-    return Path(args.data) if args.data else default_data_dir()
+    return data_location(args.data) if args.data else default_location()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -94,6 +95,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena run``."""
     from pokerarena.platform.driver import RunDriver, RunFailed
     from pokerarena.platform.executors import LocalExecutor, RayExecutor, ray_address
+    from pokerarena.platform.query import STANDINGS_DIR
     from pokerarena.platform.spec import SpecError, load_spec, run_id_problem
     from pokerarena.platform.standings import write_after_run
 
@@ -132,7 +134,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 130
     summary = final.as_dict()
     if written := write_after_run(data, driver.run_id, driver.spec.kind, final.status):
-        print(f"standings written to {data / written['path']}", file=sys.stderr)
+        driver.store.publish(STANDINGS_DIR)  # beside the parts, on an object store
+        print(f"standings written to {data}/{written['path']}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary))
     else:
@@ -218,7 +221,7 @@ def _status(s: str) -> str:
     return f"[{color}]{s}[/{color}]"
 
 
-def show_data(data: Path, run_id: str) -> dict[str, Any]:
+def show_data(data: Path | str, run_id: str) -> dict[str, Any]:
     """What ``show`` prints: run state, leaderboard and worker write/play rates."""
     from pokerarena.platform.query import (
         as_records,
@@ -345,7 +348,7 @@ def _has_statement(sql: str) -> bool:
         return True
 
 
-def pooled_query(data: Path, sql: str, run_id: str | None, memory_mb: int
+def pooled_query(data: Path | str, sql: str, run_id: str | None, memory_mb: int
                  ) -> tuple[list[str], list[tuple]]:
     """``sql`` over the views of ``data`` in a query process of the service's pool
     (:mod:`pokerarena.platform.query_pool`) capped at ``memory_mb`` of memory: DuckDB's

@@ -71,12 +71,10 @@ def cmd_study(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena report``."""
-    from pathlib import Path
-
-    from pokerarena.platform.storage import default_data_dir
+    from pokerarena.platform.storage import data_location, default_location
     from pokerarena.platform.study_report import write_report
 
-    data = Path(args.data) if args.data else default_data_dir()
+    data = data_location(args.data) if args.data else default_location()
     path = write_report(data, args.run_id, args.out, exact=not args.no_exact)
     print(path)
     return 0

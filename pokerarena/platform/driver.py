@@ -29,6 +29,11 @@ its ``stage`` and ``decision`` events go to the manifest, its summary to
 ``<run>/tournament.json``). The totals a drive reports are honest: the plan's units and
 hands (a Swiss run's counted from the spec before its later rounds are paired), less
 those that stopped matches will not play.
+
+The data location may be an object store (``s3://bucket/prefix``): the driver gives its
+workers the run's URI, they put their parts there, and everything the driver checks and
+records goes through the same :class:`~pokerarena.platform.storage.RunStore` calls
+(docs/deploy.md has the commit protocol).
 """
 
 from __future__ import annotations
@@ -47,15 +52,15 @@ from typing import Any
 from pokerarena.platform.executors import UnitFailure
 from pokerarena.platform.planner import Plan, Unit
 from pokerarena.platform.spec import RunSpec, SpecError
-from pokerarena.platform.stages import Schedule, write_summary
+from pokerarena.platform.stages import SUMMARY_NAME, Schedule, write_summary
 from pokerarena.platform.storage import (
-    TABLES,
     RunStore,
     check_part,
     new_run_id,
-    part_path,
+    part_key,
     remove_stale_temporaries,
 )
+from pokerarena.workers.rows import unit_tables
 
 DEADLINE_CHECK_S = 0.5  # how often the units in flight are checked against their limit
 
@@ -213,8 +218,10 @@ class RunDriver:
         the run ``interrupted`` (resumable) and propagates.
         """
         store = self.store
+        if store.remote:  # what the schedule and standings derive locally goes here
+            store.run_dir.mkdir(parents=True, exist_ok=True)
         with store.lock():
-            remove_stale_temporaries(store.run_dir)
+            remove_stale_temporaries(store.location)
             self._session = store.open_session()
             if self._cancel.is_set():  # cancelled before the drive started
                 store.close_session(self._session)
@@ -253,6 +260,7 @@ class RunDriver:
                     self.recovered += store.reconcile()
                 if self.schedule.staged:
                     write_summary(store.run_dir, self.schedule.summary())
+                    store.publish(SUMMARY_NAME)
                 with self._lock:
                     self._status = status
                     self._in_flight = 0
@@ -301,12 +309,13 @@ class RunDriver:
             with self._lock:
                 self._decisions += sum(1 for e in events if e["event"] == "decision")
             write_summary(self.store.run_dir, sched.summary())
+            self.store.publish(SUMMARY_NAME)
         return released
 
     def _loop(self, todo: list[Unit]) -> str:
         ex = self.executor
         limits = self.spec.limits
-        run_dir = str(self.store.run_dir)
+        run_dir = str(self.store.location)  # a folder, or a URI: where workers write
         pending: deque[Unit] = deque(todo)
         attempts: dict[str, int] = {}
         inflight: dict[int, tuple[Unit, int, float]] = {}
@@ -368,8 +377,8 @@ class RunDriver:
     def _landed_damage(self, unit: Unit) -> str | None:
         """Why a unit reported finished is not sound on disk, or None (each part's frame,
         seen from the driver: its worker parsed every footer before landing it)."""
-        for table in TABLES:
-            path = part_path(self.store.run_dir, table, unit.unit_id)
+        for table in (*unit_tables(unit.variant), "units"):  # a family's unit: + its record
+            path = part_key(self.store.location, table, unit.unit_id)
             problem = check_part(path, deep=False)
             if problem is not None:
                 return f"damaged part {table}/unit={unit.unit_id}: {problem}"

@@ -148,7 +148,12 @@ class RayExecutor:
 
     def _new_actor(self) -> Any:
         from pokerarena.workers.actor import RemoteTableWorker
+        from pokerarena.workers.fsys import env_settings
 
+        # the object store's AWS variables go with the actor (a node need not have them)
+        env = dict(env_settings())
+        if env:
+            return RemoteTableWorker.options(runtime_env={"env_vars": env}).remote()
         return RemoteTableWorker.remote()
 
     def pids(self) -> list[int]:

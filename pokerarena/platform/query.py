@@ -15,6 +15,14 @@ a :class:`ViewDefs` from :meth:`ViewCache.definitions`: it lists the folders eac
 unit that lands, or a part that goes, shows at once) but reads a part's schema only once
 per ``(path, mtime, size)``. The service keeps one cache and hands the definitions to
 its query processes (:mod:`pokerarena.platform.query_pool`).
+
+On an object store (``s3://``) the views read the same part files through
+``pyarrow.fs``: each group of parts is a :func:`pyarrow.dataset.dataset` (the ``unit``
+column from the hive folder name, as DuckDB's ``hive_partitioning`` gives it) registered
+on the connection, which DuckDB scans lazily with its projections and filters pushed
+down. DuckDB's own ``httpfs`` extension is not used: it is downloaded on first use,
+which an offline machine cannot do, while ``pyarrow.fs`` ships in the wheel already used
+to write the parts and reads the same AWS variables.
 """
 
 from __future__ import annotations
@@ -32,8 +40,17 @@ import duckdb
 import pyarrow as pa
 
 from pokerarena.errors import UserError
-from pokerarena.platform.storage import TABLES, RunStore, list_runs, runs_root, scan_parts
+from pokerarena.platform.storage import (
+    TABLES,
+    RunStore,
+    data_location,
+    is_uri,
+    list_runs,
+    runs_root,
+    scan_parts,
+)
 from pokerarena.tournaments.profiles import PROFILES_VIEW_SQL
+from pokerarena.workers import fsys
 from pokerarena.workers.parts import check_part
 from pokerarena.workers.rows import TABLES as ROW_TABLES
 
@@ -67,8 +84,18 @@ class ViewDefs:
 
 def standings_files(data_dir: str | Path, run_id: str | None = None) -> dict[str, list[str]]:
     """The sound standings files of each table (one run or all); links never followed."""
-    root = runs_root(data_dir)
     out: dict[str, list[str]] = {t: [] for t in STANDINGS_TABLES}
+    if is_uri(data_dir):
+        base = fsys.join(str(data_dir), "runs")
+        ids = [run_id] if run_id is not None else [
+            n for n in fsys.child_names(base) if not n.startswith(".")]
+        for rid in ids:
+            for t in STANDINGS_TABLES:
+                key = fsys.join(base, rid, STANDINGS_DIR, f"{t}.parquet")
+                if check_part(key) is None:
+                    out[t].append(key)
+        return out
+    root = runs_root(data_dir)
     runs = [root / run_id] if run_id is not None else sorted(root.glob("[!.]*"))
     for run in runs:
         folder = run / STANDINGS_DIR
@@ -94,10 +121,14 @@ class ViewCache:
     def _signature(self, path: str) -> str | None:
         """The part's schema as text; None when it went away or cannot be read."""
         try:
-            st = os.stat(path)
+            if is_uri(path):
+                found = fsys.info(path)
+                key = (int(found.mtime_ns or 0), int(found.size or 0))
+            else:
+                st = os.stat(path)
+                key = (st.st_mtime_ns, st.st_size)
         except OSError:
             return None
-        key = (st.st_mtime_ns, st.st_size)
         with self._lock:
             hit = self._schemas.get(path)
         if hit is not None and hit[0] == key:
@@ -107,7 +138,12 @@ class ViewCache:
         with self._lock:
             self.part_reads += 1
         try:
-            sig = pq.read_schema(path).remove_metadata().to_string()
+            if is_uri(path):
+                fs, key_path = fsys.resolve(path)
+                with fs.open_input_file(key_path) as f:
+                    sig = pq.read_schema(f).remove_metadata().to_string()
+            else:
+                sig = pq.read_schema(path).remove_metadata().to_string()
         except (OSError, ValueError, pa.ArrowException):
             return None
         with self._lock:
@@ -220,8 +256,8 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
             views: ViewDefs | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views over ``data_dir`` (one run or all),
     built from ``views`` (default: those of :func:`given_views`, else
-    :data:`VIEW_CACHE`'s)."""
-    data_dir = Path(data_dir)
+    :data:`VIEW_CACHE`'s). ``data_dir`` may be an object-store URI."""
+    data_dir = data_location(data_dir) if isinstance(data_dir, str) else data_dir
     if run_id is not None and not RunStore(data_dir, run_id).exists():
         raise QueryError(f"no run {run_id!r} under {data_dir}")
     views = views or _GIVEN.get() or VIEW_CACHE.definitions(data_dir, run_id)
@@ -231,13 +267,11 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
         groups = views.tables.get(table) or []
         if groups:
             con.execute(f"CREATE VIEW {raw} AS " + " UNION ALL BY NAME ".join(
-                f"SELECT * FROM read_parquet({_files_sql(files)}, "
-                "hive_partitioning = true, hive_types = {'unit': VARCHAR})"
-                for files in groups))
+                _group_sql(con, f"{raw}_{i}", files) for i, files in enumerate(groups)))
         else:
             con.execute(f"CREATE VIEW {raw} AS {ROW_TABLES[table].empty_sql()}")
     con.execute("CREATE VIEW units AS SELECT * FROM _raw_units")
-    for table in ("hands", "seats", "actions", "faults", "places"):
+    for table in [t for t in TABLES if t != "units"]:  # places, the families' records, ...
         con.execute(f"CREATE VIEW {table} AS SELECT t.* FROM _raw_{table} t "
                     "SEMI JOIN _raw_units u ON t.run_id = u.run_id AND t.unit = u.unit")
     columns = {r[0] for r in con.execute("DESCRIBE _raw_units").fetchall()}
@@ -245,7 +279,10 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
     con.execute(LEADERBOARD_VIEW_SQL)
     con.execute(PROFILES_VIEW_SQL)
     for name, files in views.standings.items():
-        if files:
+        if files and is_uri(files[0]):
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM "
+                        f"{_register_objects(con, f'_std_{name}', files, hive=False)}")
+        elif files:
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet("
                         f"{_files_sql(files)}, union_by_name = true)")
     con.execute("CREATE TABLE runs (run_id VARCHAR, kind VARCHAR, name VARCHAR, "
@@ -261,6 +298,34 @@ def connect(data_dir: str | Path, run_id: str | None = None, *,
               i.hands_total, i.hands_done, i.retries, i.created, i.started, i.ended]
              for i in infos])
     return con
+
+
+def _register_objects(con: duckdb.DuckDBPyConnection, name: str, files: list[str],
+                      hive: bool = True) -> str:
+    """Register the object-store parts ``files`` on ``con`` as the Arrow dataset
+    ``name`` (with the hive ``unit`` column when ``hive``); returns the name."""
+    import pyarrow.dataset as ds
+
+    fs, first = fsys.resolve(files[0])
+    paths = [fsys.resolve(f)[1] for f in files]
+    if hive:
+        # the folders above the parts are runs/<run>/<table>/unit=<id>: only unit= parses
+        base = first.rsplit("/", 4)[0]
+        dataset = ds.dataset(paths, filesystem=fs, format="parquet",
+                             partitioning=ds.HivePartitioning(pa.schema([("unit", pa.string())])),
+                             partition_base_dir=base)
+    else:
+        dataset = ds.dataset(paths, filesystem=fs, format="parquet")
+    con.register(name, dataset)
+    return name
+
+
+def _group_sql(con: duckdb.DuckDBPyConnection, name: str, files: list[str]) -> str:
+    """The SELECT of one group of parts sharing a schema (local files or objects)."""
+    if is_uri(files[0]):
+        return f"SELECT * FROM {_register_objects(con, name, files)}"
+    return (f"SELECT * FROM read_parquet({_files_sql(files)}, "
+            "hive_partitioning = true, hive_types = {'unit': VARCHAR})")
 
 
 def bots_think_share(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> float | None:

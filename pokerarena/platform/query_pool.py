@@ -315,8 +315,11 @@ class QueryPool:
 
     def __init__(self, data_dir: str | Path, limits: PoolLimits | None = None) -> None:
         from pokerarena.platform.query import ViewCache
+        from pokerarena.platform.storage import data_location, is_uri
 
-        self.data_dir = Path(data_dir).resolve()
+        where = data_location(data_dir) if isinstance(data_dir, str) else data_dir
+        # an object-store URI is its own absolute name
+        self.data_dir: str | Path = where if is_uri(where) else Path(where).resolve()
         self.limits = limits or PoolLimits()
         self.views = ViewCache()
         self._idle: list[_Worker] = []

@@ -20,6 +20,16 @@ of whose parts are sound) and damaged ones; the views read only
 :func:`readable_parts`, and :func:`damaged_units` says what they left out. The driver
 checks a unit's parts when it lands and when a drive starts; a damaged unit is recorded
 (``damaged`` event), is no longer counted done, and is played again from its seed.
+
+The data location may be an object store (``s3://bucket/prefix``,
+:mod:`pokerarena.workers.fsys`): the same layout as keys, the spec one PUT, the manifest
+a folder of segments (``manifest/<time>-<writer>.jsonl``: a store cannot append, so each
+store object rewrites its own current segment whole and starts a new one past
+:data:`SEGMENT_BYTES`; the events are the segments' lines in name order), the driver's
+lock a heartbeat object (:func:`~pokerarena.workers.landing.driver_heartbeat`). Files the
+driver derives through local paths (standings, a staged run's summary, a report) are
+written to :attr:`RunStore.run_dir`, a local folder for the run, and
+:meth:`RunStore.publish` puts them beside the parts.
 """
 
 from __future__ import annotations
@@ -36,11 +46,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pyarrow.fs as pafs
+
 from pokerarena.platform.spec import RunSpec, SpecError, parse_spec
-from pokerarena.workers import landing
+from pokerarena.workers import fsys, landing
+from pokerarena.workers.fsys import data_location, is_uri
 from pokerarena.workers.parts import (
     PART_NAME,
     check_part,
+    part_key,
     part_path,
     remove_stale_temporaries,
     write_part,
@@ -51,10 +65,15 @@ from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",
            "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES", "check_part",
-           "Damage", "PartScan", "scan_parts", "readable_parts", "damaged_units"]
+           "Damage", "PartScan", "scan_parts", "readable_parts", "damaged_units",
+           "data_location", "is_uri", "part_key"]
 
 TABLES = tuple(ROW_TABLES)  # hands, seats, actions, faults, places, units (workers.rows)
 UNIT_DIR_PREFIX = "unit="
+MANIFEST_DIR = "manifest"
+SEGMENT_BYTES = 256 * 1024
+"""An object-store manifest segment is rewritten whole at each append until it is this
+big; then the next append starts a new one (bounded bytes per append)."""
 
 
 # damaged parts ------------------------------------------------------------------------
@@ -79,7 +98,8 @@ class Damage:
 class PartScan:
     """What :func:`scan_parts` found: the readable parts of each table, and the damage."""
 
-    parts: dict[str, list[Path]] = field(default_factory=lambda: {t: [] for t in TABLES})
+    parts: dict[str, list[Any]] = field(default_factory=lambda: {t: [] for t in TABLES})
+    """Per table, the parts' paths (:class:`Path`; on an object store, URI strings)."""
     damaged: list[Damage] = field(default_factory=list)
 
     def damaged_units(self) -> list[dict[str, Any]]:
@@ -103,12 +123,8 @@ _LINK = "is a symbolic link (links are never followed)"
 
 
 def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
-    units: dict[str, dict[str, tuple[Path, str | None]]] = {}
+    units: dict[str, dict[str, tuple[Any, str | None]]] = {}
     folders = _dirs(run_dir)
-    # a table added later (workers.rows.ADDED_TABLES) is not required of a run that
-    # predates it: one without its folder at all
-    required = [t for t in TABLES if t not in ADDED_TABLES
-                or any(e.name == t for e in folders)]
     for tdir in folders:
         if tdir.name not in TABLES:
             continue
@@ -126,13 +142,22 @@ def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
                 units.setdefault(unit, {})[tdir.name] = (path, _LINK)
             elif udir.is_dir(follow_symlinks=False):
                 units.setdefault(unit, {})[tdir.name] = (path, check_part(path))
+    _sort_units(run_dir, run_id, {e.name for e in folders}, units, scan)
+
+
+def _sort_units(run_dir: str | Path, run_id: str, folders: set[str],
+                units: dict[str, dict[str, tuple[Any, str | None]]], scan: PartScan) -> None:
+    """Sort a run's units found on disk into readable parts and damage."""
+    # a table added later (workers.rows.ADDED_TABLES) is not required of a run that
+    # predates it: one without its folder at all
+    required = [t for t in TABLES if t not in ADDED_TABLES or t in folders]
     for unit, found in sorted(units.items()):
         marker = found.get("units")
         if marker is None or marker[1] == "missing":
             continue  # not complete (still playing, or abandoned): not damage
         problems: dict[str, tuple[Any, str]] = {}
         for t in required:
-            path, why = found[t] if t in found else (part_path(run_dir, t, unit), "missing")
+            path, why = found[t] if t in found else (part_key(run_dir, t, unit), "missing")
             if why is not None:
                 problems[t] = (path, why)
         if problems:
@@ -141,6 +166,28 @@ def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
             continue
         for t, (p, _ok) in found.items():
             scan.parts[t].append(p)
+
+
+def _scan_object_run(run_uri: str, run_id: str, scan: PartScan) -> None:
+    """:func:`_scan_run` of a run on an object store: one recursive listing."""
+    units: dict[str, dict[str, tuple[Any, str | None]]] = {}
+    folders: set[str] = set()
+    base = fsys.resolve(run_uri)[1]
+    for item in fsys.listing(run_uri, recursive=True):
+        rel = item.path[len(base) + 1:].split("/")
+        if item.type != pafs.FileType.File or len(rel) != 3 or rel[0] not in TABLES:
+            continue
+        folders.add(rel[0])
+        if rel[2] == PART_NAME and rel[1].startswith(UNIT_DIR_PREFIX):
+            uri = fsys.uri_of(run_uri, item.path)
+            units.setdefault(rel[1][len(UNIT_DIR_PREFIX):], {})[rel[0]] = (uri,
+                                                                          check_part(uri))
+    _sort_units(run_uri, run_id, folders, units, scan)
+
+
+def _object_run_ids(data_dir: str) -> list[str]:
+    """The run folders of an object-store location, sorted."""
+    return [n for n in fsys.child_names(fsys.join(data_dir, "runs")) if not n.startswith(".")]
 
 
 def runs_root(data_dir: str | Path) -> Path:
@@ -158,8 +205,13 @@ def scan_parts(data_dir: str | Path, run_id: str | None = None) -> PartScan:
     is not complete (still playing, abandoned) and appears in neither list. Paths are
     absolute and free of links, so their text is where the kernel reads.
     """
-    root = runs_root(data_dir)
     scan = PartScan()
+    if is_uri(data_dir):
+        ids = _object_run_ids(str(data_dir)) if run_id is None else [run_id]
+        for rid in ids:
+            _scan_object_run(fsys.join(str(data_dir), "runs", rid), rid, scan)
+        return scan
+    root = runs_root(data_dir)
     if run_id is not None:
         entries = [e for e in _dirs(root) if e.name == run_id]
     else:
@@ -171,17 +223,18 @@ def scan_parts(data_dir: str | Path, run_id: str | None = None) -> PartScan:
 
 
 def readable_parts(data_dir: str | Path, table: str, run_id: str | None = None
-                   ) -> list[Path]:
+                   ) -> list[Any]:
     """The parts of ``table`` a reader may read (see :func:`scan_parts`)."""
     return scan_parts(data_dir, run_id).parts[table]
 
 
 def damaged_units(run_dir: str | Path) -> dict[str, dict[str, str]]:
     """Units of one run folder that cannot be read: ``{unit: {table: reason}}``."""
-    run_dir = Path(run_dir)
     scan = PartScan()
-    if run_dir.is_dir() and not run_dir.is_symlink():
-        _scan_run(run_dir.resolve(), run_dir.name, scan)
+    if is_uri(run_dir):
+        _scan_object_run(str(run_dir), str(run_dir).rstrip("/").rsplit("/", 1)[-1], scan)
+    elif (folder := Path(run_dir)).is_dir() and not folder.is_symlink():
+        _scan_run(folder.resolve(), folder.name, scan)
     out: dict[str, dict[str, str]] = {}
     for d in scan.damaged:
         out.setdefault(d.unit, {})[d.table] = d.reason
@@ -189,8 +242,21 @@ def damaged_units(run_dir: str | Path) -> dict[str, dict[str, str]]:
 
 
 def default_data_dir() -> Path:
-    """``$POKERARENA_DATA``, else ``./data``."""
+    """``$POKERARENA_DATA``, else ``./data`` (a local path; see :func:`default_location`)."""
     return Path(os.environ.get("POKERARENA_DATA", "data"))
+
+
+def default_location() -> str | Path:
+    """``$POKERARENA_DATA`` (a path or a URI, :func:`data_location`), else ``./data``."""
+    return data_location(os.environ.get("POKERARENA_DATA", "data"))
+
+
+def local_folder(uri: str) -> Path:
+    """The local folder of an object-store location (what the driver derives through
+    local paths before :meth:`RunStore.publish`): under ``$POKERARENA_CACHE`` or
+    ``~/.cache/pokerarena``, named after the URI."""
+    cache = Path(os.environ.get("POKERARENA_CACHE") or Path.home() / ".cache" / "pokerarena")
+    return cache / "remote" / uri.replace("://", "/").strip("/")
 
 
 def new_run_id(spec: RunSpec) -> str:
@@ -204,27 +270,48 @@ def _now() -> float:
 
 
 class RunStore:
-    """One run's folder: its spec, manifest and lock."""
+    """One run's folder: its spec, manifest and lock.
+
+    ``location`` is where the run lives (its folder, or its URI on an object store) and
+    what workers are given; ``run_dir`` is a local folder either way (on an object store
+    the local folder of :func:`local_folder`, for what is derived through local paths)."""
 
     def __init__(self, data_dir: str | Path, run_id: str) -> None:
         if not run_id or "/" in run_id or run_id.startswith("."):
             raise SpecError(f"run id: {run_id!r} is not a run id")
-        self.data_dir = Path(data_dir)
+        where = data_location(data_dir) if isinstance(data_dir, str) else data_dir
         self.run_id = run_id
+        self.remote = isinstance(where, str)
+        self.data_dir: Path = local_folder(where) if isinstance(where, str) else where
         self.run_dir = self.data_dir / "runs" / run_id
+        self.location: str | Path = (fsys.join(where, "runs", run_id)
+                                     if isinstance(where, str) else self.run_dir)
+        self.data_location: str | Path = where
         self.spec_path = self.run_dir / "spec.json"
         self.manifest_path = self.run_dir / "manifest.jsonl"
         self._lock_fd: int | None = None
+        self._segment: tuple[str, str] | None = None  # object store: (key, text so far)
+
+    def _key(self, *names: str) -> str:
+        return fsys.join(str(self.location), *names)
 
     def exists(self) -> bool:
         """True when the run has been created."""
+        if self.remote:
+            return fsys.exists(self._key("spec.json"))
         return self.spec_path.is_file()
 
     def create(self, spec: RunSpec) -> None:
         """Create the run folder and write ``spec.json`` (atomically)."""
-        self.run_dir.mkdir(parents=True, exist_ok=False)
         doc = {"run_id": self.run_id, "created": _now(), "digest": spec.digest(),
                "spec": spec.model_dump(mode="json")}
+        if self.remote:
+            if self.exists():
+                raise FileExistsError(str(self.location))
+            fsys.write_bytes(self._key("spec.json"),
+                             (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+            return
+        self.run_dir.mkdir(parents=True, exist_ok=False)
         tmp = self.run_dir / ".spec.json.tmp"
         tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, self.spec_path)
@@ -232,6 +319,8 @@ class RunStore:
     def spec_doc(self) -> dict[str, Any]:
         """The stored ``spec.json`` document."""
         try:
+            if self.remote:
+                return json.loads(fsys.read_bytes(self._key("spec.json")))
             return json.loads(self.spec_path.read_text())
         except FileNotFoundError:
             raise SpecError(f"no run {self.run_id!r} under {self.data_dir}") from None
@@ -256,15 +345,40 @@ class RunStore:
                        + "\n" for e in events)
         if not text:
             return
+        if self.remote:
+            self._append_segment(text)
+            return
         with open(self.manifest_path, "a", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
 
+    def _append_segment(self, text: str) -> None:
+        """Rewrite this store's current manifest segment with ``text`` added (one PUT);
+        past :data:`SEGMENT_BYTES` a new segment begins."""
+        if self._segment is None or len(self._segment[1]) > SEGMENT_BYTES:
+            name = f"{time.time_ns():020d}-{secrets.token_hex(4)}.jsonl"
+            self._segment = (self._key(MANIFEST_DIR, name), "")
+        key, old = self._segment
+        fsys.write_bytes(key, (old + text).encode())
+        self._segment = (key, old + text)
+
+    def _manifest_text(self) -> str:
+        if not self.remote:
+            return self.manifest_path.read_text(encoding="utf-8")
+        texts = []
+        for item in fsys.listing(self._key(MANIFEST_DIR)):
+            if item.base_name.endswith(".jsonl"):
+                try:
+                    texts.append(fsys.read_bytes(fsys.uri_of(self._key(), item.path)))
+                except FileNotFoundError:
+                    continue
+        return "".join(t.decode("utf-8") for t in texts)
+
     def events(self) -> list[dict[str, Any]]:
         """Every manifest event; a torn last line (crash mid-write) is ignored."""
         try:
-            text = self.manifest_path.read_text(encoding="utf-8")
+            text = self._manifest_text()
         except FileNotFoundError:
             return []
         out = []
@@ -284,12 +398,33 @@ class RunStore:
                 done[e["unit"]] = e
             elif e.get("event") == "damaged":
                 done.pop(str(e.get("unit")), None)
+        if self.remote:
+            landed = set(self.landed_units())
+            return {u: e for u, e in done.items() if u in landed}
         return {u: e for u, e in done.items()
                 if part_path(self.run_dir, "units", u).is_file()}
 
+    def landed_units(self) -> list[str]:
+        """Units whose ``units`` part exists (whether sound or not)."""
+        if self.remote:
+            return [n[len(UNIT_DIR_PREFIX):] for n in self._unit_folders_with_part()]
+        folder = self.run_dir / "units"
+        return [e.name[len(UNIT_DIR_PREFIX):] for e in _dirs(folder)
+                if e.name.startswith(UNIT_DIR_PREFIX)] if folder.is_dir() else []
+
+    def _unit_folders_with_part(self) -> list[str]:
+        base = fsys.resolve(self._key("units"))[1]
+        out = []
+        for item in fsys.listing(self._key("units"), recursive=True):
+            rel = item.path[len(base) + 1:].split("/")
+            if (len(rel) == 2 and rel[1] == PART_NAME and rel[0].startswith(UNIT_DIR_PREFIX)
+                    and item.type == pafs.FileType.File):
+                out.append(rel[0])
+        return out
+
     def damaged_units(self) -> dict[str, dict[str, str]]:
         """Units whose parts fail the footer check: ``{unit: {table: reason}}``."""
-        return damaged_units(self.run_dir)
+        return damaged_units(self.location)
 
     def mark_damaged(self, damaged: dict[str, dict[str, str]]) -> list[str]:
         """Record ``damaged`` units (``damaged`` events) that the manifest still counts
@@ -309,19 +444,21 @@ class RunStore:
         import pyarrow.parquet as pq
 
         done = self.done_units()
-        folder = self.run_dir / "units"
-        landed = [e.name[len(UNIT_DIR_PREFIX):] for e in _dirs(folder)
-                  if e.name.startswith(UNIT_DIR_PREFIX)] if folder.is_dir() else []
+        landed = self.landed_units()
         if all(unit in done for unit in landed):
             return []  # the usual case: nothing to record, no part to check again
-        scan = scan_parts(self.data_dir, self.run_id)
+        scan = scan_parts(self.data_location, self.run_id)
         added = []
         for path in scan.parts["units"]:
-            unit = path.parent.name[len(UNIT_DIR_PREFIX):]
+            unit = str(path).rsplit("/", 2)[-2][len(UNIT_DIR_PREFIX):]
             if unit in done:
                 continue
             try:
-                row = pq.read_table(path).to_pylist()[0]
+                if self.remote:
+                    fs, key = fsys.resolve(str(path))
+                    row = pq.read_table(key, filesystem=fs).to_pylist()[0]
+                else:
+                    row = pq.read_table(path).to_pylist()[0]
             except Exception:  # noqa: BLE001 - unreadable after all: it is replayed
                 continue
             self.append({"event": "unit", "unit": unit, "hands": row.get("hands", 0),
@@ -337,11 +474,11 @@ class RunStore:
     # sessions (whether the run still wants a unit: checked where units land) ----------
     def open_session(self) -> str:
         """Start a drive: units carrying the returned token may land until it closes."""
-        return landing.open_session(self.run_dir)
+        return landing.open_session(self.location)
 
     def close_session(self, session: str) -> None:
         """No unit of ``session`` lands from now on (waits out one landing now)."""
-        landing.close_session(self.run_dir, session)
+        landing.close_session(self.location, session)
 
     # lock -----------------------------------------------------------------------------
     @contextmanager
@@ -350,8 +487,17 @@ class RunStore:
 
         Status probes (:meth:`is_driven`) hold a shared lock for an instant; the driver
         retries for up to ``wait`` seconds so a probe never turns it away, while a real
-        other driver (which keeps the lock) still does.
+        other driver (which keeps the lock) still does. On an object store the lock is
+        the driver's heartbeat (:func:`~pokerarena.workers.landing.driver_heartbeat`).
         """
+        if self.remote:
+            try:
+                with landing.driver_heartbeat(str(self.location), wait):
+                    yield
+            except landing.DriverBusy:
+                raise SpecError(f"run {self.run_id} is being driven by another "
+                                "process") from None
+            return
         path = self.run_dir / ".driver.lock"
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + wait
@@ -374,7 +520,19 @@ class RunStore:
     def is_driven(self) -> bool:
         """True while some driver holds the run's lock (a shared probe: probes never
         exclude each other, only a driver's exclusive lock)."""
-        return landing.driver_alive(self.run_dir)
+        return landing.driver_alive(self.location)
+
+    def publish(self, name: str) -> None:
+        """Put the local file or folder ``run_dir/name`` (standings, a summary) beside
+        the run's parts on its object store (each file one PUT); a local run has
+        nothing to do."""
+        if not self.remote:
+            return
+        src = self.run_dir / name
+        files = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file()
+                                                    and not p.name.startswith("."))
+        for f in files:
+            fsys.write_bytes(self._key(*f.relative_to(self.run_dir).parts), f.read_bytes())
 
     def info(self) -> RunInfo:
         """The run's state and counts, from disk."""
@@ -470,17 +628,27 @@ class RunInfo:
 
 def list_runs(data_dir: str | Path) -> list[RunInfo]:
     """Every run under ``data_dir``, oldest first."""
+    if is_uri(data_dir):
+        found = [RunStore(data_dir, rid) for rid in _object_run_ids(str(data_dir))]
+        return _infos([st for st in found if st.exists()])
     root = Path(data_dir) / "runs"
     if not root.is_dir():
         return []
-    out = []
+    out: list[RunStore] = []
     for d in sorted(root.iterdir()):
         if d.is_symlink() or d.name.startswith("."):
             continue  # links below runs/ are never followed
         if (d / "spec.json").is_file():
-            try:
-                out.append(RunStore(data_dir, d.name).info())
-            except (OSError, ValueError, KeyError):
-                continue
+            out.append(RunStore(data_dir, d.name))
+    return _infos(out)
+
+
+def _infos(stores: list[RunStore]) -> list[RunInfo]:
+    out = []
+    for store in stores:
+        try:
+            out.append(store.info())
+        except (OSError, ValueError, KeyError):
+            continue
     out.sort(key=lambda r: (r.created, r.run_id))
     return out

@@ -18,6 +18,15 @@ run's landing lock:
 
 A unit without a session (played outside a driver, by tests or tools) always lands.
 Nothing here knows the driver: only the files.
+
+On an object store (:mod:`~pokerarena.workers.fsys`) there are no locks, so the same
+promise is kept by objects and by order: the session is the object ``.session.json``
+(one PUT each change); a live driver keeps the object ``.driver.json`` fresh (its
+``time`` rewritten every :data:`HEARTBEAT_S`; older than :data:`HEARTBEAT_TTL_S`, the
+driver is gone). A worker checks the session, puts its parts under their final keys,
+the ``units`` part (the unit's commit) last, and then checks the session again: closed
+or replaced in between, it deletes what it put and the unit has not landed. So once the
+driver has closed a session, no unit of that session stays landed (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -26,13 +35,29 @@ import fcntl
 import json
 import os
 import secrets
+import socket
+import threading
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+
+from pokerarena.workers import fsys
+from pokerarena.workers.parts import recording_landed
 
 SESSION_FILE = ".session.json"
 LANDING_LOCK = ".landing.lock"
 DRIVER_LOCK = ".driver.lock"
+HEARTBEAT = ".driver.json"
+HEARTBEAT_S = 5.0
+"""How often a driver on an object store rewrites its heartbeat."""
+HEARTBEAT_TTL_S = 30.0
+"""A heartbeat older than this: the driver is gone (generous: it also absorbs clock skew
+between the driver's machine and a worker's)."""
+
+
+class DriverBusy(RuntimeError):
+    """Another live driver holds the run."""
 
 
 class UnitNotWanted(RuntimeError):
@@ -45,7 +70,11 @@ class UnitNotWanted(RuntimeError):
 
 @contextmanager
 def landing_lock(run_dir: str | Path) -> Iterator[None]:
-    """Hold the run's landing lock (blocking)."""
+    """Hold the run's landing lock (blocking); an object store has none (the order of
+    :func:`landing` keeps its promise instead)."""
+    if fsys.is_uri(run_dir):
+        yield
+        return
     fd = os.open(Path(run_dir) / LANDING_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -57,10 +86,15 @@ def landing_lock(run_dir: str | Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _write_session(run_dir: Path, session: str, state: str) -> None:
+def _write_session(run_dir: str | Path, session: str, state: str) -> None:
+    doc = json.dumps({"session": session, "state": state, "pid": os.getpid()})
+    if fsys.is_uri(run_dir):
+        fsys.write_bytes(fsys.join(str(run_dir), SESSION_FILE), doc.encode())
+        return
+    run_dir = Path(run_dir)
     path = run_dir / SESSION_FILE
     tmp = run_dir / f".{SESSION_FILE}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    tmp.write_text(json.dumps({"session": session, "state": state, "pid": os.getpid()}))
+    tmp.write_text(doc)
     os.replace(tmp, path)
 
 
@@ -69,14 +103,13 @@ def open_session(run_dir: str | Path) -> str:
     session token its units carry."""
     session = secrets.token_hex(8)
     with landing_lock(run_dir):
-        _write_session(Path(run_dir), session, "open")
+        _write_session(run_dir, session, "open")
     return session
 
 
 def close_session(run_dir: str | Path, session: str) -> None:
     """End a drive: from now on no unit of ``session`` lands (waits for a unit that is
     landing right now)."""
-    run_dir = Path(run_dir)
     with landing_lock(run_dir):
         if read_session(run_dir).get("session") == session:
             _write_session(run_dir, session, "closed")
@@ -85,14 +118,21 @@ def close_session(run_dir: str | Path, session: str) -> None:
 def read_session(run_dir: str | Path) -> dict:
     """The session file's content ({} when there is none or it cannot be read)."""
     try:
-        doc = json.loads((Path(run_dir) / SESSION_FILE).read_text(encoding="utf-8"))
+        if fsys.is_uri(run_dir):
+            doc = json.loads(fsys.read_bytes(fsys.join(str(run_dir), SESSION_FILE)))
+        else:
+            doc = json.loads((Path(run_dir) / SESSION_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return doc if isinstance(doc, dict) else {}
 
 
 def driver_alive(run_dir: str | Path) -> bool:
-    """True while some process holds the run's driver lock."""
+    """True while some process holds the run's driver lock (on an object store: while
+    its heartbeat is fresh)."""
+    if fsys.is_uri(run_dir):
+        doc = _heartbeat(str(run_dir))
+        return bool(doc) and time.time() - float(doc.get("time", 0)) < HEARTBEAT_TTL_S
     path = Path(run_dir) / DRIVER_LOCK
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -107,6 +147,51 @@ def driver_alive(run_dir: str | Path) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+def _heartbeat(run_dir: str) -> dict:
+    try:
+        doc = json.loads(fsys.read_bytes(fsys.join(run_dir, HEARTBEAT)))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) and doc.get("state") == "driving" else {}
+
+
+@contextmanager
+def driver_heartbeat(run_dir: str, wait: float = 2.0) -> Iterator[None]:
+    """Hold an object-store run as its driver: refuses (:class:`DriverBusy`) while
+    another driver's heartbeat is fresh, then keeps ``.driver.json`` fresh from a thread
+    until the block ends, and marks it released."""
+    key = fsys.join(run_dir, HEARTBEAT)
+    token = secrets.token_hex(8)
+    deadline = time.monotonic() + wait
+    while driver_alive(run_dir):
+        if time.monotonic() >= deadline:
+            raise DriverBusy(f"run {run_dir} is being driven by another process")
+        time.sleep(0.2)
+
+    def beat(state: str) -> None:
+        fsys.write_bytes(key, json.dumps({"token": token, "state": state, "time": time.time(),
+                                          "host": socket.gethostname(),
+                                          "pid": os.getpid()}).encode())
+
+    beat("driving")
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(HEARTBEAT_S):
+            with suppress(OSError):
+                beat("driving")
+
+    thread = threading.Thread(target=loop, name="driver-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        with suppress(OSError):
+            beat("released")
 
 
 def unwanted_reason(run_dir: str | Path, session: str | None) -> tuple[str, bool] | None:
@@ -134,9 +219,23 @@ def check_wanted(run_dir: str | Path, session: str | None) -> None:
 @contextmanager
 def landing(run_dir: str | Path, session: str | None) -> Iterator[None]:
     """Hold the landing lock and check the session; inside, the unit's parts may be
-    renamed into place. Raises :class:`UnitNotWanted` (nothing may land)."""
+    renamed into place. Raises :class:`UnitNotWanted` (nothing may land).
+
+    On an object store the parts are put inside the block and the session is checked
+    again after it: no longer wanted, every key put is deleted and the unit has not
+    landed (the check before only spares the writes)."""
     if not session:
         yield
+        return
+    if fsys.is_uri(run_dir):
+        with recording_landed() as keys:
+            check_wanted(run_dir, session)
+            yield
+            why = unwanted_reason(run_dir, session)
+            if why is not None:
+                for key in reversed(keys):  # the commit (units part) first
+                    fsys.delete(key)
+                raise UnitNotWanted(f"unit not landed: {why[0]}", orphaned=why[1])
         return
     with landing_lock(run_dir):
         check_wanted(run_dir, session)
