@@ -146,16 +146,18 @@ def voids(view: VarietyView) -> np.ndarray:
 class SimBot(VarietyBot):
     """Monte Carlo: each legal card is played out on ``samples`` deals of the unseen
     cards (dealt consistently with the voids shown so far) and the best mean is
-    chosen; each contract is rated by playing whole deals of ``bid_samples`` random
-    layouts, with the player whose bid it matches as partner (one of the others in
-    turn when it matches none)."""
+    chosen. Bidding, a contract another player has named is rated by playing whole
+    deals of ``bid_samples`` random layouts with him as partner, and matched when its
+    mean beats ``threshold``; otherwise the bid is the rule bot's (a bid nobody has
+    matched yet decides nothing by itself)."""
 
     name = "sim"
     description = "Monte Carlo over the unseen cards, each choice played out by the rule policy"
 
     def __init__(self, seed: int | None = None, samples: int = 16, bid_samples: int = 24,
-                 **options: Any) -> None:
+                 threshold: float = 0.0, **options: Any) -> None:
         super().__init__(seed, **options)
+        self.threshold = float(threshold)
         self.samples = int(samples)
         self.bid_samples = int(bid_samples)
         if self.samples < 1 or self.bid_samples < 1:
@@ -173,22 +175,29 @@ class SimBot(VarietyBot):
         return self._play(view)
 
     def _bid(self, view: VarietyView) -> VarietyAction:
+        """Match an earlier bid when playing whole deals with its bidder as partner says
+        attacking pays (the best such contract); else bid as the rule bot."""
         if view.contract:
             return view.legal[0]
-        cands = [a.contract for a in view.legal]
-        partners, leaders = [], []
-        for c in cands:
-            first = next((s for s, b in view.bids if b == c), -1)
-            partners.append(first)
-            leaders.append(((first if first >= 0 else view.seat) + 1) % 4)
-        unseen = np.array([c for c in range(52) if c not in view.hand], np.int64)
-        means = k.search_bid(self.rng.randrange(2**31), _own(view), unseen, view.seat,
-                             np.array(cands, np.int64), np.array(partners, np.int64),
-                             np.array(leaders, np.int64), *self._flags(view),
-                             self.bid_samples)
-        # a bid nobody has matched may still make other pairs: worth half
-        worth = [m if p >= 0 else 0.5 * m for m, p in zip(means, partners, strict=True)]
-        return view.legal[int(np.argmax(worth))]
+        cands, partners, leaders = [], [], []
+        for a in view.legal:
+            first = next((s for s, b in view.bids if b == a.contract), -1)
+            if first >= 0:
+                cands.append(a.contract)
+                partners.append(first)
+                leaders.append((first + 1) % 4)
+        if cands:
+            unseen = np.array([c for c in range(52) if c not in view.hand], np.int64)
+            means = k.search_bid(self.rng.randrange(2**31), _own(view), unseen, view.seat,
+                                 np.array(cands, np.int64), np.array(partners, np.int64),
+                                 np.array(leaders, np.int64), *self._flags(view),
+                                 self.bid_samples)
+            best = int(np.argmax(means))
+            if means[best] > self.threshold:
+                return next(a for a in view.legal if a.contract == cands[best])
+        values = bid_values(view.hand)
+        rest = [a for a in view.legal if a.contract not in cands] or list(view.legal)
+        return max(rest, key=lambda a: values[a.contract])
 
     def _play(self, view: VarietyView) -> VarietyAction:
         played = {c for p, _ in view.tricks for _, c in p} | {c for _, c in view.trick}
