@@ -417,6 +417,7 @@ def main() -> int:
     _census_line()
     demo_tournament.live_sprt(console, *_sprt_pair(bots))
     report = demo_study.run(console, DATA, bots, lines=5)
+    demo_tournament.painted(console, DATA)
     console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"
                   f"  pokerarena runs --data {DATA}\n"
                   f"  pokerarena show {driver.run_id} --data {DATA}\n"

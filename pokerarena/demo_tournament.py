@@ -1,5 +1,6 @@
 """The demo's tournament part: ratings with intervals and the duplicate gain of the run
-just played, and a sequential test between two bots decided live."""
+just played, a sequential test between two bots decided live, and a short painted-poker
+tournament of its built-in bots with a game's score sheet."""
 
 from __future__ import annotations
 
@@ -83,3 +84,36 @@ def live_sprt(console: Console, new: str, old: str, h1: float = 100.0) -> dict[s
     console.print(f"  → {verdict} after {state['hands']:,} hands in "
                   f"{time.perf_counter() - t0:.1f} s  (pokerarena sprt --bots {new},{old})")
     return state
+
+
+PAINTED = {"kind": "tournament", "name": "demo-painted", "seed": 2026, "seats": 3,
+           "bots": ["random", "rule", "sim"], "hands": 6, "unit_hands": 3, "duplicate": True,
+           "games": [{"variant": "painted", "options": {"jokers": 1, "max_cards": 4}}]}
+
+
+def painted(console: Console, data: Any) -> str:
+    """Painted poker («расписной покер»): the three built-in bots at one table, two deal
+    sequences each played in the three seatings (in this process), the standings in
+    points per game and the first game's score sheet; returns the run's id."""
+    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.executors import LocalExecutor
+    from pokerarena.platform.family_standings import score_sheet, standings_text
+    from pokerarena.platform.spec import parse_spec
+    from pokerarena.platform.standings import run_standings
+
+    spec = parse_spec(PAINTED)
+    console.print("\n[bold]Painted poker[/bold] («расписной покер», one joker, hands of up "
+                  "to 4 cards): random, rule and sim at one table, two deal sequences, "
+                  "each played in the 3 seatings")
+    t0 = time.perf_counter()
+    driver = RunDriver.create(spec, data, LocalExecutor())
+    final = driver.run()
+    console.print(f"Played {final.hands_done} whole games in {time.perf_counter() - t0:.1f} s "
+                  f"(run {driver.run_id}).", markup=False)
+    console.print(standings_text(run_standings(data, driver.run_id)), markup=False,
+                  soft_wrap=True)
+    console.print("\nThe score sheet of its first game (pokerarena sheet "
+                  f"{driver.run_id} --game 0):", markup=False)
+    console.print(score_sheet(data, driver.run_id, game=0), markup=False, highlight=False,
+                  soft_wrap=True)
+    return driver.run_id

@@ -17,6 +17,7 @@ from pokerarena.platform.planner import plan
 from pokerarena.platform.spec import parse_spec
 from pokerarena.platform.storage import TABLES, RunStore, scan_parts
 from pokerarena.workers.landing import UnitNotWanted, close_session, open_session
+from pokerarena.workers.rows import FAMILY_TABLES  # written by family units only
 from pokerarena.workers.table import execute_unit
 from pokerarena.workers.unit import Unit
 
@@ -119,7 +120,7 @@ def test_a_unit_of_a_dead_driver_does_not_land(tmp_path: Path) -> None:
     # with the driver lock held, the same unit lands
     with store.lock():
         execute_unit(_unit("dead", session), str(store.run_dir))
-    assert len(unit_parts(store.run_dir)) == len(TABLES)  # one part per table
+    assert len(unit_parts(store.run_dir)) == len(TABLES) - len(FAMILY_TABLES)  # one per table
 
 
 def test_a_unit_of_an_old_or_closed_session_does_not_land(tmp_path: Path) -> None:
@@ -175,4 +176,4 @@ def test_an_orphaned_worker_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     worker._current = None
     with store.lock():
         worker.run_unit(_unit("orphan", session), str(store.run_dir))
-    assert len(unit_parts(store.run_dir)) == len(TABLES)  # one part per table
+    assert len(unit_parts(store.run_dir)) == len(TABLES) - len(FAMILY_TABLES)  # one per table

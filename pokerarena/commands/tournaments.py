@@ -175,6 +175,11 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
+    if "points_per_game" in out:  # a game family's run (painted poker, ...)
+        from pokerarena.platform.family_standings import standings_text
+
+        print(standings_text(out))
+        return 0
     print(f"{'bot':<14}{'mbb/hand':>10}{'95% interval':>22}{'hands':>9}")
     for r in out["bots"]:
         print(f"{r['bot']:<14}{r['value']:>10.1f}   [{r['lo']:>8.1f}, {r['hi']:>8.1f}]"

@@ -226,6 +226,11 @@ class RunSpec(_Strict):
             keys = sorted(g.sweep)
             points = list(itertools.product(*(g.sweep[k] for k in keys))) or [()]
             for variant_id in g.variant:
+                if variant_id in _family_ids():  # a game family: its options, no betting
+                    out.extend({"variant": variant_id, "betting": NO_BETTING,
+                                "options": {**g.options, **dict(zip(keys, p, strict=True))}}
+                               for p in points)
+                    continue
                 variant = load_variant(variant_id)
                 for betting in g.betting or [variant.betting[0]]:
                     for point in points:
@@ -321,6 +326,32 @@ class RunSpec(_Strict):
         return hashlib.sha256(self.canonical().encode()).hexdigest()[:16]
 
 
+NO_BETTING = "none"
+"""The ``betting`` of a game family's game (``hands.betting``): families do not bet."""
+
+
+def _family_ids() -> tuple[str, ...]:
+    from pokerarena.games import family_ids
+
+    return family_ids()
+
+
+def run_family(spec: RunSpec) -> str | None:
+    """The game family a spec plays (``variant = "painted"``), None for betting poker."""
+    found = {v for g in spec.games for v in g.variant if v in _family_ids()}
+    return next(iter(found)) if found else None
+
+
+def seatings_per_deal(spec: RunSpec) -> int:
+    """How many seatings a duplicate deal is played in: the arena's for betting poker,
+    the cyclic rotations of the table for a game family (each seat plays every cards)."""
+    if run_family(spec) is not None:
+        return spec.table_size
+    from pokerarena.arena.match import seatings
+
+    return len(seatings(spec.table_size))
+
+
 def registered_bots() -> tuple[str, ...]:
     """Bot names a spec may use (the bots package's registry)."""
     from pokerarena.workers.bots import bot_names
@@ -413,13 +444,10 @@ def _check_size(spec: RunSpec) -> None:
     if matches > MAX_UNITS:
         raise SpecError(f"bots: {games:,} games x {spec.lineup_count():,} lineups make "
                         f"{matches:,} matches; a run has at most {MAX_UNITS:,} units")
-    n = spec.table_size
     shards = MAX_UNITS // matches
     need = -(-spec.hands // shards)
     if spec.duplicate:
-        from pokerarena.arena.match import seatings
-
-        k = len(seatings(n))
+        k = seatings_per_deal(spec)
         need = -(-need // k) * k
     where = f"{matches:,} matches x " if matches > 1 else ""
     hint = (f"raise unit_hands to at least {need:,}" if need <= 10**7
@@ -434,6 +462,9 @@ def _check_semantics(spec: RunSpec) -> None:
     from pokerarena.engine import Game
     from pokerarena.rules import VariantError, load_variant, variant_ids
 
+    if run_family(spec) is not None:
+        _check_family(spec)
+        return
     for i, name in enumerate(spec.bots):
         problem = bot_problem(name)
         if problem:
@@ -447,9 +478,7 @@ def _check_semantics(spec: RunSpec) -> None:
     if n < 2:
         raise SpecError("bots: a table needs at least two seats")
     if spec.duplicate:
-        from pokerarena.arena.match import seatings
-
-        k = len(seatings(n))
+        k = seatings_per_deal(spec)
         if spec.unit_hands % k:
             raise SpecError(f"unit_hands: with duplicate deals, a multiple of the {k} "
                             f"seatings of {n} seats")
@@ -500,6 +529,69 @@ def _check_semantics(spec: RunSpec) -> None:
         raise SpecError("games: a match plays one game; use kind = \"simulation\" for several")
     if spec.freezeout is not None:
         _check_levels(spec, configs[0])
+
+
+_FAMILY_FORMATS = ("round_robin", "gauntlet")
+
+
+def family_bot_problem(family: str, name: str) -> str | None:
+    """Why ``name`` is not a bot of game family ``family`` (None when it is): one of its
+    built-in bots, or an ``http://`` endpoint speaking its JSON
+    (:mod:`pokerarena.bots.adapters.family_http`)."""
+    from pokerarena.games import family as family_of
+
+    known = family_of(family).bots
+    if name in known or name.startswith(("http://", "https://")):
+        return None
+    return f"{name!r} is not a {family} bot; its bots: {', '.join(known)} (or an http:// URL)"
+
+
+def _check_family(spec: RunSpec) -> None:
+    """A run of a game family (``variant = "painted"``): one family, no betting, its own
+    bots, its table sizes and options; what only betting poker has is refused."""
+    from pokerarena.games import family as family_of
+    from pokerarena.rules import variant_ids
+
+    fam = family_of(run_family(spec) or "")
+    for gi, g in enumerate(spec.games):
+        for vi, v in enumerate(g.variant):
+            if v != fam.id:
+                what = "another family" if v not in variant_ids() else "betting poker"
+                raise SpecError(f"games[{gi}].variant[{vi}]: a run plays one game family; "
+                                f"{v!r} is {what}, not {fam.id}")
+        if g.betting:
+            raise SpecError(f"games[{gi}].betting: {fam.id} has no betting")
+    for field in ("stack", "baseline", "rotation_hands", "stop", "freezeout"):
+        if getattr(spec, field) is not None:
+            raise SpecError(f"{field}: a betting-poker setting; {fam.id} does not use it")
+    if spec.table_stakes != "reset":
+        raise SpecError(f"table_stakes: a betting-poker setting; {fam.id} does not use it")
+    if spec.kind == "tournament" and spec.format not in _FAMILY_FORMATS:
+        raise SpecError(f"format: {fam.id} tournaments are played as "
+                        f"{' or '.join(_FAMILY_FORMATS)}, not {spec.format}")
+    _check_format(spec)
+    mixes = [("bots", spec.bots)] + [(f"mixes[{i}]", m) for i, m in enumerate(spec.mixes or [])]
+    for where, names in mixes:
+        for j, name in enumerate(names):
+            problem = family_bot_problem(fam.id, name)
+            if problem:
+                raise SpecError(f"{where}[{j}]: {problem}")
+    lo, hi = fam.players
+    for size in sorted({len(lineup) for lineup in spec.lineups()} | {spec.table_size}):
+        if not lo <= size <= hi:
+            raise SpecError(f"bots: {fam.id} is for {lo} to {hi} players, not {size}")
+    k = seatings_per_deal(spec)
+    if spec.duplicate and (spec.unit_hands % k or spec.hands % k):
+        raise SpecError(f"unit_hands, hands: with duplicate deals, multiples of the {k} "
+                        f"seatings of {spec.table_size} seats")
+    _check_size(spec)
+    for ci, cfg in enumerate(spec.game_configs()):
+        try:
+            fam.make(cfg["options"])
+        except (UserError, ValueError) as exc:
+            raise SpecError(f"games[{_game_index(spec, ci)}].options: {exc}") from None
+    if spec.kind == "match" and len(spec.game_configs()) != 1:
+        raise SpecError("games: a match plays one game; use kind = \"simulation\" for several")
 
 
 _TOURNAMENT_ONLY = ("challenger", "rounds", "stop", "freezeout")
@@ -598,11 +690,12 @@ def _check_levels(spec: RunSpec, config: dict[str, Any]) -> None:
 
 def _check_study(spec: RunSpec) -> None:
     """A study's lineups: registered bots, every mix a table of 2 to 10."""
+    fam = run_family(spec)
     for i, mix in enumerate(spec.mixes or []):
         if not 2 <= len(mix) <= 10:
             raise SpecError(f"mixes[{i}]: a table of 2 to 10 bots, not {len(mix)}")
         for j, name in enumerate(mix):
-            problem = bot_problem(name)
+            problem = bot_problem(name) if fam is None else family_bot_problem(fam, name)
             if problem:
                 raise SpecError(f"mixes[{i}][{j}]: {problem}")
     if spec.seats is not None and spec.seats != len(spec.bots):

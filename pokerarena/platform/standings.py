@@ -1,7 +1,8 @@
 """A run's standings from its stored rows: the deals as blocks, read with DuckDB, and
 the tournament statistics over them (:mod:`pokerarena.tournaments.standings`), with
-the bots' profiles. The CLI (``pokerarena leaderboard``) and the API
-(``/api/runs/{id}/standings``) both use it.
+the bots' profiles (a game family's run: also in points per game,
+:func:`~pokerarena.platform.family_standings.with_points`). The CLI (``pokerarena
+leaderboard``) and the API (``/api/runs/{id}/standings``) both use it.
 
 :func:`write_standings` also keeps them as Parquet beside the run
 (``<run>/standings/<table>.parquet``, :data:`~pokerarena.platform.query.STANDINGS_TABLES`),
@@ -23,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pokerarena.errors import UserError
+from pokerarena.platform.family_standings import with_points
 from pokerarena.platform.freezeout_standings import is_freezeout_run
 from pokerarena.platform.query import STANDINGS_DIR, STANDINGS_TABLES
 from pokerarena.platform.storage import RunStore
@@ -94,8 +96,9 @@ def from_rows(run_id: str, blocks: Sequence[Sequence[Any]],
         raise NoStandings(f"run {run_id!r} has no finished hands yet")
     parsed = [Block(int(m), int(d), str(b), float(x), int(n), tuple(str(lineup).split(",")))
               for m, d, b, x, n, lineup in blocks]
-    return {"run_id": run_id, **standings(parsed), "profiles": list(profiles),
-            "variance_reduction": _reductions(reductions)}
+    out = {"run_id": run_id, **standings(parsed), "profiles": list(profiles),
+           "variance_reduction": _reductions(reductions)}
+    return with_points(out, reductions)  # a game family's run: points per game too
 
 
 def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:

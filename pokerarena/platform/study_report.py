@@ -20,7 +20,8 @@ from typing import Any
 import pyarrow as pa
 
 from pokerarena.errors import UserError
-from pokerarena.platform.spec import RunSpec, parse_spec
+from pokerarena.platform import family_standings as fs
+from pokerarena.platform.spec import RunSpec, parse_spec, run_family
 from pokerarena.platform.storage import RunStore
 from pokerarena.rules.model import POSITIONAL_WILDS
 from pokerarena.studies.compare import CrossMoments, correct, paired_difference, unpaired_difference
@@ -283,23 +284,15 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
         if not hands_total:
             raise NotAStudy(f"run {run_id!r} has no finished hands yet")
         positions = int((con.execute("SELECT max(players) FROM hands").fetchone() or (0,))[0])
-        categories = ranked([r[0] for r in con.execute(
-            "SELECT high_category, count(*) FROM seats WHERE showdown AND high_category "
-            "IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()])
-        con.execute(ROUNDS_SQL)
         con.execute(SKILL_SQL)
         _same_pairs(con, settings.baseline, len(spec.lineups()))
-        wilds = wild_cards(cells)
-        con.execute("CREATE TEMP TABLE wl (match INTEGER, cards VARCHAR[])")
-        if wilds:
-            con.executemany("INSERT INTO wl VALUES (?, ?)", [[m, w] for m, w in wilds.items()])
-        starts = best_starts(con, cells)
-        con.execute("CREATE TEMP TABLE bs (match INTEGER, hand INTEGER, has_best INTEGER, "
-                    "best_wins INTEGER)")
-        if starts:
-            con.executemany("INSERT INTO bs VALUES (?, ?, ?, ?)", starts)
-        con.execute(_deal_table_sql(positions, categories))
-        cols = metric_columns(positions, categories)
+        family = run_family(spec)
+        if family is None:
+            cols, categories, wilds, starts = _poker_deal_table(con, cells, positions)
+        else:  # a game family's study: its own metrics (platform.family_standings)
+            record = fs.dealer_record(family)
+            con.execute(fs.deal_table_sql(positions, record))
+            cols, categories, wilds, starts = fs.metric_columns(positions, record), [], {}, []
         moments = _moments(con, cols)
         refs = references(settings.baseline, len(cells), len(spec.lineups()))
         cross = _cross(con, cols, refs) if spec.common_deals else {}
@@ -307,13 +300,37 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
         hands = {int(m): int(n) for m, n in con.execute(
             "SELECT match, count(*) FROM hands GROUP BY 1 ORDER BY 1").fetchall()}
         quantiles, ecdf = _quantiles(con, {int(m): int(n) for m, n in con.execute(
-            "SELECT match, count(*) FROM hands WHERE NOT passed GROUP BY 1").fetchall()})
+            "SELECT match, count(*) FROM hands WHERE NOT passed GROUP BY 1").fetchall()}) \
+            if family is None else ([], {})
     finally:
         con.close()
     out = _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
                     quantiles, ecdf, categories, set(wilds), {m for m, *_ in starts})
-    out["exact_tables"] = exact_tables(cells) if exact else None
+    out["exact_tables"] = exact_tables(cells) if exact and family is None else None
+    out["family"] = family
     return out
+
+
+def _poker_deal_table(con: Any, cells: list[dict[str, Any]], positions: int
+                      ) -> tuple[dict[str, tuple[str, str]], list[str], dict[int, list[str]],
+                                 list[tuple[int, int, int, int]]]:
+    """Betting poker's ``dl`` (:func:`_deal_table_sql`) and what it rests on: the metric
+    columns, the showdown categories, the wild cards and the best starting hands."""
+    categories = ranked([r[0] for r in con.execute(
+        "SELECT high_category, count(*) FROM seats WHERE showdown AND high_category "
+        "IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()])
+    con.execute(ROUNDS_SQL)
+    wilds = wild_cards(cells)
+    con.execute("CREATE TEMP TABLE wl (match INTEGER, cards VARCHAR[])")
+    if wilds:
+        con.executemany("INSERT INTO wl VALUES (?, ?)", [[m, w] for m, w in wilds.items()])
+    starts = best_starts(con, cells)
+    con.execute("CREATE TEMP TABLE bs (match INTEGER, hand INTEGER, has_best INTEGER, "
+                "best_wins INTEGER)")
+    if starts:
+        con.executemany("INSERT INTO bs VALUES (?, ?, ?, ?)", starts)
+    con.execute(_deal_table_sql(positions, categories))
+    return metric_columns(positions, categories), categories, wilds, starts
 
 
 STARTS_SQL = """

@@ -168,6 +168,14 @@ _BASE = (
                "hands played in which the seat dealt the strictly best five cards (scored "
                "by the cell's own showdown) won chips; draw games only (a first deal of "
                "five cards or more)"),
+    MetricInfo("points", "points per game", "points per game",
+               "a game family's study: each seat's points per game, all seats"),
+    MetricInfo("score_spread", "spread of scores", "points",
+               "a game family's study: the standard deviation of the seats' points within "
+               "a game, averaged over games"),
+    MetricInfo("dealer_edge", "dealer's edge per deal", "points per deal",
+               "a game family whose score sheet names each deal's dealer: the dealer's "
+               "points in a deal minus the mean of the other seats'"),
     MetricInfo("skill_edge", "skill edge", "bb per hand",
                "(stronger bot's net - weaker bot's net) / 2 per hand, the two bots of the "
                "cell's mix with the best and the worst result under the baseline's rules"),

@@ -11,13 +11,16 @@ import socket
 import time
 from typing import Any
 
+from pokerarena.workers.family_unit import play_family_unit
 from pokerarena.workers.freezeout_unit import play_freezeout_unit
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.landing import check_wanted, landing
 from pokerarena.workers.parts import drop_staged, land_part, stage_part
-from pokerarena.workers.records import DATA_TABLES, GameCache, play_unit, units_row
-from pokerarena.workers.rows import PLACES
+from pokerarena.workers.records import GameCache, play_unit, units_row
+from pokerarena.workers.rows import PLACES, unit_tables
 from pokerarena.workers.unit import Unit
+
+NO_BETTING = "none"  # a game family's ``betting`` (platform.spec.NO_BETTING)
 
 
 def worker_name() -> str:
@@ -32,7 +35,10 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     :func:`~pokerarena.workers.freezeout_unit.play_freezeout_unit`), write its
     ``hands``/``seats``/``actions``/``faults``/``places`` parts (``places`` empty but for
     a freeze-out: every unit writes every table, so every check of a unit's parts is the
-    same) and its ``units`` row, and land them together. Returns a summary dict:
+    same; a game family's unit, played by
+    :func:`~pokerarena.workers.family_unit.play_family_unit`, adds its family's record
+    table, :func:`~pokerarena.workers.rows.unit_tables`) and its ``units`` row, and land
+    them together. Returns a summary dict:
     ``unit_id``, ``hands`` (played: a freeze-out's, not its round limit), ``rows`` per
     table, ``bytes``, ``play_seconds``, ``write_seconds``, ``cpu_seconds`` (this process's
     CPU time for the unit: below the wall time when the machine is oversubscribed),
@@ -54,6 +60,8 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     t0 = time.perf_counter()
     if unit.freezeout is not None:
         played = play_freezeout_unit(unit, cache, observer)
+    elif unit.betting == NO_BETTING:  # a game family's unit (painted poker, ...)
+        played = play_family_unit(unit, observer)
     else:
         played = play_unit(unit, cache, observer)
         played.tables.setdefault("places", PLACES.table([]))
@@ -64,7 +72,7 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     uid = unit.unit_id
     staged = []
     try:
-        for name in DATA_TABLES:
+        for name in unit_tables(unit.variant):
             staged.append(stage_part(tables[name], run_dir, name, uid))
             nbytes += staged[-1][2]
             rows[name] = tables[name].num_rows

@@ -246,6 +246,7 @@ def check_http_spec(data: Any, allowed_urls: tuple[str, ...] = ()) -> None:
 
     ``allowed_urls`` are URL prefixes (``http://127.0.0.1:9000/``) an adapter may use.
     """
+    from pokerarena.games import families, family_ids
     from pokerarena.platform.spec import registered_bots
     from pokerarena.rules import variant_ids
 
@@ -253,7 +254,8 @@ def check_http_spec(data: Any, allowed_urls: tuple[str, ...] = ()) -> None:
         raise PolicyError("a run spec is a JSON object")
     bots = data.get("bots")
     if isinstance(bots, list):
-        known = registered_bots()
+        known = (*registered_bots(), *(b for f in families() for b in f.bots
+                                        if b not in registered_bots()))  # + game families'
         for i, bot in enumerate(bots):
             if not isinstance(bot, str):
                 raise PolicyError(f"bots[{i}]: a bot is a string")
@@ -269,7 +271,7 @@ def check_http_spec(data: Any, allowed_urls: tuple[str, ...] = ()) -> None:
                               "allowed adapter URLs, never Python paths")
     games = data.get("games")
     if isinstance(games, list):
-        ids = variant_ids()
+        ids = (*variant_ids(), *family_ids())
         for gi, g in enumerate(games):
             if not isinstance(g, dict):
                 continue

@@ -1,0 +1,27 @@
+"""``pokerarena sheet``: a game family's score sheet (painted poker's deals) from a run's
+Parquet, one game at a time (:func:`pokerarena.platform.family_standings.score_sheet`)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``sheet`` to the CLI."""
+    p = sub.add_parser(
+        "sheet", help="a game family's score sheet of one game of a run (painted poker)",
+        description="Reads the family's record table (painted_deals) through DuckDB and "
+        "prints one game as the document's table: a row per deal, each seat's bid/tricks "
+        "and points, the totals last. Default: the run's first game.")
+    p.add_argument("run_id", metavar="RUN_ID")
+    p.add_argument("--data", default="data", help="data directory (default ./data)")
+    p.add_argument("--unit", help="the unit (default: the first)")
+    p.add_argument("--game", type=int, help="the game: its hands.hand (default: the first)")
+    p.set_defaults(func=_sheet)
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from pokerarena.platform.family_standings import score_sheet
+
+    print(score_sheet(args.data, args.run_id, args.unit, args.game))
+    return 0

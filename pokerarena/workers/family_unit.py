@@ -1,0 +1,165 @@
+"""Play a work unit of a game family (painted poker, ...) and turn its games into rows.
+
+Any family works unchanged through its :class:`~pokerarena.games.Family` fields: the
+game from ``make(options)``, its bots from ``new_bot`` (or an ``http://`` endpoint,
+:class:`~pokerarena.bots.adapters.family_http.FamilyHttpBot`), its record table from
+``record``/``record_rows``. A unit's ``hands`` are whole games («партии»): one ``hands``
+row per game and one ``seats`` row per seat, so counts, progress, metrics, the
+leaderboard and the dashboards read a family run as they read poker. Scores are stored
+as integers of the family's smallest step: ``hands.bb`` is the steps per point
+(``Family.extra["score_scale"]``, 1 by default; painted poker's half-points: 2) and
+``seats.net`` the points times ``bb``, so ``net / bb`` is exactly the points and
+mbb/hand reads as milli-points per game. The ``actions`` part is empty (the record
+table holds what a family's game log means); ``faults`` holds the guard's faults.
+
+Seeds, as for poker: the unit's ``SeedSequence(seed, spawn_key)`` seeds the table and
+each bot; game ``k`` (match numbering) is dealt from ``SeedSequence(base, spawn_key=
+(deal,))`` with ``base`` the unit's shared deal seed when the run has common deals.
+With ``duplicate`` each deal is played once in every cyclic rotation of the lineup
+(``deal = k // players``; entrant ``j`` sits in seat ``(j + r) % players``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from pokerarena.arena.family_match import FamilyGuard, play_family_game
+from pokerarena.games import Family, family
+from pokerarena.workers.hooks import UnitObserver
+from pokerarena.workers.records import PlayedUnit
+from pokerarena.workers.rows import (
+    ACTIONS,
+    FAMILY_TABLES,
+    FAULTS,
+    HANDS,
+    PLACES,
+    SEATS,
+    TABLES,
+)
+from pokerarena.workers.unit import Unit
+
+__all__ = ["family_bot", "play_family_unit", "score_scale"]
+
+
+def score_scale(fam: Family) -> int:
+    """Steps per point of the family's scores (``hands.bb`` of its rows)."""
+    return int(fam.extra.get("score_scale", 1))
+
+
+def family_bot(fam: Family, name: str, seed: int, timeout: float | None = None) -> Any:
+    """A bot of ``fam``: a built-in one by name, or an HTTP endpoint."""
+    if name.startswith(("http://", "https://")):
+        from pokerarena.bots.adapters.family_http import FamilyHttpBot
+
+        return FamilyHttpBot(fam, name, timeout=timeout or 10.0)
+    if fam.new_bot is None:
+        raise ValueError(f"{fam.id}: the family has no built-in bots")
+    return fam.new_bot(name, seed)
+
+
+def _seed_of(ss: np.random.SeedSequence) -> int:
+    return int(ss.generate_state(2, np.uint64)[0] >> np.uint64(1))
+
+
+class _FamilyRows:
+    """The rows of one family unit as its games end."""
+
+    def __init__(self, unit: Unit, fam: Family) -> None:
+        self.unit = unit
+        self.fam = fam
+        self.n = len(unit.bots)
+        self.scale = score_scale(fam)
+        self.options = json.dumps(unit.options, sort_keys=True)
+        self.hands: list[tuple] = []
+        self.seats: list[tuple] = []
+        self.records: list[tuple] = []
+
+    def points(self, deltas: Any) -> list[int]:
+        """Each seat's points in steps of the family's scale (exact, or a bug)."""
+        out = []
+        for d in deltas:
+            steps = round(float(d) * self.scale)
+            if abs(steps - float(d) * self.scale) > 1e-6:
+                raise RuntimeError(f"{self.fam.id}: a score of {d} is not a multiple of "
+                                   f"1/{self.scale} (Family.extra['score_scale'])")
+            out.append(steps)
+        return out
+
+    def add(self, hand_no: int, deal: int, hand: Any, names: list[str],
+            faults: list[int], decisions: int) -> None:
+        u = self.unit
+        nets = self.points(hand.result().deltas)
+        dealer = int(getattr(hand, "first_dealer", 0))
+        top = max(nets)
+        self.hands.append((
+            u.run_id, u.match, hand_no, deal, u.variant, u.betting, self.n, dealer, None,
+            0, 0, False, False, 0, 0, min(decisions, 32767), sum(1 for x in nets if x == top),
+            self.scale, 0, 0, 0, 0, 0, 0, 0, 0, 0, None, self.options))
+        for seat in range(self.n):
+            net = nets[seat]
+            self.seats.append((
+                u.run_id, u.match, hand_no, u.variant, u.betting, seat,
+                (seat - dealer - 1) % self.n, seat == dealer, names[seat], None, None, 0,
+                net, net, max(net, 0), False, False, None, None, None, None, faults[seat],
+                float(net), None, 0))
+        if self.fam.record_rows is not None:
+            self.records.extend((u.run_id, u.match, hand_no, *row)
+                                for row in self.fam.record_rows(hand))
+
+
+def play_family_unit(unit: Unit, observer: UnitObserver | None = None) -> PlayedUnit:
+    """Play the unit's games (see the module docstring); its data tables (the poker
+    set, ``places`` empty, and the family's record table) and each entrant's decisions
+    and thinking time."""
+    fam = family(unit.variant)
+    game = fam.make(unit.options)
+    n = len(unit.bots)
+    ss = np.random.SeedSequence(unit.seed, spawn_key=unit.spawn_key)
+    table_seq, *bot_seqs = ss.spawn(n + 1)
+    shared = unit.deal_seed()
+    base = shared if shared is not None else _seed_of(table_seq)
+    lim = unit.limits
+    faults_seen: list[Any] = []
+    guards = [FamilyGuard(family_bot(fam, name, _seed_of(s), lim.decision_seconds), name,
+                          lim.decision_seconds, lim.max_faults, faults_seen)
+              for name, s in zip(unit.bots, bot_seqs, strict=True)]
+    rows = _FamilyRows(unit, fam)
+    rotations = n if unit.duplicate else 1
+    try:
+        for local in range(unit.hands):
+            hand_no = unit.first_hand + local
+            deal, r = divmod(hand_no, rotations)
+            seated = [guards[(s - r) % n] for s in range(n)]  # entrant j in seat j + r
+            before = len(faults_seen)
+
+            def heard(seat: int, seconds: float, seated: list[FamilyGuard] = seated) -> None:
+                if observer is not None:
+                    observer.on_decision(seated[seat].label, seconds)
+
+            hand, by_fault = play_family_game(
+                game, seated, _seed_of(np.random.SeedSequence(base, spawn_key=(deal,))),
+                hand_no, on_decision=heard)
+            per_seat = [0] * n
+            for f in faults_seen[before:]:
+                per_seat[f.seat] += f.kind != "removed"
+            rows.add(hand_no, deal, hand, [g.label for g in seated], per_seat, len(by_fault))
+            if observer is not None:
+                observer.on_hand(hand_no, 0)
+    finally:
+        for g in guards:
+            g.close()
+    faults = [(unit.run_id, unit.match, f.game_no, f.seat, f.bot, f.kind, f.detail)
+              for f in faults_seen]
+    if observer is not None:
+        for f in faults_seen:
+            observer.on_fault(f.bot, f.kind)
+    tables = {"hands": HANDS.table(rows.hands), "seats": SEATS.table(rows.seats),
+              "actions": ACTIONS.table([]), "faults": FAULTS.table(faults),
+              "places": PLACES.table([])}
+    if fam.record is not None:
+        assert fam.record.name in FAMILY_TABLES
+        tables[fam.record.name] = TABLES[fam.record.name].table(rows.records)
+    return PlayedUnit(tables, [g.decisions for g in guards], [g.think_time for g in guards])

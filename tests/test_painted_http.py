@@ -1,0 +1,91 @@
+"""External painted-poker bots over HTTP: the family's view as JSON in, an action out
+(``pokerarena.bots.adapters.family_http``), against a real HTTP server on 127.0.0.1. A
+bot that answers what the family cannot read, or an illegal card, gets a recorded fault
+and the guard's fallback (the first legal action); the game goes on."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from pokerarena.games.painted import PaintedOptions, deal_plan
+from pokerarena.platform.api.testing import played
+from pokerarena.platform.query import query
+
+
+class _Bot(BaseHTTPRequestHandler):
+    """``/good``: the last legal action of the view; ``/garbage``: not an action;
+    ``/illegal``: a card the seat does not hold, once the cards are played."""
+
+    seen: list[dict] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - the http.server API
+        doc = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.seen.append(doc)
+        if self.path == "/good":
+            answer: object = doc["legal"][-1]
+        elif self.path == "/illegal" and doc["phase"] == "play":
+            answer = {"kind": "play", "card": "2c"}  # no deuces in the 36-card deck
+        elif self.path == "/illegal":
+            answer = doc["legal"][0]
+        else:
+            answer = {"kind": "dance"}
+        body = json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Bot)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _spec(bots: list[str]) -> dict:
+    return {"kind": "match", "name": "http", "seed": 4, "bots": bots, "hands": 2,
+            "games": [{"variant": "painted", "options": {"max_cards": 2}}]}
+
+
+def test_an_http_bot_plays_painted_poker_from_the_documented_json(server: str,
+                                                                  tmp_path: Path) -> None:
+    _Bot.seen.clear()
+    run_id = played(tmp_path, _spec([f"{server}/good", "rule", "random"])).run_id
+    _, faults = query(tmp_path, "SELECT count(*) FROM faults", run_id)
+    assert faults == [(0,)]
+    docs = [d for d in _Bot.seen if d["event"] == "act"]
+    assert docs and {d["family"] for d in docs} == {"painted"}
+    assert {d["phase"] for d in docs} >= {"bid", "play"}
+    assert all(d["to_act"] == d["seat"] and d["legal"] for d in docs)
+    _, games = query(tmp_path, "SELECT count(*) FROM hands", run_id)
+    assert games == [(2,)]
+
+
+@pytest.mark.parametrize(("path", "kind"), [("garbage", "garbage"), ("illegal", "illegal")])
+def test_a_bad_answer_is_a_fault_and_the_first_legal_action_plays(
+        server: str, tmp_path: Path, path: str, kind: str) -> None:
+    run_id = played(tmp_path, _spec([f"{server}/{path}", "rule"])).run_id
+    _, faults = query(tmp_path, "SELECT DISTINCT seat, bot, kind FROM faults", run_id)
+    assert faults == [(0, f"{server}/{path}", kind)]
+    _, per_game = query(tmp_path, "SELECT s.hand, sum(s.faults) FROM seats s "
+                        "WHERE s.bot LIKE 'http%' GROUP BY 1 ORDER BY 1", run_id)
+    _, counted = query(tmp_path, "SELECT hand, count(*) FROM faults GROUP BY 1 ORDER BY 1",
+                       run_id)
+    assert per_game == counted and all(n > 0 for _, n in counted)
+    _, sheet = query(tmp_path, "SELECT count(DISTINCT deal) FROM painted_deals "
+                     "GROUP BY game", run_id)
+    assert sheet == [(len(deal_plan(PaintedOptions(max_cards=2), 2)),)] * 2  # whole games

@@ -1,0 +1,143 @@
+"""Painted poker run by the platform: specs with ``variant = "painted"``, units on Ray,
+the ordinary ``hands``/``seats`` rows and the ``painted_deals`` score sheet in Parquet
+read by DuckDB, standings in points per game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pokerarena.platform.api.testing import played
+from pokerarena.platform.executors import RayExecutor
+from pokerarena.platform.planner import plan
+from pokerarena.platform.query import query
+from pokerarena.platform.spec import SpecError, parse_spec
+
+SMALL = {"jokers": 1, "max_cards": 3}  # 2 players: 1,2,3,3,2,1 + 8 special deals
+
+TOURNAMENT = {"kind": "tournament", "name": "painted", "seed": 11,
+              "bots": ["random", "rule", "sim"], "seats": 2, "hands": 8, "unit_hands": 4,
+              "duplicate": True, "games": [{"variant": "painted", "options": SMALL}]}
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"games": [{"variant": "painted", "options": {"jokers": 3}}]},
+     "games[0].options: painted: options: jokers"),
+    ({"games": [{"variant": "painted", "options": {"colour": 1}}]},
+     "games[0].options: painted: options: colour"),
+    ({"bots": ["random", "rule", "tag"]}, "bots[2]: 'tag' is not a painted bot"),
+    ({"games": [{"variant": "painted", "betting": "no_limit"}]},
+     "games[0].betting: painted has no betting"),
+    ({"games": [{"variant": ["painted", "holdem"]}]}, "a run plays one game family"),
+    ({"format": "swiss", "rounds": 2}, "format: painted tournaments are played as"),
+    ({"hands": 9}, "multiples of the 2 seatings"),
+    ({"stack": 100}, "stack: a betting-poker setting"),
+])
+def test_a_bad_painted_spec_is_one_clear_error(change: dict, message: str) -> None:
+    with pytest.raises(SpecError) as err:
+        parse_spec({**TOURNAMENT, **change})
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_wrong_player_count_is_refused() -> None:
+    spec = {"kind": "match", "bots": ["rule"] * 11, "hands": 1,
+            "games": [{"variant": "painted"}]}
+    with pytest.raises(SpecError, match="bots|seats"):
+        parse_spec(spec)
+
+
+def test_the_plan_rotates_seats_and_shares_the_deals_across_lineups() -> None:
+    units = plan(parse_spec(TOURNAMENT)).units
+    assert {u.variant for u in units} == {"painted"} and {u.betting for u in units} == {"none"}
+    assert len(units) == 3 * 2  # three heads-up lineups, two shards each
+    first = [u for u in units if u.match == 0]
+    assert first[1].bots == first[0].bots[::-1]
+    assert {u.deal_key for u in units if u.shard == 1} == {(0, 1)}
+
+
+@pytest.fixture(scope="module")
+def ray_run(ray_cluster: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """TOURNAMENT played on the session's Ray cluster by two workers."""
+    data = tmp_path_factory.mktemp("painted-ray")
+    return data, played(data, TOURNAMENT, executor=RayExecutor(2)).run_id
+
+
+def test_a_painted_tournament_on_ray_writes_games_seats_and_score_sheets(
+        ray_run: tuple[Path, str]) -> None:
+    """«В таблице в общем столбце нумеруются раунды. У каждого игрока есть два столбца: в
+    один записывается количество взяток (заказов), во второй — набранные очки.» One
+    ``hands`` row per game, one ``seats`` row per seat whose ``net / bb`` is the game's
+    points, and the sheet's rows per deal and seat that add up to them."""
+    tmp_path, run_id = ray_run
+    _, ((games, bb, unit_count),) = query(
+        tmp_path, "SELECT count(*), min(bb), count(DISTINCT unit) FROM hands", run_id)
+    assert games == 3 * 8 and bb == 2 and unit_count == 6
+    _, bad = query(tmp_path, """
+        SELECT s.match, s.hand, s.seat FROM seats s
+        JOIN (SELECT match, game, seat, sum(points) AS pts, count(*) AS deals,
+                     arg_max(total, deal) AS last FROM painted_deals GROUP BY ALL) d
+          ON d.match = s.match AND d.game = s.hand AND d.seat = s.seat
+        JOIN hands h ON h.match = s.match AND h.hand = s.hand
+        WHERE s.net / h.bb <> d.pts OR d.last <> d.pts OR d.deals <> 14""", run_id)
+    assert bad == []
+    _, ((seat_rows,),) = query(tmp_path, "SELECT count(*) FROM seats", run_id)
+    assert seat_rows == 2 * games
+    # common deals: every lineup's deal k (both seatings of it) shows the same trump cards
+    _, sheets = query(tmp_path, """
+        WITH d AS (SELECT match, game, deal, any_value(trump_card) AS t FROM painted_deals
+                   GROUP BY ALL),
+             g AS (SELECT match, game, string_agg(t, ',' ORDER BY deal) AS trumps FROM d
+                   GROUP BY ALL)
+        SELECT game // 2, count(*), count(DISTINCT trumps) FROM g GROUP BY 1 ORDER BY 1""",
+                      run_id)
+    assert [(k, n, d) for k, n, d in sheets] == [(k, 6, 1) for k in range(4)]
+
+
+def test_standings_are_points_per_game_with_intervals_in_the_cli_and_the_api(
+        ray_run: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The leaderboard of a family run: each bot's points per game (the mean of its
+    seats' ``net / bb``) with a 95% interval, the same over real HTTP."""
+    import httpx
+
+    from pokerarena.cli import main
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.server import ServedApp
+    from pokerarena.platform.standings import run_standings
+
+    data, run_id = ray_run
+    out = run_standings(data, run_id)
+    assert out["unit"] == "points/game" and out["family"] == "painted"
+    _, means = query(data, "SELECT bot, avg(net / 2), count(*) FROM seats GROUP BY 1", run_id)
+    got = {r["bot"]: r for r in out["points_per_game"]["bots"]}
+    for bot, mean, games in means:
+        assert got[bot]["value"] == pytest.approx(mean, abs=1e-3) and got[bot]["games"] == games
+        assert got[bot]["lo"] < got[bot]["value"] < got[bot]["hi"]
+    assert main(["leaderboard", run_id, "--data", str(data)]) == 0
+    text = capsys.readouterr().out
+    assert "points/game" in text and "mbb" not in text
+    assert f"{got['sim']['value']:.1f}" in text
+    app = create_app(data, token="t", web_dir=None)
+    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=30) as client:
+        body = client.get(f"/api/runs/{run_id}/standings").json()
+    assert body["points_per_game"] == out["points_per_game"]
+
+
+def test_the_sheet_command_prints_a_games_score_sheet(
+        ray_run: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """«В таблице в общем столбце нумеруются раунды»: a row per deal, each seat's
+    bid/tricks and points, the totals last; those totals are the game's ``seats``."""
+    from pokerarena.cli import main
+
+    data, run_id = ray_run
+    assert main(["sheet", run_id, "--data", str(data), "--unit", "m00001s00001",
+                 "--game", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("unit m00001s00001 game 5")
+    assert len(lines) == 3 + 14 + 1 and lines[3].split()[:3] == ["0", "ordinary", "1"]
+    _, nets = query(data, "SELECT net / 2 FROM seats WHERE unit = 'm00001s00001' AND "
+                    "hand = 5 ORDER BY seat", run_id)
+    assert [float(x) for x in lines[-1].split()[1:]] == [n for (n,) in nets]
+    assert main(["sheet", run_id, "--data", str(data), "--game", "99"]) == 2
+    assert "no game 99" in capsys.readouterr().err
