@@ -11,6 +11,7 @@ nothing but the view.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from pokerarena.cards import rank_of, suit_of
 from pokerarena.games.boston.actions import ACCEPT, BID, PASS, PLAY, BostonAction
@@ -61,6 +62,7 @@ class RandomBot(BostonBot):
 
 
 # hand values ------------------------------------------------------------------------------
+@lru_cache(maxsize=8192)
 def trump_tricks(hand: tuple[int, ...], trump: int) -> float:
     """Tricks a hand may take with ``trump``: trump honours and length, side aces and
     guarded kings."""

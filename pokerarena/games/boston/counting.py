@@ -11,7 +11,7 @@ from __future__ import annotations
 from pokerarena.cards import rank_of
 from pokerarena.games.boston.actions import PLAY, BostonAction
 from pokerarena.games.boston.bots import RuleBot
-from pokerarena.games.boston.rules import MISERE, PLAYERS, PROPOSALS, power, suit_in_play
+from pokerarena.games.boston.rules import MISERE, PLAYERS, PROPOSALS, power, suits_in_play
 from pokerarena.games.boston.view import BostonView
 
 
@@ -21,22 +21,27 @@ class Table:
     def __init__(self, v: BostonView) -> None:
         self.v = v
         self.trump, self.boston = v.trump, v.boston
+        self.es = suits_in_play(v.trump, v.boston)
         played = {c for t, _ in v.tricks for _, c in t} | {c for _, c in v.trick}
         self.out = set(range(52)) - played - set(v.hand)
+        self.top = [-1] * 4  # the strongest card still out of each suit (its power)
+        for c in self.out:
+            s = self.es[c]
+            self.top[s] = max(self.top[s], self.pw(c, s))
         self.void = [[False] * 4 for _ in range(PLAYERS)]
         for plays in [t for t, _ in v.tricks] + ([tuple(v.trick)] if v.trick else []):
-            led = self.suit(plays[0][1])
-            for s, c in plays[1:]:
-                if self.suit(c) != led:
-                    self.void[s][led] = True
+            led = self.es[plays[0][1]]
+            for x, c in plays[1:]:
+                if self.es[c] != led:
+                    self.void[x][led] = True
         side = {v.declarer, v.supporter} - {-1}
         self.mine = side if v.seat in side else set(range(PLAYERS)) - side
-        done = {s for s, _ in v.trick}
+        done = {x for x, _ in v.trick}
         self.after = [(v.seat + k) % PLAYERS for k in range(1, PLAYERS)
                       if (v.seat + k) % PLAYERS not in done]
 
     def suit(self, c: int) -> int:
-        return suit_in_play(c, self.trump, self.boston)
+        return self.es[c]
 
     def pw(self, c: int, led: int) -> int:
         return power(c, led, self.trump, self.boston)
@@ -44,22 +49,19 @@ class Table:
     def beatable(self, p: int, led: int, seats: list[int]) -> bool:
         """Whether a card of power ``p`` in a trick led ``led`` may be beaten by one of
         ``seats`` (a card still out of the led suit, or a trump from a seat void in it)."""
-        for c in self.out:
-            if self.pw(c, led) <= p:
-                continue
-            s = self.suit(c)
-            for x in seats:
-                if s == led and not self.void[x][led]:
-                    return True
-                if s == self.trump and s != led and self.void[x][led] \
-                        and not self.void[x][self.trump]:
-                    return True
+        t = self.trump
+        for x in seats:
+            if self.top[led] > p and not self.void[x][led]:
+                return True
+            if t >= 0 and t != led and self.top[t] > p and self.void[x][led] \
+                    and not self.void[x][t]:
+                return True
         return False
 
     def master(self, c: int) -> bool:
         """Nothing still out of ``c``'s suit beats it."""
-        s = self.suit(c)
-        return not any(self.suit(o) == s and self.pw(o, s) > self.pw(c, s) for o in self.out)
+        s = self.es[c]
+        return self.pw(c, s) > self.top[s]
 
     def opponents(self, seats: list[int]) -> list[int]:
         return [x for x in seats if x not in self.mine]

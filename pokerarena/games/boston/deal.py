@@ -35,7 +35,7 @@ from pokerarena.games.boston.rules import (
     TRICKS,
     Outcome,
     boston_card,
-    suit_in_play,
+    suits_in_play,
     trick_winner,
 )
 
@@ -108,8 +108,9 @@ class Deal:
         if self.phase == PLAYING:
             hand = self.hands[self.to_act]
             if self.trick:
-                led = suit_in_play(self.trick[0][1], self.trump, self.boston)
-                follow = [c for c in hand if suit_in_play(c, self.trump, self.boston) == led]
+                es = suits_in_play(self.trump, self.boston)
+                led = es[self.trick[0][1]]
+                follow = [c for c in hand if es[c] == led]
                 hand = follow or hand  # «Имеющий требуемую масть обязан сносить именно ее»
             return [BostonAction(PLAY, card=c) for c in hand]
         return []

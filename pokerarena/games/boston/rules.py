@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -119,6 +120,12 @@ def boston_card(trump: int) -> int:
 def suit_in_play(c: int, trump: int, boston: int) -> int:
     """The suit card ``c`` follows: the boston is a trump («четырнадцатым козырем»)."""
     return trump if c == boston else suit_of(c)
+
+
+@cache
+def suits_in_play(trump: int, boston: int) -> tuple[int, ...]:
+    """:func:`suit_in_play` of every card code, for one trump and boston."""
+    return tuple(suit_in_play(c, trump, boston) for c in range(52))
 
 
 def power(c: int, led: int, trump: int, boston: int) -> int:
