@@ -38,19 +38,25 @@ def record_rows(hand: BinocleHand) -> list[tuple[Any, ...]]:
              s in res.winners, len(hand.turned), res.deltas[s]) for s in range(hand.players)]
 
 
+def play(options: dict[str, Any] | None, bots: list[str], games: int,
+         seed: int = 0) -> list[tuple[float, ...]]:
+    """``games`` games of the named built-in bots (:func:`pokerarena.games.play.play_games`);
+    a module function, so the family pickles for remote workers."""
+    from pokerarena.games.play import play_games
+
+    return play_games(family(), options, bots, games, seed)
+
+
 def family() -> Family:
     """Binocle's catalogue entry (see :mod:`pokerarena.games`)."""
     from pokerarena.games.binocle.bots import BOTS, new_bot
-    from pokerarena.games.play import play_games
 
-    fam: Family
-    fam = Family(
+    return Family(
         "binocle", BinocleGame.name, BinocleGame.players, "52", BinocleGame,
-        lambda options, bots, games, seed=0: play_games(fam, options, bots, games, seed),
+        play,
         tuple(BOTS), new_bot, BinocleView.as_json, Move.as_json, action_from_json,
         RECORD, record_rows)
-    return fam
 
 
 __all__ = ["RECORD", "BinocleError", "BinocleGame", "BinocleHand", "BinocleOptions",
-           "BinocleResult", "BinocleView", "Move", "family", "parse_action", "record_rows"]
+           "BinocleResult", "BinocleView", "Move", "family", "parse_action", "play", "record_rows"]

@@ -36,20 +36,26 @@ def record_rows(hand: RedBlackHand) -> list[tuple[Any, ...]]:
             for r in hand.settled]
 
 
+def play(options: dict[str, Any] | None, bots: list[str], games: int,
+         seed: int = 0) -> list[tuple[float, ...]]:
+    """``games`` games of the named built-in bots (:func:`pokerarena.games.play.play_games`);
+    a module function, so the family pickles for remote workers."""
+    from pokerarena.games.play import play_games
+
+    return play_games(family(), options, bots, games, seed)
+
+
 def family() -> Family:
     """Red and black's catalogue entry (see :mod:`pokerarena.games`)."""
-    from pokerarena.games.play import play_games
     from pokerarena.games.red_black.bots import BOTS, new_bot
 
-    fam: Family
-    fam = Family(
+    return Family(
         "red_black", RedBlackGame.name, RedBlackGame.players, "52|36", RedBlackGame,
-        lambda options, bots, games, seed=0: play_games(fam, options, bots, games, seed),
+        play,
         tuple(BOTS), new_bot, RedBlackView.as_json, Bet.as_json, action_from_json,
         RECORD, record_rows)
-    return fam
 
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
-           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action",
+           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action", "play",
            "record_rows"]
