@@ -97,11 +97,30 @@ def policy(own, p, tc, tp, tlen, contract, mate):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
+def settle(tc, tp, contract, plus, minus, tricks):  # type: ignore[no-untyped-def]
+    """Give the full trick ``tc``/``tp`` to its taker (his tricks and points); the taker."""
+    led = tc[0] & 3
+    bi = 0
+    bs = _strength(tc[0], led, _TRUMP[contract], _LOW[contract])
+    for i in range(1, 4):
+        s = _strength(tc[i], led, _TRUMP[contract], _LOW[contract])
+        if s > bs:
+            bs, bi = s, i
+    w = tp[bi]
+    tricks[w] += 1
+    plus[w] += _TP[contract]
+    minus[w] += _TM[contract]
+    for i in range(4):
+        plus[w] += _CP[contract, tc[i]]
+        minus[w] += _CM[contract, tc[i]]
+    return w
+
+
+@njit(cache=True)
 def play_out(own, to_act, tc, tp, tlen, plus, minus, tricks, contract, mates):  # type: ignore[no-untyped-def]
     """Play the deal to its end with :func:`policy` for every seat (``mates[s]``: seat
     ``s``'s partner), adding what each seat takes to ``plus``/``minus``/``tricks``.
     Works on the arrays given (the caller passes copies)."""
-    trump, low = _TRUMP[contract], _LOW[contract]
     left = 0
     for c in range(52):
         if own[c] >= 0:
@@ -117,22 +136,8 @@ def play_out(own, to_act, tc, tp, tlen, plus, minus, tricks, contract, mates):  
         if tlen < 4:
             p = (p + 1) % 4
             continue
-        led = tc[0] & 3
-        bi = 0
-        bs = _strength(tc[0], led, trump, low)
-        for i in range(1, 4):
-            s = _strength(tc[i], led, trump, low)
-            if s > bs:
-                bs, bi = s, i
-        w = tp[bi]
-        tricks[w] += 1
-        plus[w] += _TP[contract]
-        minus[w] += _TM[contract]
-        for i in range(4):
-            plus[w] += _CP[contract, tc[i]]
-            minus[w] += _CM[contract, tc[i]]
         tlen = 0
-        p = w
+        p = settle(tc, tp, contract, plus, minus, tricks)
 
 
 @njit(cache=True)
@@ -194,19 +199,7 @@ def search_play(seed, base, unseen, caps, void, seat, tc, tp, tlen, plus, minus,
             own[cands[k]] = -1
             n = tlen + 1
             if n == 4:  # the candidate ends the trick: settle it, the taker leads
-                led = t_c[0] & 3
-                bi, bs = 0, _strength(t_c[0], led, _TRUMP[contract], _LOW[contract])
-                for i in range(1, 4):
-                    s = _strength(t_c[i], led, _TRUMP[contract], _LOW[contract])
-                    if s > bs:
-                        bs, bi = s, i
-                w = t_p[bi]
-                tr[w] += 1
-                pl[w] += _TP[contract]
-                mi[w] += _TM[contract]
-                for i in range(4):
-                    pl[w] += _CP[contract, t_c[i]]
-                    mi[w] += _CM[contract, t_c[i]]
+                w = settle(t_c, t_p, contract, pl, mi, tr)
                 play_out(own, w, t_c, t_p, 0, pl, mi, tr, contract, mates)
             else:
                 play_out(own, (seat + 1) % 4, t_c, t_p, n, pl, mi, tr, contract, mates)
