@@ -11,7 +11,11 @@ unit alone). Which node played a unit is read from the units' worker processes: 
 second node's workers are the children of its raylet.
 
 The cluster gets a home directory of its own (``HOME``): a ``~/.ray/auth_token`` left by
-another tool would otherwise make the second node's join fail its authentication.
+another tool would otherwise make the second node's join fail its authentication. Each
+node has its own ``HOME`` and working directory besides, and none of the object store's
+AWS variables: with ``--data s3://...`` (moto's real S3 server on loopback) the driver
+hands those to its actors, and every part of a run played on both nodes lands in the
+one bucket, none in either node's folders.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from s3_server import s3_store
 
 REPO = Path(__file__).resolve().parent.parent
 RAY = Path(sys.executable).parent / "ray"
@@ -104,18 +109,26 @@ class Cluster:
         self.env = {**env, "HOME": str(self.home), "RAY_USAGE_STATS_ENABLED": "0",
                     "RAY_AUTH_MODE": "disabled"}
 
-    def _ray(self, *args: str) -> None:
+    def node_dir(self, node: str) -> Path:
+        """The node's own folder: its working directory, with its ``HOME`` inside."""
+        return self.root / node
+
+    def _ray(self, node: str, *args: str) -> None:
+        where = self.node_dir(node)
+        (where / "home").mkdir(parents=True, exist_ok=True)
+        env = {k: v for k, v in self.env.items() if not k.startswith("AWS_")}
+        env["HOME"] = str(where / "home")
         out = subprocess.run([str(RAY), "start", *args, "--node-ip-address=127.0.0.1",
-                              "--disable-usage-stats"], env=self.env, capture_output=True,
-                             text=True, timeout=120)
+                              "--disable-usage-stats"], env=env, cwd=where,
+                             capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
 
     def start_head(self) -> None:
-        self._ray("--head", f"--port={self.port}", "--num-cpus=1",
+        self._ray("head", "--head", f"--port={self.port}", "--num-cpus=1",
                   "--include-dashboard=false", f"--temp-dir={self.temp}")
 
     def start_second(self) -> None:
-        self._ray(f"--address={self.address}", "--num-cpus=1",
+        self._ray("second", f"--address={self.address}", "--num-cpus=1",
                   f"--node-manager-port={self.node_port}",
                   f"--object-manager-port={self.object_port}")
 
@@ -260,3 +273,53 @@ def test_study_across_two_nodes_survives_losing_one(
     if cluster.second_raylet() is None:
         cluster.start_second()  # the node the tournament lost joins again
     _check_run(cluster, STUDY, tmp_path, pokerarena_cli)
+
+
+S3_TOURNAMENT = {**TOURNAMENT, "name": "two-nodes-s3", "hands": 1000}
+
+
+def test_two_nodes_with_folders_of_their_own_land_every_part_in_one_bucket(
+        cluster: Cluster, tmp_path: Path, pokerarena_cli: list[str]) -> None:
+    from pokerarena.platform.planner import plan
+    from pokerarena.platform.spec import parse_spec
+    from pokerarena.platform.storage import RunStore, scan_parts
+
+    if cluster.second_raylet() is None:
+        cluster.start_second()
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(S3_TOURNAMENT))
+    run_id = S3_TOURNAMENT["name"]
+    driver_dir = tmp_path / "driver"
+    driver_dir.mkdir()
+    with s3_store("two-nodes") as bucket:
+        uri = f"{bucket}/shared"
+        aws = {k: v for k, v in os.environ.items() if k.startswith("AWS_")}
+        proc = subprocess.Popen([*pokerarena_cli, "run", str(path), "--address",
+                                 cluster.address, "--workers", "2", "--data", uri,
+                                 "--run-id", run_id, "--json"], cwd=driver_dir,
+                                env={**cluster.env, **aws}, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        second: set[int] = set()
+        try:
+            while proc.poll() is None:
+                second |= cluster.second_node_pids()
+                time.sleep(0.2)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 0, err[-3000:]
+        assert json.loads(out.strip().splitlines()[-1])["status"] == "finished"
+        units = [e for e in RunStore(uri, run_id).events() if e.get("event") == "unit"]
+        assert {_pid(e) in second for e in units} == {True, False}, "work did not spread"
+        planned = sorted(u.unit_id for u in plan(parse_spec(S3_TOURNAMENT)).units)
+        landed = scan_parts(uri, run_id)
+        assert landed.damaged == []
+        for table in ("hands", "seats", "actions", "units"):
+            assert sorted(p.rsplit("/", 2)[-2][len("unit="):] for p in landed.parts[table]) \
+                == planned, table
+        rows = _rows(uri, run_id)  # type: ignore[arg-type]
+    for where in (cluster.node_dir("head"), cluster.node_dir("second"), driver_dir):
+        assert list(where.rglob("unit=*")) == [], f"a part landed under {where}"
+    assert rows["twice"] == []
+    assert rows == _undisturbed(S3_TOURNAMENT, tmp_path / "local", run_id)
