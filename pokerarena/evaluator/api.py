@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pokerarena.cards import NUM_CODES, CardError, parse_cards
-from pokerarena.evaluator import fast, generic
+from pokerarena.evaluator import batch, fast, generic
 from pokerarena.evaluator.rankings import HIGH, Ranking
 
 CardsLike = str | Sequence[int] | np.ndarray
@@ -50,15 +50,30 @@ def _check_jokers(top: int, ranking: Ranking) -> None:
         raise CardError("a joker is in the hand but jokers are not wild in this ranking")
 
 
-def _check_batch(hands: np.ndarray, name: str = "hands") -> np.ndarray:
+def _batch_shape(hands: np.ndarray, name: str = "hands") -> np.ndarray:
+    """``hands`` as a C-contiguous ``uint8[N, k]`` array, its shape checked."""
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
     if arr.ndim != 2 or arr.shape[1] == 0:
         raise CardError(f"{name} must be a uint8[N, k] array with k >= 1")
     if arr.shape[1] > MAX_HAND_CARDS:
         raise CardError(f"{name} hold at most {MAX_HAND_CARDS} cards each")
+    return arr
+
+
+def _check_codes(arr: np.ndarray, name: str = "hands") -> None:
     if arr.size and int(arr.max()) >= NUM_CODES:
         raise CardError(f"{name} hold a card code above 53")
-    return arr
+
+
+def _bad_cards(arrays: list[tuple[np.ndarray, str]], ranking: Ranking) -> CardError:
+    """The error for batches a table kernel found a code that is no card in: the same
+    message as the checks before the general kernels give (they run only now, so a
+    good batch is read once)."""
+    for arr, name in arrays:
+        _check_codes(arr, name)
+    for arr, _ in arrays:
+        _check_jokers(int(arr.max()), ranking)
+    return CardError("a card code is no card of this ranking's deck")
 
 
 def evaluate(cards: CardsLike, ranking: Ranking = HIGH) -> int:
@@ -80,34 +95,40 @@ def evaluate_batch(hands: np.ndarray, ranking: Ranking = HIGH) -> np.ndarray:
     Rows are trusted to hold distinct valid cards (checking them would cost more than
     evaluating them); use :func:`evaluate` for untrusted single hands.
     """
-    arr = _check_batch(hands)
-    if arr.size:
-        _check_jokers(int(arr.max()), ranking)
+    arr = _batch_shape(hands)
     out = np.empty(arr.shape[0], dtype=np.int32)
     k = arr.shape[1]
     if ranking.table_friendly and 5 <= k <= 7:
-        fast.high_batch(arr, fast.tables_for(ranking), out)
-    else:
-        generic.batch_values(arr, ranking.params, np.uint64(ranking.wild_mask), out)
+        # the kernel tells bad codes apart at no cost (batch.py): no max() pass first
+        if batch.high_batch(arr, batch.batch_tables_for(ranking), out):
+            raise _bad_cards([(arr, "hands")], ranking)
+        return out
+    _check_codes(arr)
+    if arr.size:
+        _check_jokers(int(arr.max()), ranking)
+    generic.batch_values(arr, ranking.params, np.uint64(ranking.wild_mask), out)
     return out
 
 
 def evaluate_omaha_batch(hole: np.ndarray, board: np.ndarray,
                          ranking: Ranking = HIGH) -> np.ndarray:
     """Omaha strengths: exactly two of each row's hole cards with three board cards."""
-    hole = _check_batch(hole, "hole cards")
-    board = _check_batch(board, "board cards")
-    if hole.size and board.size:
-        _check_jokers(max(int(hole.max()), int(board.max())), ranking)
+    hole = _batch_shape(hole, "hole cards")
+    board = _batch_shape(board, "board cards")
     if hole.shape[0] != board.shape[0]:
         raise CardError("hole and board arrays need the same number of rows")
     if hole.shape[1] < 2 or board.shape[1] < 3:
         raise CardError("Omaha needs at least two hole cards and three board cards")
     out = np.empty(hole.shape[0], dtype=np.int32)
-    if ranking.table_friendly and board.shape[1] == 5:
-        fast.omaha_batch(hole, board, fast.tables_for(ranking), out)
-    else:
-        generic.omaha_values(hole, board, ranking.params, np.uint64(ranking.wild_mask), out)
+    if ranking.table_friendly and board.shape[1] == 5 and hole.shape[1] <= 6:
+        if batch.omaha_batch(hole, board, batch.batch_tables_for(ranking), out):
+            raise _bad_cards([(hole, "hole cards"), (board, "board cards")], ranking)
+        return out
+    _check_codes(hole, "hole cards")
+    _check_codes(board, "board cards")
+    if hole.size and board.size:
+        _check_jokers(max(int(hole.max()), int(board.max())), ranking)
+    generic.omaha_values(hole, board, ranking.params, np.uint64(ranking.wild_mask), out)
     return out
 
 

@@ -44,7 +44,7 @@ costs is not the call but every array that crosses it.
   with the shuffle and the share as helpers of four arrays; 53 ns again with those
   written out. The evaluator's Omaha batch through :func:`omaha_board` and
   :func:`omaha_hole_value` (a dozen arrays per hand): 1.2 M hands/s against 6.7 M
-  written out, so ``fast._omaha`` keeps its own loop. And branch-free beats a loop
+  written out, so the Omaha batch (now ``batch._omaha``) keeps its own loop. And branch-free beats a loop
   here: :func:`omaha_low8` taking its three lowest bits with a ``while`` loop cost the
   Omaha eight-or-better Monte Carlo a third of its speed.
 
@@ -72,7 +72,8 @@ one Monte-Carlo call's fixed cost (us)                 3.6          4.2
 ====================================================  ===========  ===========
 
 The batches: ``evaluate_batch`` / ``evaluate_omaha_batch``-style calls of
-``fast.high_batch`` / ``fast.omaha_batch`` on 200,000 random hands, best of 15; the
+``fast.high_batch`` / ``fast.omaha_batch`` (since replaced by :mod:`.batch`'s, faster:
+docs/evaluator.md) on 200,000 random hands, best of 15; the
 Monte Carlo: ``fastmc.run_packed`` (2,000 deals a call, 50 calls) and
 ``drawmc.best_discard_fast`` (200 hands, 24 rows), best of 5; whole decisions:
 ``pokerarena bench bots --variant V --json`` (too noisy on this machine to tell a few
@@ -91,6 +92,11 @@ BOARD_BIAS = np.uint64(0x5555)  # ... at three cards (an Omaha board's flush sui
 SUIT_FLAGS = np.uint64(0x8888)
 LOW_WORD = np.uint64(0xFFFFFFFF)
 U32 = np.uint64(32)
+U64 = np.uint64
+# a card's bit in a word of four 16-bit rank masks, one per suit (summed over a hand:
+# suit ``s``'s ranks in bits 16 s .. 16 s + 12); the flush kernels' second key
+CARD_MASKS = np.array([(1 << (16 * (c & 3) + (c >> 2))) if c < 52 else 0 for c in range(64)],
+                      dtype=np.uint64)
 
 
 class Tables(NamedTuple):
@@ -127,6 +133,16 @@ def flush_suit(key, bias):  # pragma: no cover - jit
     while not (flags >> np.uint64(4 * s + 3)) & np.uint64(1):
         s += 1
     return s
+
+
+@njit(cache=True, inline="always")
+def flush_shift(key):  # pragma: no cover - jit
+    """Where the ranks of the suit with five or more cards in ``key`` sit in a sum of
+    :data:`CARD_MASKS` (16 x the suit; 0 when none), without a branch: up to nine
+    cards, one suit at most can hold five."""
+    flags = ((key >> U32) + SUIT_BIAS) & SUIT_FLAGS
+    return (((flags >> U64(7)) & U64(1)) * U64(16) + ((flags >> U64(11)) & U64(1)) * U64(32)
+            + ((flags >> U64(15)) & U64(1)) * U64(48))
 
 
 @njit(cache=True, inline="always")
