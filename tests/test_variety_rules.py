@@ -5,6 +5,8 @@ bonus, the tour, the options, and the family's JSON forms and score record (issu
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from pokerarena.cards import parse_cards
@@ -327,6 +329,7 @@ def test_the_family_is_registered_with_every_field():
                  "record", "record_rows"):
         assert getattr(fam, name) is not None, name
     assert fam.make({"deals": 2}).options.deals == 2
+    assert pickle.loads(pickle.dumps(fam)) == fam          # remote workers receive it
     assert fam.new_bot("rule", 1).name == "rule"
     with pytest.raises(UserError, match="unknown bot"):
         fam.new_bot("nobody", 1)

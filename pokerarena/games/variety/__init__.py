@@ -29,7 +29,8 @@ from pokerarena.games.variety.view import VarietyView
 
 def _play(options: dict[str, Any] | None, bots: Sequence[str], games: int,
           seed: int = 0) -> list[tuple[float, ...]]:
-    """``games`` tours of the named built-in bots (what ``pokerarena play`` plays)."""
+    """``games`` tours of the named built-in bots (what ``pokerarena play`` plays). The
+    family's fields are module-level functions, so it pickles for remote workers."""
     from pokerarena.games.play import play_games
 
     return play_games(family(), options, bots, games, seed)
@@ -51,7 +52,7 @@ def family() -> Family:
     return Family(
         id="variety", name=VarietyGame.name, players=VarietyGame.players, deck="52",
         make=VarietyGame, play=_play, bots=("random", "rule", "sim"), new_bot=_new_bot,
-        view_json=lambda view: view.as_json(), action_json=lambda action: action.as_json(),
+        view_json=VarietyView.as_json, action_json=VarietyAction.as_json,
         parse_action=action_from_json, record=RECORD, record_rows=_rows)
 
 
