@@ -7,6 +7,7 @@ counting bot beats the rule bot, the rule bot beats random, significantly."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -128,6 +129,14 @@ def test_the_family_fills_every_field():
     assert per_seat == [pytest.approx(x) for x in hand.result().deltas]
     assert fam.play({"simple_tours": 1, "double_tours": 0}, ["rule"] * 4, 2, 5) == \
         fam.play({"simple_tours": 1, "double_tours": 0}, ["rule"] * 4, 2, 5)
+    assert fam.parse_action("bid solo h", view) == bid("solo", "h")
+    # remote workers receive the family pickled; scores are whole steps of its scale
+    assert pickle.loads(pickle.dumps(fam)).make(None).options == game.options.__class__()
+    scale = fam.extra["score_scale"]
+    for options in ({}, {"labet": False}):
+        for game_points in fam.play({**SHORT, **options}, ["random", "rule", "count",
+                                                          "random"], 6, 2):
+            assert all(abs(x * scale - round(x * scale)) < 1e-6 for x in game_points)
 
 
 class Checked:

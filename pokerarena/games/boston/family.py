@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pokerarena.games import Family
-from pokerarena.games.boston.actions import BostonAction, action_from_json
+from pokerarena.games.boston.actions import BostonAction, action_from_json, parse_action
 from pokerarena.games.boston.game import BostonGame, BostonHand
 from pokerarena.games.boston.league import BOTS, make_bot
 from pokerarena.games.boston.sheet import RECORD, record_rows
@@ -30,7 +30,8 @@ def _action_json(action: BostonAction) -> dict[str, Any]:
 
 
 def _parse(obj: Any, view: BostonView | None = None) -> BostonAction:
-    return action_from_json(obj)
+    """The JSON form, or its text form (``"bid solo h"``) as a plain string."""
+    return parse_action(obj) if isinstance(obj, str) else action_from_json(obj)
 
 
 def _rows(hand: BostonHand) -> list[tuple[Any, ...]]:
@@ -42,6 +43,10 @@ def _new_bot(name: str, seed: int | None) -> Any:
 
 
 def boston_family() -> Family:
-    """The catalogue entry."""
+    """The catalogue entry. Chips are whole numbers under the default options; with
+    ``labet = false`` a kitty shared by three opponents gives thirds, hence the score
+    scale of 3 steps a chip (``Family.extra["score_scale"]``). Every field is a module
+    function, so the family pickles for remote workers."""
     return Family("boston", BostonGame.name, BostonGame.players, "52", BostonGame, play,
-                  tuple(BOTS), _new_bot, _view_json, _action_json, _parse, RECORD, _rows)
+                  tuple(BOTS), _new_bot, _view_json, _action_json, _parse, RECORD, _rows,
+                  extra={"score_scale": 3})
