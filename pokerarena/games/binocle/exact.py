@@ -21,6 +21,7 @@ from pokerarena.games.binocle.rules import (
     BinocleOptions,
     playing_seats,
     rank_index,
+    share,
 )
 from pokerarena.games.binocle.view import BinocleView
 
@@ -67,8 +68,8 @@ def value_now(pos: Position, seat: int) -> float:
 
 
 def _settle(pos: Position, winners: list[int], seat: int) -> float:
-    pot = sum(pos.staked)
-    return (pot / len(winners) if seat in winners else 0.0) - pos.staked[seat]
+    chips = dict(zip(winners, share(sum(pos.staked), len(winners)), strict=True))
+    return chips.get(seat, 0) - pos.staked[seat]
 
 
 def _stake(pos: Position, s: int, rank: int) -> Position:

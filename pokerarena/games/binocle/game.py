@@ -4,7 +4,7 @@
 >>> while not hand.is_over:
 ...     hand.apply(hand.legal_actions()[0])
 >>> sum(hand.result().deltas)
-0.0
+0
 
 A *hand* of this family is one game: the deal and the turning of the stock until a
 player has chips on all five of his cards (or the stock runs out). The dealer turns the
@@ -37,6 +37,7 @@ from pokerarena.games.binocle.rules import (
     binocle_options,
     playing_seats,
     rank_index,
+    share,
     value_of,
 )
 from pokerarena.games.binocle.view import BinocleView
@@ -45,9 +46,11 @@ from pokerarena.games.binocle.view import BinocleView
 @dataclass(frozen=True)
 class BinocleResult:
     """A finished game: each seat's chips won (the winner takes every stake: «забирает
-    все фишки на картах всех игроков»), the winners, and what each seat staked."""
+    все фишки на картах всех игроков»; winners sharing a pot split it in whole chips,
+    the odd ones to the first in staking order), the winners, and what each seat
+    staked."""
 
-    deltas: tuple[float, ...]
+    deltas: tuple[int, ...]
     winners: tuple[int, ...]
     staked: tuple[int, ...]
 
@@ -122,6 +125,11 @@ class BinocleHand:
     @property
     def is_over(self) -> bool:
         return self.over
+
+    @property
+    def first_dealer(self) -> int:
+        """The dealer (the platform's name for the seat that dealt the game)."""
+        return self.dealer
 
     @property
     def to_act(self) -> int:
@@ -210,12 +218,13 @@ class BinocleHand:
 
     def result(self) -> BinocleResult:
         """Chips won per seat (zeros while the game is on)."""
-        deltas = [0.0] * self.players
+        deltas = [0] * self.players
         if self.over:
-            pot = sum(self.staked)
             takers = self.winners or ((self.dealer,) if self.game.options.unclaimed == DEALER
                                       else ())
             if takers:
                 for s in range(self.players):
-                    deltas[s] = pot / len(takers) * (s in takers) - self.staked[s]
+                    deltas[s] = -self.staked[s]
+                for s, chips in zip(takers, share(sum(self.staked), len(takers)), strict=True):
+                    deltas[s] += chips
         return BinocleResult(tuple(deltas), self.winners, tuple(self.staked))

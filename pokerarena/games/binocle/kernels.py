@@ -14,7 +14,8 @@ in, in staking order, ``need[p]`` (the bitmask of his uncovered relevant ranks),
 ``dead[p]`` (he holds a rank with no card left: he can never be covered) and
 ``stakes[p, r]`` (his chips on rank ``r``); ``pot0`` the chips on the table; ``me`` the
 player whose expectation is wanted (-1: not in any more) and ``mine0`` his chips on the
-table; ``split`` the tie rule; ``keeper``: 1 when the stakes of a game nobody wins go to
+table; ``split`` the tie rule (a shared pot in whole chips, the odd ones to the first
+winners in staking order); ``keeper``: 1 when the stakes of a game nobody wins go to
 ``me`` (he deals and ``unclaimed = dealer``), 0 when they return, -1 when they go to
 another.
 """
@@ -72,20 +73,24 @@ def expected_delta(cnt: np.ndarray, need: np.ndarray, dead: np.ndarray, stakes: 
             pw = pot[s]
             mw = mine[s]
             won = 0
-            me_won = False
+            my_place = -1  # among the winners, in staking order (the odd chips' order)
             for q in range(n):
                 if stakes[q, r] > 0:
                     pw += stakes[q, r]
                     if q == me:
                         mw += stakes[q, r]
                 if not dead[q] and (need[q] >> r) & 1 and (need[q] & ~t) == 0:
-                    won += 1
                     if q == me:
-                        me_won = True
+                        my_place = won
+                    won += 1
                     if not split:
                         break
             if won == 0:
                 prob[t] += p
             else:
-                value += p * ((pw / won if me_won else 0.0) - mw)
+                got = 0.0
+                if my_place >= 0:
+                    got = np.floor(pw / won) + (1.0 if my_place < pw - np.floor(pw / won) * won
+                                                else 0.0)
+                value += p * (got - mw)
     return value

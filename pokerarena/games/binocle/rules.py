@@ -82,6 +82,13 @@ def rank_index(c: int) -> int:
     return value_of(c) - 1
 
 
+def share(pot: int, ways: int) -> list[int]:
+    """``pot`` split ``ways`` ways in whole chips, the odd chips one each to the first
+    takers in staking order (the usual odd-chip rule, RULES.md §2)."""
+    base, odd = divmod(pot, ways)
+    return [base + (i < odd) for i in range(ways)]
+
+
 MIN_SEATS, MAX_SEATS = 2, 8
 
 

@@ -122,6 +122,11 @@ class RedBlackHand:
         return self.round >= self.rounds
 
     @property
+    def first_dealer(self) -> int:
+        """The banker (the platform's name for the seat that dealt the game)."""
+        return self.dealer
+
+    @property
     def to_act(self) -> int:
         """The seat to declare, -1 when the game is over."""
         return -1 if self.is_over else self.bettors[self.turn]
