@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from pokerarena.cards import NUM_CODES, deck
 from pokerarena.engine.actions import (
@@ -34,7 +35,6 @@ from pokerarena.evaluator.equity import (
     GAMES,
     equity,
     exact_cost,
-    sample_without_replacement,
 )
 
 # Variants whose all-in runouts the equity calculator evaluates exactly as the engine
@@ -89,10 +89,7 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
                 out[s] += v
             continue
         holes = [hand.cards_of(s) for s in live]
-        # enumerate whenever that takes no more boards than the samples would (an all-in
-        # on the flop or the turn): exact and cheaper
-        exact = samples is None or exact_cost(len(live), len(board), game) <= \
-            samples * exact_cost(len(live), BOARD_CARDS, game)
+        exact = _enumerate(len(live), len(board), game, samples)
         key = tuple(live)
         shares = seen.get(key)
         if shares is None:
@@ -100,6 +97,14 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
         for s, p in zip(live, shares, strict=True):
             out[s] += value * p
     return out
+
+
+@lru_cache(maxsize=256)
+def _enumerate(players: int, board_cards: int, game: str, samples: int | None) -> bool:
+    """Whether an all-in runout is enumerated: whenever that takes no more boards than
+    the samples would (on the flop or the turn), exact and cheaper."""
+    return samples is None or exact_cost(players, board_cards, game) <= \
+        samples * exact_cost(players, BOARD_CARDS, game)
 
 
 def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
@@ -133,8 +138,11 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
         rng = np.random.default_rng(seed)
         while boards < samples:
             m = min(CHUNK, samples - boards)
-            total += _shares(h, _boards(b, rest[sample_without_replacement(
-                rng, rest.size, k, m)]), rk, unit)
+            # the draws of evaluator.equity.sample_without_replacement, in its order
+            draws = np.stack([rng.integers(0, rest.size - j, size=m) for j in range(k)])
+            out = np.empty((m, BOARD_CARDS), dtype=np.uint8)
+            _sampled_boards(rest, b, draws, out)
+            total += _shares(h, out, rk, unit)
             boards += m
     return [float(x / (unit * boards)) for x in total.tolist()]
 
@@ -176,6 +184,47 @@ def _shares(holes: np.ndarray, boards: np.ndarray, rk: Any, unit: int) -> np.nda
     hands[:, :, :n] = holes[:, None, :]
     hands[:, :, n:] = boards[None, :, :]
     values = np.asarray(evaluate_batch(hands.reshape(p * m, -1), rk)).reshape(p, m)
-    winners = values == values.max(axis=0)
-    per = unit // winners.sum(axis=0)
-    return (winners * per).sum(axis=1, dtype=np.int64)
+    out = np.zeros(p, dtype=np.int64)
+    _split_sums(values, unit, out)
+    return out
+
+
+@njit(cache=True)
+def _split_sums(values, unit, out):  # pragma: no cover - jit
+    """``out[p]`` += player ``p``'s share of each board (column) of ``values``: ``unit``
+    split evenly among the highest values."""
+    for i in range(values.shape[1]):
+        best = values[0, i]
+        for p in range(1, values.shape[0]):
+            if values[p, i] > best:
+                best = values[p, i]
+        n = 0
+        for p in range(values.shape[0]):
+            if values[p, i] == best:
+                n += 1
+        per = unit // n
+        for p in range(values.shape[0]):
+            if values[p, i] == best:
+                out[p] += per
+
+
+@njit(cache=True)
+def _sampled_boards(rest, board, draws, out):  # pragma: no cover - jit
+    """Each row of ``out``: the board, then ``k`` distinct cards of ``rest`` by a partial
+    Fisher-Yates shuffle of ``rest``'s indices with the ``draws[j, row]`` offsets (the
+    row swaps of ``sample_without_replacement``, one row at a time)."""
+    n = rest.size
+    k = draws.shape[0]
+    b = board.size
+    perm = np.empty(n, dtype=np.int64)
+    for i in range(out.shape[0]):
+        for j in range(n):
+            perm[j] = j
+        for j in range(b):
+            out[i, j] = board[j]
+        for j in range(k):
+            r = j + draws[j, i]
+            x = perm[j]
+            perm[j] = perm[r]
+            perm[r] = x
+            out[i, b + j] = rest[perm[j]]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from pokerarena.cards import card_str
+from pokerarena.cards import NUM_CODES, card_str
 from pokerarena.engine import Game
 from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN
 from pokerarena.tournaments.variance import equity_deltas
@@ -34,7 +34,14 @@ __all__ = ["DATA_TABLES", "SCHEMAS", "GameCache", "PlayedUnit", "UnitTable", "ca
 
 def cards_text(cards: Any) -> str:
     """``AsKd7c`` (``??`` for an unknown card)."""
-    return "".join("??" if c == UNKNOWN else card_str(c) for c in cards)
+    try:
+        return "".join([_TEXT[c] for c in cards])
+    except (IndexError, TypeError):  # not a card code: card_str says why
+        return "".join("??" if c == UNKNOWN else card_str(c) for c in cards)
+
+
+_TEXT: list[Any] = [card_str(c) for c in range(NUM_CODES)] + [None] * (UNKNOWN - NUM_CODES)
+_TEXT.append("??")  # the text of every card code by code (None: no card)
 
 
 class GameCache:
@@ -86,6 +93,8 @@ class _Recorder:
         self.decided: dict[int, Any] = {}  # the current hand's decisions by log index
         self.observer = observer
         self.full = unit.record != "hands"  # "hands": no action rows
+        self.seat_bots: dict[tuple[int, ...], list[str]] = {}  # by seating: bot by seat
+        self.positions: dict[int, list[int]] = {}  # by button: each seat's position
         desc = game.describe()
         blinds = list(game.blinds)
         # the columns every hand of the unit shares, from ``bb`` to ``options``
@@ -109,9 +118,12 @@ class _Recorder:
             self.observer.on_decision(self.unit.bots[entrant], d.seconds)
 
     def on_hand(self, local_no: int, hand: Any, seat_of: list[int]) -> None:
-        seat_bot = [""] * self.n
-        for j, s in enumerate(seat_of):
-            seat_bot[s] = self.unit.bots[j]
+        key = tuple(seat_of)
+        seat_bot = self.seat_bots.get(key)
+        if seat_bot is None:
+            seat_bot = self.seat_bots[key] = [""] * self.n
+            for j, s in enumerate(seat_of):
+                seat_bot[s] = self.unit.bots[j]
         hand_no = self.unit.first_hand + local_no
         if self.full:
             decisions, faults = self._action_rows(hand_no, hand.log, seat_bot)
@@ -151,24 +163,27 @@ class _Recorder:
                      ) -> tuple[int, list[int]]:
         """Append the hand's ``actions`` rows; return its decisions and faults per seat."""
         u = self.unit
-        streets = _streets(len(log), self.decided)
+        run_id, match = u.run_id, u.match
+        decided = self.decided
+        streets = _streets(len(log), decided)
         decisions = 0
         faults = [0] * self.n
+        append = self.actions.append
         for k, (actor, act) in enumerate(log):
-            d = self.decided.get(k)
+            d = decided.get(k)
             fault = False
-            if d is not None or (actor >= 0 and act.kind in PLAYER_KINDS):
+            kind = act.kind
+            if d is not None or (actor >= 0 and kind in PLAYER_KINDS):
                 decisions += 1
                 fault = d is None or d.fault is not None
                 if fault:
                     faults[actor] += 1
-            kind = act.kind
-            self.actions.append((
-                u.run_id, u.match, hand_no, k, streets[k], actor,
-                seat_bot[actor] if actor >= 0 else None, kind,
-                int(act.amount) if kind not in ("dh", "db") else 0,
-                cards_text(act.cards) if act.cards else None,
-                act.target if kind == "dh" else None, fault))
+            cards = act.cards
+            append((run_id, match, hand_no, k, streets[k], actor,
+                    seat_bot[actor] if actor >= 0 else None, kind,
+                    int(act.amount) if kind != "dh" and kind != "db" else 0,
+                    cards_text(cards) if cards else None, act.target if kind == "dh" else None,
+                    fault))
         return decisions, faults
 
     def _hand_row(self, hand_no: int, local_no: int, hand: Any, res: Any, end: Any,
@@ -199,21 +214,30 @@ class _Recorder:
         evaluations = 0
         eq = equity_deltas(hand, samples=EQUITY_SAMPLES, seed=hand_no) if sd else None
         starts, rebuys = self._starts(res)
+        positions = self.positions.get(button)
+        if positions is None:
+            positions = self.positions[button] = [(seat - button - 1) % self.n
+                                                  for seat in range(self.n)]
+        ups = end.up
+        folded = end.folded
+        stacks, deltas = res.stacks, res.deltas
+        run_id, match, variant, betting = u.run_id, u.match, u.variant, u.betting
+        append = self.seats.append
         for seat in range(self.n):
             info = sd.get(seat)
-            up = end.up[seat]
+            up = ups[seat]
             high = high_cat = low = low_cat = None
             if info is not None:
                 high_cat, low_cat = categories.get(seat, (None, None))
                 high, low = info.get("high") or None, info.get("low") or None
                 evaluations += (high_cat is not None) + (low_cat is not None)
-            self.seats.append((
-                u.run_id, u.match, hand_no, u.variant, u.betting, seat,
-                (seat - button - 1) % self.n, seat == button, seat_bot[seat],
-                cards_text(hand.cards_of(seat)), cards_text(up) if up else None, starts[seat],
-                int(res.stacks[seat]), int(res.deltas[seat]), won[seat],
-                bool(end.folded[seat]), info is not None, high, high_cat, low, low_cat,
-                faults[seat], float(res.deltas[seat]) if eq is None else round(eq[seat], 3),
+            delta = deltas[seat]
+            append((
+                run_id, match, hand_no, variant, betting, seat, positions[seat],
+                seat == button, seat_bot[seat], cards_text(hand.cards_of(seat)),
+                cards_text(up) if up else None, starts[seat], int(stacks[seat]), int(delta),
+                won[seat], bool(folded[seat]), info is not None, high, high_cat, low, low_cat,
+                faults[seat], float(delta) if eq is None else round(eq[seat], 3),
                 None if base is None else int(base[seat]), rebuys[seat]))
         return evaluations
 
