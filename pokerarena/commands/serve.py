@@ -62,7 +62,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise UserError("serve needs uvicorn and fastapi: pip install -e .") from None
     from pokerarena.platform.api.app import create_app
-    from pokerarena.platform.storage import default_data_dir
+    from pokerarena.platform.storage import data_location, default_location
 
     if not 0 < args.port < 65536:
         raise UserError(f"--port must be 1-65535, got {args.port}")
@@ -85,7 +85,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         hosts = allowed_hosts(args.host, args.allowed_host)
     except PolicyError as exc:
         raise UserError(f"--allowed-host: {exc}") from None
-    data = Path(args.data) if args.data else default_data_dir()
+    data = data_location(args.data) if args.data else default_location()
     workers = args.workers or os.cpu_count() or 1
     factory: Any
     prepare: Any = None

@@ -37,7 +37,8 @@ WEB_DIR = Path(__file__).resolve().parents[3] / "dashboards" / "web"
 MAX_BODY_BYTES = 256 * 1024
 
 
-def _context(data_dir: Path, token: str, executor_factory: Callable[[], Any] | None,
+def _context(data_dir: Path | str, local: Path, token: str,
+             executor_factory: Callable[[], Any] | None,
              prepare: Callable[[], None] | None, resume: bool, max_active: int,
              allowed_adapter_urls: tuple[str, ...], query_limits: QueryLimits | None,
              query_pool: PoolLimits | None) -> ApiContext:
@@ -46,7 +47,7 @@ def _context(data_dir: Path, token: str, executor_factory: Callable[[], Any] | N
 
     holder: dict[str, RunManager] = {}
     metrics = ServiceMetrics(runs_by_status=lambda: holder["m"].runs_by_status(),
-                             live=lambda: holder["m"].live(), bench=LatestBench(data_dir))
+                             live=lambda: holder["m"].live(), bench=LatestBench(local))
     manager = RunManager(data_dir, metrics, executor_factory or MeteredLocalExecutor,
                          resume=resume, max_active=max_active, prepare=prepare)
     holder["m"] = manager
@@ -80,14 +81,17 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
         public_path_roots,
     )
     from pokerarena.platform.api.security import allowed_hosts as hosts_for
+    from pokerarena.platform.storage import data_location, local_folder
 
-    data_dir = Path(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    # the runs may live on an object store (s3://); the service's own files stay local
+    data_dir = data_location(data_dir) if isinstance(data_dir, str) else Path(data_dir)
+    local = local_folder(data_dir) if isinstance(data_dir, str) else data_dir
+    local.mkdir(parents=True, exist_ok=True)
     if token is None:
-        token, path, created = load_or_create_token(data_dir, token_file)
+        token, path, created = load_or_create_token(local, token_file)
         if created and path is not None and on_token_created is not None:
             on_token_created(token, path)
-    ctx = _context(data_dir, token, executor_factory, prepare, resume, max_active,
+    ctx = _context(data_dir, local, token, executor_factory, prepare, resume, max_active,
                    allowed_adapter_urls, query_limits, query_pool)
 
     @asynccontextmanager
@@ -119,7 +123,7 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     # router as one entry of app.routes) and the app's (OpenAPI, the mounts)
     ctx.metrics.bind_routes(lambda: [getattr(r, "path", "") for r in
                                      [*app.routes, *(r for rt in routers for r in rt.routes)]])
-    app.add_middleware(RelativePathsMiddleware, roots=public_path_roots(data_dir))
+    app.add_middleware(RelativePathsMiddleware, roots=public_path_roots(local))
     app.add_middleware(MetricsMiddleware, metrics=ctx.metrics)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
     app.add_middleware(HostCheckMiddleware, allowed=hosts_for(bind_host, allowed_hosts))

@@ -58,7 +58,7 @@ class ApiContext:
     """The parts of one service: its runs, metrics, query pool and limits, token and
     the adapter URLs a spec submitted here may name."""
 
-    data_dir: Path
+    data_dir: Path | str  # a local folder, or an object-store URI
     manager: RunManager
     metrics: ServiceMetrics
     pool: QueryPool

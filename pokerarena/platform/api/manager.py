@@ -72,7 +72,10 @@ class RunManager:
     def __init__(self, data_dir: str | Path, metrics: ServiceMetrics | None,
                  executor_factory: Callable[[], Any], *, resume: bool = True,
                  max_active: int = 4, prepare: Callable[[], None] | None = None) -> None:
-        self.data_dir = Path(data_dir)
+        from pokerarena.platform.storage import data_location, local_folder
+
+        where = data_location(data_dir) if isinstance(data_dir, str) else Path(data_dir)
+        self.data_dir: Path | str = where  # a folder, or an object-store URI
         self.metrics = metrics
         self.executor_factory = executor_factory
         self.resume_on_start = resume
@@ -81,7 +84,8 @@ class RunManager:
         self._active: dict[str, _Active] = {}
         self._lock = threading.RLock()
         self._stopping = False
-        self._events_path = self.data_dir / "api" / "events.jsonl"
+        local = local_folder(where) if isinstance(where, str) else where
+        self._events_path = local / "api" / "events.jsonl"  # the service's own: local
         self._status_cache: tuple[float, dict[str, int]] = (0.0, {})
 
     # records of the service -----------------------------------------------------------

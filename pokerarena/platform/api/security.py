@@ -408,8 +408,9 @@ def sandboxed_connection(data_dir: str | Path, run_id: str | None, limits: Query
     ever followed out of ``<data>/runs``), cannot load extensions, and whose settings are
     locked (``SET`` fails)."""
     from pokerarena.platform.query import connect
+    from pokerarena.platform.storage import is_uri
 
-    data_dir = Path(data_dir).resolve()
+    data_dir = data_dir if is_uri(data_dir) else Path(data_dir).resolve()
     con = connect(data_dir, run_id)
     try:
         for stmt in (
