@@ -4,12 +4,29 @@ Times :func:`pokerarena.evaluator.evaluate_batch` (or the Omaha batch) on one co
 pre-generated random hands, the single-hand call, and, when they are installed,
 phevaluator's compiled evaluator and eval7 on the same hands; checks that each peer
 orders the hands exactly as we do. ``pokerarena bench evaluator`` prints the result.
+
+A native peer built from its published sources (OMPEval, PHEvaluator's C library: how,
+in docs/evaluator.md) is timed through a driver binary given as ``--peer-bin``; nothing
+of theirs is in this project, and without the binary nothing changes. The driver's
+protocol: ``BIN KIND HANDS_FILE K REPEATS [VALUES_OUT]`` reads raw ``uint8`` rows of
+``K`` cards (our card codes; Omaha rows are four hole cards then the board), evaluates
+them ``REPEATS`` times in a timed loop and prints one JSON line with
+``evals_per_sec`` (the best repeat); with ``VALUES_OUT`` it writes its values as
+``uint16`` for the ordering check. ``KIND`` is ``omp`` / ``phe7`` (7 cards),
+``phe_omaha`` (Omaha), ``omp_seq`` (every 7-card hand in enumeration order, the
+file unused). The machine being shared, ours and the peer alternate, several rounds,
+and the best of each is kept with the load average beside it.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -46,12 +63,17 @@ def _one_core() -> None:
 
 
 def bench_evaluator(cards: int = 7, game: str = "holdem", hands: int = 1_000_000,
-                    repeats: int = 5, seed: int = 0, peers: bool = True) -> dict:
+                    repeats: int = 5, seed: int = 0, peers: bool = True,
+                    peer_bin: str | None = None, rounds: int = 5,
+                    sequential: bool = False) -> dict:
     """Time the batch and single-hand evaluator, and the peers, on the same hands.
 
     Returns ``{"cards", "game", "hands", "evals_per_sec", "single_call_us", "peers"}``;
     ``peers`` maps each importable peer to its evaluations per second, and
     ``peers_agree`` says whether each peer orders the first hands exactly as we do.
+    With ``peer_bin`` (a native driver, see the module docstring) ``native`` holds the
+    alternating rounds against it; with ``sequential`` too, ``sequential`` the
+    enumeration of every 7-card hand (our census kernel against the driver's).
     """
     from pokerarena.evaluator import (
         evaluate,
@@ -113,7 +135,77 @@ def bench_evaluator(cards: int = 7, game: str = "holdem", hands: int = 1_000_000
         rates, agree = time_peers(arr, omaha, ours)
         result["peers"] = rates
         result["peers_agree"] = agree
+    if peer_bin is not None:
+        result["native"] = time_native(peer_bin, arr, omaha, batch, ours, rounds)
+        if sequential:
+            result["sequential"] = time_sequential(peer_bin, rounds)
     return result
+
+
+def _native_kinds(omaha: bool, k: int) -> dict[str, str]:
+    """Driver kinds for hands of ``k`` cards, by the name reported."""
+    if omaha:
+        return {"phevaluator_c_omaha": "phe_omaha"}
+    if k == 7:
+        return {"ompeval": "omp", "phevaluator_c": "phe7"}
+    return {}
+
+
+def _run_driver(peer_bin: str, kind: str, path: str, k: int, values: str | None) -> float:
+    """One run of the native driver (best of its three repeats): evaluations/s."""
+    cmd = [peer_bin, kind, path, str(k), "3"] + ([values] if values else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{peer_bin} {kind}: exit {proc.returncode}: {proc.stderr[-300:]}")
+    return float(json.loads(proc.stdout.strip().splitlines()[-1])["evals_per_sec"])
+
+
+def time_native(peer_bin: str, arr: np.ndarray, omaha: bool, batch: Callable[[], object],
+                ours: np.ndarray, rounds: int) -> dict:
+    """Ours and each native kind alternately, ``rounds`` times: the best of each, our
+    ratio to each, whether each orders the hands as we do, and the load average."""
+    kinds = _native_kinds(omaha, arr.shape[1])
+    n = arr.shape[0]
+    best = {name: 0.0 for name in ("pokerarena", *kinds)}
+    agree: dict[str, bool] = {}
+    load = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="pokerarena-peer-") as tmp:
+        path = str(Path(tmp) / "hands.u8")
+        np.ascontiguousarray(arr).tofile(path)
+        for r in range(rounds):
+            best["pokerarena"] = max(best["pokerarena"], n / _best_of(batch, 3))
+            for name, kind in kinds.items():
+                values = str(Path(tmp) / f"{kind}.u16") if r == 0 else None
+                best[name] = max(best[name], _run_driver(peer_bin, kind, path, arr.shape[1],
+                                                         values))
+                if values is not None:
+                    theirs = np.fromfile(values, dtype=np.uint16)
+                    agree[name] = bool(theirs.size == n and _orders_agree(ours, theirs))
+    load.append(os.getloadavg()[0])
+    return {"binary": peer_bin, "rounds": rounds, "evals_per_sec": best,
+            "ratio": {nm: best["pokerarena"] / best[nm] for nm in kinds if best[nm]},
+            "agree": agree, "load_avg_1min": load}
+
+
+def time_sequential(peer_bin: str, rounds: int) -> dict:
+    """Every 7-card hand in enumeration order: our census kernel (value counts of all
+    133,784,560 hands) against the driver's ``omp_seq``, alternately, best of each."""
+    from pokerarena.cards import deck
+    from pokerarena.evaluator import census
+    from pokerarena.evaluator.rankings import HIGH
+
+    cards = deck("standard")
+    total = 133_784_560
+    best = {"pokerarena_census": 0.0, "ompeval": 0.0}
+    load = [os.getloadavg()[0]]
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        census._table_counts(HIGH, cards, 7)
+        best["pokerarena_census"] = max(best["pokerarena_census"],
+                                        total / (time.perf_counter() - t0))
+        best["ompeval"] = max(best["ompeval"], _run_driver(peer_bin, "omp_seq", "-", 7, None))
+    load.append(os.getloadavg()[0])
+    return {"evals_per_sec": best, "load_avg_1min": load}
 
 
 def _orders_agree(ours: np.ndarray, theirs: np.ndarray) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 from collections.abc import Callable
 
 from pokerarena.bench.evaluator import bench_evaluator
@@ -62,6 +63,13 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
                    help="timed repeats of the batch call; the best is reported (default 5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the hands (default 0)")
     p.add_argument("--no-peers", action="store_true", help="skip phevaluator and eval7")
+    p.add_argument("--peer-bin", metavar="BIN", default=None, help="a native peer driver "
+                   "(OMPEval / PHEvaluator built from their sources: docs/evaluator.md), "
+                   "timed alternately with ours on the same hands")
+    p.add_argument("--rounds", type=int, default=5, metavar="R",
+                   help="alternating rounds against --peer-bin (default 5)")
+    p.add_argument("--sequential", action="store_true", help="with --peer-bin: also every "
+                   "7-card hand in enumeration order (our census kernel against OMPEval's)")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     c = p.add_argument_group("on a Ray cluster (--cluster)")
     c.add_argument("--cluster", action="store_true",
@@ -137,8 +145,14 @@ def run_evaluator(args: argparse.Namespace) -> int:
     if args.cluster:
         return run_cluster(args)
     check_bench_counts(args)
+    if args.peer_bin is not None and not os.access(args.peer_bin, os.X_OK):
+        raise UserError(f"--peer-bin {args.peer_bin}: not an executable file")
+    if args.rounds < 1:
+        raise UserError("--rounds must be at least 1")
     result = bench_evaluator(cards=args.cards, game=args.game, hands=args.hands,
-                             repeats=args.repeats, seed=args.seed, peers=not args.no_peers)
+                             repeats=args.repeats, seed=args.seed, peers=not args.no_peers,
+                             peer_bin=args.peer_bin, rounds=args.rounds,
+                             sequential=args.sequential)
     if args.json:
         print(json.dumps(result))
     else:
@@ -186,4 +200,13 @@ def format_result(r: dict) -> str:
         lines.append(f"  {name:<26}: {rate / 1e6:10.2f} M evals/s   (pokerarena {ratio:.1f}x)")
     for name, ok in r.get("peers_agree", {}).items():
         lines.append(f"  ordering agrees with {name}: {'yes' if ok else 'NO'}")
+    for part in ("native", "sequential"):
+        if part in r:
+            x = r[part]
+            lines.append(f"  {part}, alternating with ours, best of each (load average "
+                         f"{[round(v, 1) for v in x['load_avg_1min']]}):")
+            lines += [f"    {nm:<24}: {v / 1e6:10.1f} M evals/s"
+                      + ("" if nm not in x.get("agree", {}) else
+                         f"   (ordering agrees: {'yes' if x['agree'][nm] else 'NO'})")
+                      for nm, v in x["evals_per_sec"].items()]
     return "\n".join(lines)

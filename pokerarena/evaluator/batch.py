@@ -75,6 +75,7 @@ class BatchTables(NamedTuple):
     card_pairs: np.ndarray  # uint16[64 * 64]: rank pair (0..90) of two card codes
     board_masks: np.ndarray  # uint16[8192]: id of a suit's board ranks (3..5 of them)
     omaha_flush: np.ndarray  # uint16: best flush rank mask by board mask id * 91 + pair
+    mask_pairs: np.ndarray  # uint8[8192]: rank pair (0..90) of a two-rank mask
     ranks_only: bool
 
 
@@ -145,6 +146,16 @@ def _card_pairs(pair_index: np.ndarray) -> np.ndarray:
         np.uint16).reshape(-1)
 
 
+def _mask_pairs(pair_index: np.ndarray) -> np.ndarray:
+    """Rank-pair index of each mask of two ranks (other masks: 0)."""
+    out = np.zeros(8192, np.uint8)
+    idx = pair_index.reshape(13, 13)
+    for a in range(13):
+        for b in range(a + 1, 13):
+            out[(1 << a) | (1 << b)] = idx[a, b]
+    return out
+
+
 def _pair_ranks() -> np.ndarray:
     """The two ranks of each rank-pair index (the order of ``tables.pair_index``)."""
     return np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64)
@@ -163,7 +174,7 @@ def build_batch_tables(t: Tables) -> BatchTables:
         t.shift6, _row_adjusted(t.offsets6, t.shift6), _padded(t.values6, t.shift6),
         t.shift7, _row_adjusted(t.offsets7, t.shift7), _padded(t.values7, t.shift7),
         t.omaha, t.omaha_values, board_class, _card_pairs(t.pair_index), ids, table,
-        t.ranks_only,
+        _mask_pairs(t.pair_index), t.ranks_only,
     )
 
 
@@ -262,62 +273,57 @@ def high_batch(hands: np.ndarray, bt: BatchTables, out: np.ndarray) -> int:
 
 # ------------------------------------------------------------------------- Omaha
 @njit(cache=True, inline="always")
-def _finish_omaha(hole, board, h, ck, flush, board_masks, omaha_flush, pending,
+def _finish_omaha(hole, board, h, ck, flush, board_masks, omaha_flush, mask_pairs, pending,
                   npending, out):  # pragma: no cover - jit
     """Second loop: the best flush of the listed hands (a board suit of three or more
-    and two hole cards of it), one table lookup per suited hole pair; hands with a bad
-    card are counted (returned) instead."""
+    and two hole cards of it), one table lookup per pair of the suit's hole ranks (their
+    bits walked without a test per card); hands with a bad card are counted (returned)
+    instead."""
     bad = 0
     for q in range(npending):
         i = U64(pending[q])
         bb = i * U64(5)
         hb = i * U64(h)
         key = U64(0)
-        bm = U64(0)
+        cmask = U64(0)
         for j in range(5):
             c = board[bb + U64(j)]
             key += ck[c]
-            bm += CARD_MASKS[c & 63]
+            cmask += CARD_MASKS[c & 63]
         hkey = U64(0)
+        hmask = U64(0)
         for j in range(h):
-            hkey += ck[hole[hb + U64(j)]]
+            c = hole[hb + U64(j)]
+            hkey += ck[c]
+            hmask += CARD_MASKS[c & 63]
         if (key | hkey) & INVALID_BITS:
             bad += 1
             continue
-        flags = ((key + BIAS3) >> U32) & SUIT_FLAGS
-        s = 0
-        while not (flags >> U64(4 * s + 3)) & U64(1):
-            s += 1
-        row = U64(board_masks[(bm >> U64(16 * s)) & MASK13]) * U64(91)
+        flags = ((key + BIAS3) >> U32) & SUIT_FLAGS  # one suit at most: five cards
+        s16 = (((flags >> U64(7)) & U64(1)) * U64(16) + ((flags >> U64(11)) & U64(1)) * U64(32)
+               + ((flags >> U64(15)) & U64(1)) * U64(48))
+        row = U64(board_masks[(cmask >> s16) & MASK13]) * U64(91)
         best = out[i]
-        for a in range(h):
-            ca = hole[hb + U64(a)]
-            if (ca & 3) != s:
-                continue
-            for b2 in range(a + 1, h):
-                cb = hole[hb + U64(b2)]
-                if (cb & 3) == s:
-                    p = pair_of(ca >> 2, cb >> 2)
-                    v = flush[omaha_flush[row + U64(p)]]
-                    if v > best:
-                        best = v
+        x = (hmask >> s16) & MASK13
+        while x:
+            lo = x & (~x + U64(1))
+            x ^= lo
+            y = x
+            while y:
+                hi = y & (~y + U64(1))
+                y ^= hi
+                best = max(best, flush[omaha_flush[row + U64(mask_pairs[lo | hi])]])
         out[i] = best
     return bad
 
 
-@njit(cache=True, inline="always")
-def pair_of(ra, rb):  # pragma: no cover - jit
-    """Index (0..90) of the unordered rank pair ``ra``, ``rb`` (``tables.pair_index``)."""
-    lo = min(ra, rb)
-    hi = max(ra, rb)
-    return lo * 13 - (lo * (lo - 1)) // 2 + (hi - lo)
-
-
 @njit(cache=True)
 def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
-           omaha_values, card_pairs, board_masks, omaha_flush, out):  # pragma: no cover
+           omaha_values, card_pairs, board_masks, omaha_flush, mask_pairs,
+           out):  # pragma: no cover - jit
     n = out.shape[0]
     sh = U64(shift5)
+    m6 = U64(63)
     pending = np.empty(CHUNK, np.uint32)
     bad = 0
     for start in range(0, n, CHUNK):
@@ -329,22 +335,39 @@ def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
             rk = key & LOW_WORD
             base = U64(board_class[U64(np.int64(rk) + adj5[rk >> sh])])
             hb = U64(i) * U64(h)
-            hkey = U64(0)
-            cls = U64(0)
-            for a in range(h):
-                ca = U64(hole[hb + U64(a)])
-                hkey += ck[ca]
-                for b in range(a + 1, h):
-                    cb = U64(hole[hb + U64(b)]) & U64(63)
-                    v = U64(omaha[base + card_pairs[((ca & U64(63)) << U64(6)) | cb]])
-                    cls = max(cls, v)
+            if h == 4:  # the common hole written out: six pairs, no inner loop
+                c0 = U64(hole[hb])
+                c1 = U64(hole[hb + U64(1)])
+                c2 = U64(hole[hb + U64(2)])
+                c3 = U64(hole[hb + U64(3)])
+                hkey = ck[c0] + ck[c1] + ck[c2] + ck[c3]
+                c0 = (c0 & m6) << U64(6)
+                c1 &= m6
+                c2 &= m6
+                c3 &= m6
+                r1 = c1 << U64(6)
+                cls = max(max(max(omaha[base + card_pairs[c0 | c1]],
+                                  omaha[base + card_pairs[c0 | c2]]),
+                              max(omaha[base + card_pairs[c0 | c3]],
+                                  omaha[base + card_pairs[r1 | c2]])),
+                          max(omaha[base + card_pairs[r1 | c3]],
+                              omaha[base + card_pairs[(c2 << U64(6)) | c3]]))
+            else:
+                hkey = U64(0)
+                cls = 0
+                for a in range(h):
+                    ca = U64(hole[hb + U64(a)])
+                    hkey += ck[ca]
+                    for b in range(a + 1, h):
+                        cb = U64(hole[hb + U64(b)]) & m6
+                        cls = max(cls, omaha[base + card_pairs[((ca & m6) << U64(6)) | cb]])
             out[U64(i)] = omaha_values[cls]
             # a suit with three board cards and two hole cards, or a bad card
             suited = ((key + BIAS3) & (hkey + BIAS2) & test) | ((key | hkey) & INVALID_BITS)
             pending[npending] = np.uint32(i)
             npending += suited != U64(0)
-        bad += _finish_omaha(hole, board, h, ck, flush, board_masks, omaha_flush, pending,
-                             npending, out)
+        bad += _finish_omaha(hole, board, h, ck, flush, board_masks, omaha_flush, mask_pairs,
+                             pending, npending, out)
     return bad
 
 
@@ -356,4 +379,4 @@ def omaha_batch(hole: np.ndarray, board: np.ndarray, bt: BatchTables,
     return int(_omaha(hole.reshape(-1), board.reshape(-1), hole.shape[1], bt.ck,
                       np.uint64(test), bt.flush, bt.shift5, bt.adj5, bt.board_class,
                       bt.omaha, bt.omaha_values, bt.card_pairs, bt.board_masks,
-                      bt.omaha_flush, out))
+                      bt.omaha_flush, bt.mask_pairs, out))
