@@ -193,7 +193,8 @@ def metric_info(name: str) -> MetricInfo:
     words = arg.replace("_", " ")
     if family == "seat_net":
         return MetricInfo(name, f"position {arg} result", "bb per hand",
-                          f"net result per hand of position {arg} (0: first left of the button)")
+                          f"net result per hand of position {arg} (0: first left of the button; "
+                          "a game family: points per game, left of the first dealer)")
     if family == "category":
         return MetricInfo(name, f"{words} at showdown", "share of showdown hands",
                           f"hands shown down whose high hand is {words}")
