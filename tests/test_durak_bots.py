@@ -129,14 +129,14 @@ def test_a_series_is_dealt_by_each_last_durak() -> None:
     game = DurakGame()
     dealer = None
     expected = []
-    for g in range(6):
+    for g in range(4):
         h = play_game(game, [FAM.new_bot(n, (3 + g) * 31 + i) for i, n in enumerate(names)],
                       3 + g, dealer)
         if dealer is not None:
             assert h.dealer == dealer and h.first_attacker == (dealer + 1) % 3
         dealer = h.result().durak if h.result().durak is not None else h.dealer
         expected.append(h.result().deltas)
-    assert FAM.play({}, names, 6, 3) == expected == play_series(None, names, 6, 3)
+    assert FAM.play is play_series and FAM.play({}, names, 4, 3) == expected
 
 
 def test_unknown_bots_are_one_clear_error() -> None:
@@ -149,7 +149,7 @@ def test_the_bots_play_every_table_size() -> None:
     """Each bot finishes games of 2 to 6 players with legal actions only."""
     for n in range(2, 7):
         names = [FAM.bots[i % 3] for i in range(n)]
-        for r in FAM.play({"deck": 52 if n > 4 else 36}, names, 2, n):
+        for r in FAM.play({"deck": 52 if n > 4 else 36}, names, 1, n):
             assert len(r) == n and sum(r) in (-1.0, 0.0)
 
 
@@ -171,5 +171,5 @@ def test_the_stronger_bot_wins_the_duplicate_tournament(a: str, b: str) -> None:
     """Duplicate games (the same cards, each seating played both ways), two players:
     the card counter beats the rule bot and the rule bot beats random, the 95% interval
     of the difference excluding 0."""
-    c = duplicate(FAM, a, b, players=2, games=80, seed=1)
+    c = duplicate(FAM, a, b, players=2, games=40, seed=1)
     assert c.mean > 0 and c.significant, c.as_text()

@@ -1,9 +1,10 @@
 """The built-in durak bots: ``random`` (any legal action), ``rule`` (the lowest card that
 does the job, trumps kept; takes when only a high trump would beat while the stock lasts)
 and ``counter`` (counts the cards: knows which cards are gone, which each opponent picked
-up and who drew the trump card; near the end it deals the unseen cards out consistently
-with that, plays every candidate action on with the rule bot's policy for all seats, and
-picks the one that leaves it the durak least often; earlier it plays as the rule bot).
+up and who drew the trump card; once the stock is down to four cards it deals the unseen
+cards out consistently with that, plays every candidate action on with the rule bot's
+policy for all seats, and picks the one that leaves it the durak least often; before
+that it plays as the rule bot).
 
 A bot answers ``act(view) -> DurakAction`` for a :class:`~.view.DurakView`, built from the
 view alone.
@@ -130,7 +131,7 @@ class CounterBot(DurakBot):
     description = "counts the cards; near the end plays each candidate on with the rule " \
                   "policy over consistent deals of the unseen cards"
 
-    def __init__(self, seed: int | None = None, samples: int = 6, sim_stock: int = 0) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 6, sim_stock: int = 4) -> None:
         super().__init__(seed)
         self.samples, self.sim_stock = samples, sim_stock
 

@@ -197,6 +197,11 @@ class DurakHand:
 
     # the protocol -------------------------------------------------------------------------
     @property
+    def first_dealer(self) -> int:
+        """The seat that dealt (the platform's rows read it)."""
+        return self.dealer
+
+    @property
     def is_over(self) -> bool:
         return self.phase == OVER
 

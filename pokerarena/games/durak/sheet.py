@@ -14,7 +14,8 @@ from pokerarena.games import RecordTable
 
 RECORD = RecordTable(
     "durak_games", "one row per seat of each finished game of American durak",
-    (("seat", "int8", "the seat"),
+    (("deal", "int8", "the deal of the game: always 0 (a game is one deal)"),
+     ("seat", "int8", "the seat"),
      ("players", "int8", "players at the table"),
      ("dealer", "int8", "the seat that dealt (in a later game: the last durak)"),
      ("first_attacker", "int8", "the seat that made the first move"),
@@ -36,7 +37,7 @@ def record_rows(hand: Any) -> list[tuple[Any, ...]]:
     rows = []
     for s in range(n):
         place = r.out_order.index(s) + 1 if s in r.out_order else (n if r.durak == s else 0)
-        rows.append((s, n, hand.dealer, hand.first_attacker, SUITS[hand.trump],
+        rows.append((0, s, n, hand.dealer, hand.first_attacker, SUITS[hand.trump],
                      card_str(hand.trump_card), place, r.durak == s, len(hand.hands[s]),
                      r.takes[s], r.bouts, r.deltas[s]))
     return rows
