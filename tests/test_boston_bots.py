@@ -14,12 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerarena.cards import card_str
+from pokerarena.cards import card_str, parse_card, parse_cards
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games import family
 from pokerarena.games.boston import BostonGame, accept, bid, pass_, play
 from pokerarena.games.boston.league import BOTS, make_bot
-from pokerarena.games.boston.rules import MISERE, PROPOSALS
+from pokerarena.games.boston.rules import BOSTON, MISERE, PROPOSALS
+from pokerarena.games.boston.simulation import SimBot, playout
 from pokerarena.games.play import duplicate, play_game
 
 SHORT = {"simple_tours": 1, "double_tours": 1}
@@ -109,7 +110,7 @@ def test_the_family_fills_every_field():
     """What the platform reads: bots, JSON forms, the record table and its rows."""
     fam = family("boston")
     assert fam.id == "boston" and fam.players == (4, 4) and fam.deck == "52"
-    assert set(fam.bots) == {"random", "rule", "count"}
+    assert set(fam.bots) == {"random", "rule", "count", "sim"}
     for name in ("play", "new_bot", "view_json", "action_json", "parse_action", "record",
                  "record_rows"):
         assert getattr(fam, name) is not None, name
@@ -187,3 +188,24 @@ def test_duplicate_count_beats_rule_and_rule_beats_random():
     assert rr.mean > 0 and rr.significant, rr.as_text()
     cr = duplicate(fam, "count", "rule", players=4, games=300, seed=1, options=one_tour)
     assert cr.mean > 0 and cr.significant, cr.as_text()
+
+
+def test_the_sim_bot_deals_the_unseen_cards_consistently_and_plays_out_whole_deals():
+    """The sim bot's sampled deals keep its own hand, give the turned card to the dealer
+    («последняя карта идет сдающему, он открывает ее») and share out the rest; a playout
+    takes all 13 tricks, and twelve trumps with the boston take every one."""
+    hand = BostonGame(SHORT).new_hand(3, 4)
+    seat = hand.to_act
+    view = hand.observation(seat)
+    assert seat != view.dealer
+    bot = SimBot(1)
+    for _ in range(5):
+        hands = bot._sample(view)
+        assert hands[seat] == list(view.hand) and view.turned in hands[view.dealer]
+        assert sorted(c for h in hands for c in h) == list(range(52))
+        side = tuple(s == seat for s in range(4))
+        assert sum(playout(hands, (view.dealer + 1) % 4, 3, BOSTON, -1, side)) == 13
+    strong = parse_cards("AsKsQsJsTs9s8s7s6s5s4s3sJd")
+    rest = [c for c in range(52) if c not in strong and c != parse_card("2s")]
+    hands = [[parse_card("2s"), *rest[:12]], strong, rest[12:25], rest[25:]]
+    assert playout(hands, 1, 3, BOSTON, -1, (False, True, False, False)) == [0, 13, 0, 0]
