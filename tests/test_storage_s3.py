@@ -143,3 +143,24 @@ def test_the_manifest_and_run_state_live_on_the_store(bucket: str) -> None:
     with pytest.raises(Exception, match="being driven by another process"), store.lock(), \
             again.lock(wait=0.3):
         pass
+
+
+SWISS = {"kind": "tournament", "format": "swiss", "rounds": 2, "name": "swiss-s3",
+         "seed": 11, "bots": ["random", "call", "maniac", "rock"], "seats": 2,
+         "hands": 20, "unit_hands": 20,
+         "games": [{"variant": "holdem", "betting": "fixed_limit"}]}
+
+
+def test_a_swiss_run_pairs_its_rounds_from_the_rows_on_the_store(bucket: str,
+                                                                 tmp_path) -> None:
+    """The schedule reads each landed unit's rows where they are (the bucket), so the
+    second round is paired as on a local path; its summary is put beside the parts."""
+    from pokerarena.platform.api.testing import played, table_rows
+
+    uri = f"{bucket}/swiss"
+    played(uri, SWISS, "sw")
+    played(tmp_path, SWISS, "sw")
+    for table in ("hands", "seats"):
+        assert table_rows(uri, "sw", table) == table_rows(tmp_path, "sw", table)
+    summary = fsys.read_bytes(fsys.join(uri, "runs", "sw", "tournament.json"))
+    assert summary == (tmp_path / "runs" / "sw" / "tournament.json").read_bytes()

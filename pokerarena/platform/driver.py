@@ -127,7 +127,7 @@ class RunDriver:
         self.manage_executor = manage_executor
         self.on_progress = on_progress
         self.on_unit = on_unit
-        self.schedule = Schedule(spec, store.run_id, store.run_dir)
+        self.schedule = Schedule(spec, store.run_id, store.location)
         self.plan: Plan = self.schedule.first  # a Swiss run's: its first round
         self._cancel = threading.Event()
         self._lock = threading.Lock()

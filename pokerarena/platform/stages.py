@@ -40,7 +40,7 @@ from typing import Any
 
 from pokerarena.platform.planner import Unit, UnitLimits, match_units, plan
 from pokerarena.platform.spec import RunSpec, StopRule
-from pokerarena.platform.storage import part_path
+from pokerarena.platform.storage import is_uri, read_part
 from pokerarena.tournaments.pairings import swiss_round
 from pokerarena.tournaments.sprt import MIN_PAIRS, Sprt
 
@@ -73,10 +73,9 @@ class UnitResult:
 
 def read_unit(run_dir: str | Path, unit_id: str, first_bot: str) -> UnitResult:
     """:class:`UnitResult` of a landed unit, from its ``seats`` and ``hands`` parts."""
-    import pyarrow.parquet as pq
 
-    seats = pq.read_table(part_path(run_dir, "seats", unit_id), columns=["hand", "bot", "net"])
-    hands = pq.read_table(part_path(run_dir, "hands", unit_id), columns=["hand", "deal", "bb"])
+    seats = read_part(run_dir, "seats", unit_id, ["hand", "bot", "net"])  # or an object's
+    hands = read_part(run_dir, "hands", unit_id, ["hand", "deal", "bb"])
     groups = seats.join(hands, "hand").group_by(["deal", "bot", "bb"]).aggregate(
         [("net", "sum"), ("hand", "count")]).to_pylist()
     groups.sort(key=lambda g: (g["deal"], g["bot"], g["bb"]))
@@ -235,7 +234,7 @@ class Schedule:
     def __init__(self, spec: RunSpec, run_id: str, run_dir: str | Path) -> None:
         self.spec = spec
         self.run_id = run_id
-        self.run_dir = Path(run_dir)
+        self.run_dir = run_dir if is_uri(run_dir) else Path(run_dir)  # where its parts are
         self.limits = UnitLimits.of(spec.limits.model_dump())
         tournament = spec.kind == "tournament"
         self.stop: StopRule | None = spec.stop if tournament else None

@@ -56,6 +56,7 @@ from pokerarena.workers.parts import (
     check_part,
     part_key,
     part_path,
+    read_part,
     remove_stale_temporaries,
     write_part,
 )
@@ -66,7 +67,7 @@ from pokerarena.workers.rows import TABLES as ROW_TABLES
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",
            "remove_stale_temporaries", "write_part", "SCHEMAS", "TABLES", "check_part",
            "Damage", "PartScan", "scan_parts", "readable_parts", "damaged_units",
-           "data_location", "is_uri", "part_key"]
+           "data_location", "is_uri", "part_key", "read_part"]
 
 TABLES = tuple(ROW_TABLES)  # hands, seats, actions, faults, places, units (workers.rows)
 UNIT_DIR_PREFIX = "unit="

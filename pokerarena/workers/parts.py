@@ -59,6 +59,16 @@ def part_key(run_dir: str | Path, table: str, unit_id: str) -> str | Path:
     return part_path(run_dir, table, unit_id)
 
 
+def read_part(run_dir: str | Path, table: str, unit_id: str,
+              columns: list[str] | None = None) -> pa.Table:
+    """The unit's part of ``table`` (of a run folder or an object-store run URI)."""
+    key = part_key(run_dir, table, unit_id)
+    if isinstance(key, str):
+        fs, path = fsys.resolve(key)
+        return pq.read_table(path, columns=columns, filesystem=fs)
+    return pq.read_table(key, columns=columns)
+
+
 # the footer check ---------------------------------------------------------------------
 
 _checked: dict[tuple[str, int, int, int, int], str | None] = {}
