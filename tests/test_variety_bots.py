@@ -7,6 +7,9 @@ rule beats random."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -126,6 +129,13 @@ def test_bots_are_deterministic_for_a_seed_and_unknown_ones_an_error():
     assert logs[0] == logs[1]
     with pytest.raises(VarietyError, match="unknown bot"):
         make_bot("nobody")
+    # sim compiles (or loads) its kernels in start_game, which a table does not time,
+    # instead of in its first act (a fresh process: nothing compiled before)
+    code = ("from pokerarena.games.variety import VarietyGame, kernels as k;"
+            "from pokerarena.games.variety.bots import make_bot;"
+            "make_bot('sim', 1).start_game(VarietyGame().new_hand(1, 4).observation(0));"
+            "assert k.search_play.signatures and k.search_bid.signatures")
+    assert subprocess.run([sys.executable, "-c", code], timeout=300).returncode == 0
     with pytest.raises(VarietyError, match="samples"):
         BOTS["sim"](1, samples=0)
 

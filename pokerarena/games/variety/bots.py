@@ -163,6 +163,10 @@ class SimBot(VarietyBot):
         if self.samples < 1 or self.bid_samples < 1:
             raise VarietyError("variety: sim: samples and bid_samples are 1 or more")
 
+    def start_game(self, view: VarietyView) -> None:
+        """Compile (or load) the kernels before the first decision, which a table times."""
+        _warm()
+
     def _flags(self, view: VarietyView) -> tuple[bool, bool, int]:
         o = view.options
         return o.credit == "own", o.compare == "net", o.defender_bonus
@@ -224,6 +228,27 @@ class SimBot(VarietyBot):
                               tricks, view.contract, mates, attack, *self._flags(view),
                               cands, self.samples)
         return view.legal[int(np.argmax(means))]
+
+
+_WARM: list[bool] = []
+
+
+def _warm() -> None:
+    """Run both searches once on a tiny position (once a process)."""
+    if _WARM:
+        return
+    own = np.repeat(np.arange(4, dtype=np.int64), 13)
+    unseen = np.arange(13, 52, dtype=np.int64)
+    one = np.ones(1, np.int64)
+    base = np.where(own == 0, 0, -1).astype(np.int64)
+    k.search_bid(0, base, unseen, 0, one * 2, one, one * 2, False, False, 10, 1)
+    caps = np.array([0, 13, 13, 13], np.int64)
+    mates = np.array([1, 0, 3, 2], np.int64)
+    attack = np.array([1, 1, 0, 0], np.int64)
+    z = np.zeros(4, np.int64)
+    k.search_play(0, base, unseen, caps, np.zeros((4, 4), np.bool_), 0, z - 1, z - 1, 0,
+                  z.copy(), z.copy(), z.copy(), 2, mates, attack, False, False, 10, one * 0, 1)
+    _WARM.append(True)
 
 
 BOTS: dict[str, type[VarietyBot]] = {b.name: b for b in (RandomBot, RuleBot, SimBot)}
