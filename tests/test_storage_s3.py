@@ -164,3 +164,19 @@ def test_a_swiss_run_pairs_its_rounds_from_the_rows_on_the_store(bucket: str,
         assert table_rows(uri, "sw", table) == table_rows(tmp_path, "sw", table)
     summary = fsys.read_bytes(fsys.join(uri, "runs", "sw", "tournament.json"))
     assert summary == (tmp_path / "runs" / "sw" / "tournament.json").read_bytes()
+
+
+def test_standings_are_put_beside_the_parts(bucket: str) -> None:
+    """``write_standings`` (after a run, ``leaderboard --write``, the API) puts the
+    tables on the store, where every reader's views find them."""
+    from pokerarena.platform.api.testing import played
+    from pokerarena.platform.standings import write_standings
+
+    uri = f"{bucket}/standings"
+    played(uri, SPEC, "st")
+    written = write_standings(uri, "st")
+    assert fsys.exists(fsys.join(uri, "runs", "st", "standings", "ranking.parquet"))
+    con = connect(uri, "st")
+    ranked = con.execute("SELECT bot FROM ranking ORDER BY bot").fetchall()
+    con.close()
+    assert ranked == [("call",), ("random",)] and written["tables"]["ranking"] == 2

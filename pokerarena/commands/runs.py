@@ -95,7 +95,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena run``."""
     from pokerarena.platform.driver import RunDriver, RunFailed
     from pokerarena.platform.executors import LocalExecutor, RayExecutor, ray_address
-    from pokerarena.platform.query import STANDINGS_DIR
     from pokerarena.platform.spec import SpecError, load_spec, run_id_problem
     from pokerarena.platform.standings import write_after_run
 
@@ -134,7 +133,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 130
     summary = final.as_dict()
     if written := write_after_run(data, driver.run_id, driver.spec.kind, final.status):
-        driver.store.publish(STANDINGS_DIR)  # beside the parts, on an object store
         print(f"standings written to {data}/{written['path']}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary))

@@ -237,8 +237,10 @@ def write_standings(data: str | Path, run_id: str,
     store, info = writable(data, run_id)
     tables = standings_tables(out if out is not None else run_standings(data, run_id))
     folder = store.run_dir / STANDINGS_DIR
+    store.run_dir.mkdir(parents=True, exist_ok=True)  # an object store's: a local folder
     write_tables(folder, tables, {"run_id": run_id, "status": info.status,
                                   "units_done": info.units_done, "hands": info.hands_done})
+    store.publish(STANDINGS_DIR)  # beside the parts, on an object store
     return {"run_id": run_id, "status": info.status, "path": f"runs/{run_id}/{STANDINGS_DIR}",
             "tables": {name: t.num_rows for name, t in tables.items()}}
 
