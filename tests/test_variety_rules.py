@@ -354,7 +354,7 @@ def test_a_view_shows_only_the_seats_own_cards_and_the_json_forms_round_trip():
     assert mover["legal"] == [{"kind": "bid", "contract": c} for c in range(1, 9)]
     for a in (bid(7), play("Td")):
         assert fam.parse_action(fam.action_json(a), view) == a
-        assert parse_action(a.text()) == a
+        assert parse_action(a.text()) == a and fam.parse_action(a.text(), view) == a
     for bad in ({"kind": "bid", "contract": 9}, {"kind": "play", "card": "Zz"}, {"kind": "pass"},
                 [1], {"kind": "bid", "contract": True}, {"kind": "play", "card": "Jk"}):
         with pytest.raises(IllegalAction):

@@ -66,9 +66,11 @@ def parse_action(text: str) -> VarietyAction:
 
 
 def action_from_json(data: Any, view: Any = None) -> VarietyAction:
-    """The inverse of :meth:`VarietyAction.as_json` (an unknown or malformed object is an
-    :class:`IllegalAction`); ``view`` is the view it answers, unused: whether the action
-    is legal there is the game's to say."""
+    """The inverse of :meth:`VarietyAction.as_json`, or the text form (``"play As"``); an
+    unknown or malformed answer is an :class:`IllegalAction`. ``view`` is the view it
+    answers, unused: whether the action is legal there is the game's to say."""
+    if isinstance(data, str):
+        return parse_action(data)
     if not isinstance(data, dict):
         raise IllegalAction(f"variety: an action is a JSON object, not {data!r}")
     kind = data.get("kind")
