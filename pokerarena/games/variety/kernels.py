@@ -31,15 +31,14 @@ _CP, _CM, _TP, _TM = CARD_PLUS, CARD_MINUS, TRICK_PLUS, TRICK_MINUS
 _TRUMP, _LOW = TRUMP, LOW_WINS
 
 
-@njit(cache=True)
-def card_values(contract):  # type: ignore[no-untyped-def]
-    """What taking each card is worth under ``contract`` (plus minus minus), and what a
-    trick itself is worth (contract 1's majority counts as 1 a trick for the policy)."""
-    val = _CP[contract] - _CM[contract]
-    tval = _TP[contract] - _TM[contract]
-    if contract == 1:
-        tval = 1
-    return val, tval
+# What taking each card is worth under each contract (plus minus minus), what a trick
+# itself is worth (contract 1's majority counts as 1 a trick for the policy), and
+# whether a contract pays (for tricks or cards) rather than penalises: tables, so the
+# policy allocates nothing.
+_VAL = CARD_PLUS - CARD_MINUS
+_TVAL = TRICK_PLUS - TRICK_MINUS
+_TVAL[1] = 1
+_POS = (_TVAL * 4 + _VAL.sum(axis=1) / 13.0) > 0
 
 
 @njit(cache=True)
@@ -51,8 +50,9 @@ def policy(own, p, tc, tp, tlen, contract, mate):  # type: ignore[no-untyped-def
     the trick and the card to whoever is winning it), the weakest such card in a
     paying contract and the strongest in a penalising one."""
     trump, low = _TRUMP[contract], _LOW[contract]
-    val, tval = card_values(contract)
-    pos = tval * 4 + val.sum() / 13.0 > 0
+    val = _VAL[contract]
+    tval = _TVAL[contract]
+    pos = _POS[contract]
     led = -1 if tlen == 0 else tc[0] & 3
     has_led = False
     if led >= 0:
