@@ -53,6 +53,7 @@ from pokerarena.workers import fsys, landing
 from pokerarena.workers.fsys import data_location, is_uri
 from pokerarena.workers.parts import (
     PART_NAME,
+    check_object,
     check_part,
     part_key,
     part_path,
@@ -181,8 +182,8 @@ def _scan_object_run(run_uri: str, run_id: str, scan: PartScan) -> None:
         folders.add(rel[0])
         if rel[2] == PART_NAME and rel[1].startswith(UNIT_DIR_PREFIX):
             uri = fsys.uri_of(run_uri, item.path)
-            units.setdefault(rel[1][len(UNIT_DIR_PREFIX):], {})[rel[0]] = (uri,
-                                                                          check_part(uri))
+            units.setdefault(rel[1][len(UNIT_DIR_PREFIX):], {})[rel[0]] = (
+                uri, check_object(uri, found=item))
     _sort_units(run_uri, run_id, folders, units, scan)
 
 

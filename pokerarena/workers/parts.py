@@ -148,9 +148,12 @@ def buffer_problem(buf: pa.Buffer) -> str | None:
     return problem if problem is not None else _chunks_problem(pa.BufferReader(buf), data_end)
 
 
-def _check_object(uri: str, deep: bool) -> str | None:
+def check_object(uri: str, deep: bool = True, found: pafs.FileInfo | None = None
+                 ) -> str | None:
+    """:func:`check_part` of an object, given its ``found`` listing entry when the caller
+    has one (a scan lists a run's objects with their sizes: no request per part then)."""
     try:
-        found = fsys.info(uri)
+        found = found if found is not None else fsys.info(uri)
     except OSError as exc:
         return f"cannot be read: {exc}"
     if found.type == pafs.FileType.NotFound:
@@ -185,7 +188,7 @@ def check_part(path: str | Path, deep: bool = True) -> str | None:
     land hundreds of parts a second). An object-store URI is checked by ranged reads,
     cached per (URI, size, modification time)."""
     if fsys.is_uri(path):
-        return _check_object(str(path), deep)
+        return check_object(str(path), deep)
     p = Path(path)
     try:
         st = os.lstat(p)
