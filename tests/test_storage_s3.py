@@ -61,6 +61,14 @@ def test_a_location_is_a_path_a_file_uri_or_an_s3_uri() -> None:
         data_location("s3:///p")
 
 
+def test_a_bucket_that_is_not_there_is_one_clear_error(bucket: str) -> None:
+    from pokerarena.platform.spec import SpecError
+
+    store = RunStore(bucket.replace("protocol", "no-such-bucket") + "/x", "r")
+    with pytest.raises(SpecError, match="cannot write the run there: .*bucket"):
+        store.create(parse_spec(SPEC))
+
+
 def test_a_retried_unit_after_a_crash_mid_write_leaves_one_copy(bucket: str) -> None:
     store, units = _store(bucket, "retry")
     unit = units[0]

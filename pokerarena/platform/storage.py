@@ -308,10 +308,16 @@ class RunStore:
         doc = {"run_id": self.run_id, "created": _now(), "digest": spec.digest(),
                "spec": spec.model_dump(mode="json")}
         if self.remote:
-            if self.exists():
-                raise FileExistsError(str(self.location))
-            fsys.write_bytes(self._key("spec.json"),
-                             (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+            try:
+                if self.exists():
+                    raise FileExistsError(str(self.location))
+                fsys.write_bytes(self._key("spec.json"),
+                                 (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+            except FileExistsError:
+                raise
+            except OSError as exc:  # no such bucket, no store there, access denied
+                raise SpecError(f"{self.location}: cannot write the run there: "
+                                f"{str(exc).splitlines()[0]}") from None
             return
         self.run_dir.mkdir(parents=True, exist_ok=False)
         tmp = self.run_dir / ".spec.json.tmp"

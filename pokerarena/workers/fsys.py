@@ -10,8 +10,9 @@ from the standard AWS environment variables (``AWS_ENDPOINT_URL_S3`` or
 ``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``), so a worker on any node reaches the
 same bucket as its driver without being told more than the URI.
 
-An object is written with one PUT, which an object store makes visible whole or not at
-all: the object-store counterpart of a rename into place.
+An object is written in one upload (``pyarrow.fs`` makes it a multipart upload), which
+an object store shows only once it completes, whole: the object-store counterpart of a
+rename into place.
 """
 
 from __future__ import annotations
