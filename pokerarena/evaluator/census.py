@@ -17,19 +17,26 @@ from numba import njit
 
 from pokerarena.cards import CardError, deck
 from pokerarena.evaluator import fast, generic
-from pokerarena.evaluator.kernels import SUIT_BIAS, flush_suit, hash_slot, suit_ranks
+from pokerarena.evaluator.kernels import LOW_WORD, SUIT_BIAS, flush_suit, hash_slot, suit_ranks
 from pokerarena.evaluator.rankings import CATEGORY_NAMES, KIND_A5, KIND_HIGH, Ranking
 from pokerarena.evaluator.words import category, qualifies_low
 
 CHUNK = 1 << 20
+FOUR_BIAS = np.uint64(0x4444)  # flush_suit with it: a suit reached four
 
 
 @njit(cache=True)
-def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist, a_lo=0,
-                  a_hi=1 << 30):
+def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist, suffix,
+                  rank_keys, a_lo=0, a_hi=1 << 30):  # pragma: no cover - jit
     """Histogram of table slots (non-flush) and suit masks (flush) over all 7-card hands
     (those whose first card is ``cards[a]`` for ``a_lo <= a < a_hi``: a part of the
-    census, so that machines can share it)."""
+    census, so that machines can share it).
+
+    The flush test is hoisted out of the innermost loop: when the first six cards hold
+    no four of a suit, no seventh card can make a flush, and the seventh cards of one
+    rank make the same hand: that loop (all but a few percent of them) counts by rank,
+    ``suffix[f + 1, r]`` cards of rank ``r`` after index ``f`` (13 lookups instead of
+    up to 46, and no histogram cell bumped twice in a row)."""
     n = cards.shape[0]
     row = np.zeros(7, np.uint8)
     for a in range(a_lo, min(a_hi, n - 6)):
@@ -50,9 +57,16 @@ def _fast_census7(cards, ck, shift, offsets, ranks_only, slot_hist, flush_hist, 
                         for f in range(e + 1, n - 1):
                             kf = ke + ck[cards[f]]
                             row[5] = cards[f]
+                            if ranks_only or not flush_suit(kf, FOUR_BIAS) >= 0:
+                                for r in range(13):
+                                    m = suffix[f + 1, r]
+                                    if m:
+                                        slot_hist[hash_slot(kf + rank_keys[r], shift,
+                                                            offsets)] += m
+                                continue
                             for g in range(f + 1, n):
                                 key = kf + ck[cards[g]]
-                                s = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+                                s = flush_suit(key, SUIT_BIAS)
                                 if s >= 0:
                                     row[6] = cards[g]
                                     flush_hist[suit_ranks(row, 0, 7, s)] += 1
@@ -137,8 +151,13 @@ def _table_counts(ranking: Ranking, cards: np.ndarray, k: int,
     flush_hist = np.zeros(8192, np.int64)
     if k == 7:
         lo, hi = first or (0, cards.size)
+        # suffix[i, r]: cards of rank r from index i on
+        onehot = np.zeros((cards.size + 1, 13), np.int64)
+        onehot[np.arange(cards.size), cards >> 2] = 1
+        suffix = np.cumsum(onehot[::-1], axis=0)[::-1].copy()
+        rank_keys = t.card_keys[0:52:4] & LOW_WORD  # the rank part of a card's key
         _fast_census7(cards, t.card_keys, shift, offsets, t.ranks_only, slot_hist, flush_hist,
-                      lo, hi)
+                      suffix, rank_keys, lo, hi)
     else:
         _fast_census_k(cards, k, t.card_keys, shift, offsets, t.ranks_only, slot_hist,
                        flush_hist)
