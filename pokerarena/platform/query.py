@@ -118,10 +118,13 @@ class ViewCache:
         self._lock = threading.Lock()
         self.part_reads = 0
 
-    def _signature(self, path: str) -> str | None:
-        """The part's schema as text; None when it went away or cannot be read."""
+    def _signature(self, path: str, stamp: tuple[int, int] | None = None) -> str | None:
+        """The part's schema as text; None when it went away or cannot be read.
+        ``stamp``: its ``(mtime_ns, size)`` when a listing gave them (an object store's)."""
         try:
-            if is_uri(path):
+            if stamp is not None:
+                key = stamp
+            elif is_uri(path):
                 found = fsys.info(path)
                 key = (int(found.mtime_ns or 0), int(found.size or 0))
             else:
@@ -161,7 +164,7 @@ class ViewCache:
             groups: dict[str, list[str]] = {}
             for path in sorted(str(p) for p in scan.parts.get(table, [])):
                 seen.add(path)
-                sig = self._signature(path)
+                sig = self._signature(path, scan.stamps.get(path))
                 if sig is not None:
                     groups.setdefault(sig, []).append(path)
             tables[table] = list(groups.values())

@@ -102,6 +102,8 @@ class PartScan:
 
     parts: dict[str, list[Any]] = field(default_factory=lambda: {t: [] for t in TABLES})
     """Per table, the parts' paths (:class:`Path`; on an object store, URI strings)."""
+    stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """An object store's parts: ``(mtime_ns, size)`` from the listing, by URI."""
     damaged: list[Damage] = field(default_factory=list)
 
     def damaged_units(self) -> list[dict[str, Any]]:
@@ -182,6 +184,7 @@ def _scan_object_run(run_uri: str, run_id: str, scan: PartScan) -> None:
         folders.add(rel[0])
         if rel[2] == PART_NAME and rel[1].startswith(UNIT_DIR_PREFIX):
             uri = fsys.uri_of(run_uri, item.path)
+            scan.stamps[uri] = (int(item.mtime_ns or 0), int(item.size or 0))
             units.setdefault(rel[1][len(UNIT_DIR_PREFIX):], {})[rel[0]] = (
                 uri, check_object(uri, found=item))
     _sort_units(run_uri, run_id, folders, units, scan)
