@@ -95,6 +95,18 @@ def test_a_painted_tournament_on_ray_writes_games_seats_and_score_sheets(
     assert [(k, n, d) for k, n, d in sheets] == [(k, 6, 1) for k in range(4)]
 
 
+def test_rows_on_ray_equal_the_rows_played_in_process(ray_run: tuple[Path, str],
+                                                     tmp_path: Path) -> None:
+    """A unit's rows are a pure function of the unit: the same on Ray's workers as in
+    this process (after a warm-up that compiled the bots' kernels, or without one)."""
+    from pokerarena.platform.api.testing import table_rows
+
+    data, run_id = ray_run
+    local = played(tmp_path, TOURNAMENT).run_id
+    for table in ("hands", "seats", "faults", "painted_deals"):
+        assert table_rows(tmp_path, local, table) == table_rows(data, run_id, table), table
+
+
 def test_standings_are_points_per_game_with_intervals_in_the_cli_and_the_api(
         ray_run: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
     """The leaderboard of a family run: each bot's points per game (the mean of its
@@ -141,3 +153,75 @@ def test_the_sheet_command_prints_a_games_score_sheet(
     assert [float(x) for x in lines[-1].split()[1:]] == [n for (n,) in nets]
     assert main(["sheet", run_id, "--data", str(data), "--game", "99"]) == 2
     assert "no game 99" in capsys.readouterr().err
+
+
+def test_the_dashboard_shows_a_painted_run_in_points_per_game(
+        ray_run: tuple[Path, str], browser) -> None:
+    """The web dashboard (chromium) draws a family run's ranking and cross table from
+    ``points_per_game`` and labels them points/game."""
+    import httpx
+
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.server import ServedApp
+
+    data, run_id = ray_run
+    with ServedApp(create_app(data, token="t")) as served, \
+            httpx.Client(base_url=served.url, timeout=30) as client:
+        pts = client.get(f"/api/runs/{run_id}/standings").json()["points_per_game"]
+        page = browser.new_page(viewport={"width": 1280, "height": 1600})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{served.url}/#{run_id}")
+        page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
+        assert "points/game" in page.inner_text("#ranking-unit")
+        assert "points/game" in page.inner_text("#cross-unit")
+        labels = page.eval_on_selector_all("#chart-ranking g.rank-item text",
+                                           "ts => ts.map(t => t.textContent)")
+        first = pts["bots"][0]
+        assert labels[0] == first["bot"]
+        assert float(labels[1].split("±")[0].replace(",", "")) == pytest.approx(
+            first["value"], abs=0.5)
+        a, b = pts["cross"]["bots"][0], pts["cross"]["bots"][1]
+        cell = page.inner_text(f"#standings-cross td[data-bot='{a}'][data-opponent='{b}']")
+        assert float(cell.split("±")[0]) == pytest.approx(pts["cross"]["points"][0][1], abs=0.05)
+        page.close()
+    assert errors == []
+
+
+STUDY = {"kind": "study", "name": "painted-study", "seed": 5, "bots": ["rule"] * 4,
+         "hands": 8, "unit_hands": 4,
+         "games": [{"variant": "painted", "options": {"max_cards": 3},
+                    "sweep": {"dealer_restriction": [True, False]}}],
+         "study": {"questions": [{"text": "Does the dealer's restriction cost the dealer?",
+                                  "metrics": ["dealer_edge", "score_spread", "seat_net:3"]}]}}
+
+
+def test_a_painted_study_on_ray_measures_the_dealer_and_the_spread(
+        ray_cluster: str, tmp_path: Path) -> None:
+    """«Сдающий не может заказать такое количество взяток, чтобы общая сумма заказов
+    равнялась количеству карт на руках» (the dealer's restriction): a grid of the
+    option, each cell's dealer edge (per deal of the sheet: the dealer's points minus the
+    others' mean), spread of scores and per-seat points with intervals, and the paired
+    comparison against the baseline cell, equal to the same figures computed directly."""
+    from pokerarena.platform.study_report import study_results, write_report
+
+    run_id = played(tmp_path, STUDY, executor=RayExecutor(2)).run_id
+    out = study_results(tmp_path, run_id)
+    assert out["family"] == "painted" and out["exact_tables"] is None
+    got = {(m["cell"], m["metric"]): m for m in out["metrics"]}
+    _, edges = query(tmp_path, """
+        WITH d AS (SELECT match, game, deal, sum(points) FILTER (WHERE seat = dealer)
+                     - avg(points) FILTER (WHERE seat <> dealer) AS edge
+                   FROM painted_deals GROUP BY ALL)
+        SELECT match, avg(edge) FROM d GROUP BY 1 ORDER BY 1""", run_id)
+    _, spreads = query(tmp_path, """
+        SELECT match, avg(sd) FROM (SELECT match, hand, stddev_pop(net / 2) AS sd FROM seats
+                                    GROUP BY ALL) GROUP BY 1 ORDER BY 1""", run_id)
+    for (cell, edge), (_, spread) in zip(edges, spreads, strict=True):
+        assert got[(cell, "dealer_edge")]["value"] == pytest.approx(edge)
+        assert got[(cell, "score_spread")]["value"] == pytest.approx(spread)
+        m = got[(cell, "seat_net:3")]
+        assert m["lo"] < m["value"] < m["hi"] and m["n"] == 8
+    compared = {c["metric"] for c in out["comparisons"] if c["cell"] == 1}
+    assert {"dealer_edge", "score_spread", "points"} <= compared
+    assert write_report(tmp_path, run_id).exists()

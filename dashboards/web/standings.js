@@ -75,14 +75,15 @@ function lineChart(svg, series) {
 
 // The cross table of the standings: each row bot's mbb/hand against each column bot with
 // its 95% half-width, bots in ranking order. Its table is made here on first use.
-function crossTable(cross, order) {
+function crossTable(cross, order, unit = "mbb/hand") {
   let table = document.getElementById("standings-cross");
   if (!table) {
     table = el("table", { id: "standings-cross" }, el("thead"), el("tbody"));
     document.querySelector("#standings .grid").append(el("div", {},
-      el("h3", {}, "Cross table ", el("small", { class: "muted" },
-        "(row bot's mbb/hand vs. column bot, ±95%; blocks: deals)")), table));
+      el("h3", {}, "Cross table ", el("small", { class: "muted", id: "cross-unit" })), table));
   }
+  document.getElementById("cross-unit").textContent =
+    `(row bot's ${unit} vs. column bot, ±95%; blocks: deals)`;
   const index = new Map(cross.bots.map((b, i) => [b, i]));
   table.tHead.replaceChildren(el("tr", {}, el("th", {}, ""),
     ...order.map((b) => el("th", { class: "num" }, b))));
@@ -98,7 +99,11 @@ function crossTable(cross, order) {
 function renderStandings(runId, st) {
   const section = document.getElementById("standings");
   section.hidden = false;
-  rankingChart(document.getElementById("chart-ranking"), st.bots);
+  // a game family's run (painted poker, ...): its standings in points per game
+  const pts = st.points_per_game;
+  const unit = pts ? pts.unit : "mbb/hand";
+  document.getElementById("ranking-unit").textContent = `(${unit}, 95% interval)`;
+  rankingChart(document.getElementById("chart-ranking"), pts ? pts.bots : st.bots);
   const bt = new Map((st.bradley_terry || []).map((r) => [r.bot, r]));
   const os = new Map(st.openskill.map((r) => [r.bot, r]));
   const tbody = document.querySelector("#ratings tbody");
@@ -118,7 +123,8 @@ function renderStandings(runId, st) {
   lineChart(document.getElementById("chart-cumulative"), st.bots.map((b) => ({
     name: b.bot, x: st.cumulative[b.bot].hands, y: st.cumulative[b.bot].bb,
     band: st.cumulative[b.bot].band })));
-  crossTable(st.cross, st.bots.map((b) => b.bot));
+  crossTable(pts ? { bots: pts.cross.bots, mbb_per_hand: pts.cross.points, ci95: pts.cross.ci95 }
+    : st.cross, st.bots.map((b) => b.bot), unit);
   const names = st.cross.bots;
   const steps = st.openskill_history.map((_, i) => i + 1);
   lineChart(document.getElementById("chart-history"), names.map((n, k) => ({

@@ -135,6 +135,31 @@ class FamilyGuard:
                 closer()
 
 
+_WARM: set[tuple[str, int, tuple[str, ...]]] = set()
+
+
+def warm_up(game: Any, key: str, bots: Sequence[Any], steps: int) -> None:
+    """Throwaway play of ``game`` (identified by ``key``) by ``bots`` (fresh built-in
+    ones, one per seat) for up to ``steps`` decisions, once per process and game, seats
+    and bot types, outside every time limit: a bot's first decisions compile its numba
+    kernels (seconds on a loaded machine), which must not count as its thinking time."""
+    ident = (key, len(bots), tuple(type(b).__qualname__ for b in bots))
+    if ident in _WARM:
+        return
+    hand = game.new_hand(0, len(bots), 0)
+    for s, b in enumerate(bots):
+        b.start_game(hand.observation(s))
+    for _ in range(steps):
+        if hand.is_over:
+            break
+        s = hand.to_act
+        try:
+            hand.apply(bots[s].act(hand.observation(s)), s)
+        except Exception:  # noqa: BLE001 - a warm-up's mistakes are nobody's faults
+            hand.apply(hand.legal_actions()[0], s)
+    _WARM.add(ident)
+
+
 OnDecision = Callable[[int, float], None]
 """``on_decision(seat, seconds)``: a decision the bot in ``seat`` was asked for."""
 
@@ -169,4 +194,4 @@ def play_family_game(game: Any, guards: Sequence[FamilyGuard], seed: int,
     return hand, by_fault
 
 
-__all__ = ["FamilyFault", "FamilyGuard", "OnDecision", "play_family_game"]
+__all__ = ["FamilyFault", "FamilyGuard", "OnDecision", "play_family_game", "warm_up"]

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.arena.family_match import FamilyGuard, play_family_game
+from pokerarena.arena.family_match import FamilyGuard, play_family_game, warm_up
 from pokerarena.games import Family, family
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.records import PlayedUnit
@@ -41,7 +41,10 @@ from pokerarena.workers.rows import (
 )
 from pokerarena.workers.unit import Unit
 
-__all__ = ["family_bot", "play_family_unit", "score_scale"]
+__all__ = ["WARM_UP_STEPS", "family_bot", "play_family_unit", "score_scale"]
+
+WARM_UP_STEPS = 12
+"""Decisions per seat of the throwaway warm-up game before a unit's first game."""
 
 
 def score_scale(fam: Family) -> int:
@@ -126,6 +129,11 @@ def play_family_unit(unit: Unit, observer: UnitObserver | None = None) -> Played
     guards = [FamilyGuard(family_bot(fam, name, _seed_of(s), lim.decision_seconds), name,
                           lim.decision_seconds, lim.max_faults, faults_seen)
               for name, s in zip(unit.bots, bot_seqs, strict=True)]
+    builtin = [name for name in unit.bots if not name.startswith(("http://", "https://"))]
+    if builtin:  # compile the bots' kernels outside the time limits (a fresh process)
+        warm_up(game, json.dumps([fam.id, unit.options], sort_keys=True),
+                [family_bot(fam, builtin[i % len(builtin)], 0) for i in range(n)],
+                WARM_UP_STEPS * n)
     rows = _FamilyRows(unit, fam)
     rotations = n if unit.duplicate else 1
     try:
