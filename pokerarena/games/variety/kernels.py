@@ -211,21 +211,19 @@ def search_play(seed, base, unseen, caps, void, seat, tc, tp, tlen, plus, minus,
 def search_bid(seed, base, unseen, seat, contracts, partners, leaders, own_credit, net,
                bonus, samples):  # type: ignore[no-untyped-def]
     """Mean :func:`objective` of attacking with each of ``contracts`` (partner
-    ``partners[k]``, -1: one of the other three, in turn over the samples; first lead
-    ``leaders[k]``) over ``samples`` deals of the other hands, played out whole."""
+    ``partners[k]``, first lead ``leaders[k]``) over ``samples`` deals of the other
+    hands, played out whole."""
     np.random.seed(seed)
     out = np.zeros(contracts.size)
     caps = np.full(4, 13, np.int64)
     caps[seat] = 0
     void = np.zeros((4, 4), np.bool_)
-    others = np.array([(seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4])
-    for j in range(samples):
+    for _ in range(samples):
         own0 = sample(base, unseen, caps, void, seat)
         for k in range(contracts.size):
-            mate = partners[k] if partners[k] >= 0 else others[j % 3]
             attack = np.zeros(4, np.int64)
             attack[seat] = 1
-            attack[mate] = 1
+            attack[partners[k]] = 1
             mates = np.zeros(4, np.int64)
             for s in range(4):
                 for q in range(4):
