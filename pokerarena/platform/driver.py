@@ -376,8 +376,11 @@ class RunDriver:
 
     def _landed_damage(self, unit: Unit) -> str | None:
         """Why a unit reported finished is not sound on disk, or None (each part's frame,
-        seen from the driver: its worker parsed every footer before landing it)."""
-        for table in (*unit_tables(unit.variant), "units"):  # a family's unit: + its record
+        seen from the driver: its worker parsed every footer before landing it). On an
+        object store only the commit (the ``units`` part, put last): every part was
+        checked in the worker's memory, and an object is there whole or not at all."""
+        tables = ("units",) if self.store.remote else (*unit_tables(unit.variant), "units")
+        for table in tables:  # a family's unit: + its record
             path = part_key(self.store.location, table, unit.unit_id)
             problem = check_part(path, deep=False)
             if problem is not None:
