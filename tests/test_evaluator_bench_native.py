@@ -34,7 +34,8 @@ if "{broken}" == "yes":
     ranks = ranks[::-1].copy()  # each hand gets another's value
 if len(sys.argv) > 5:
     ranks.tofile(sys.argv[5])
-print(json.dumps({{"kind": kind, "hands": int(rows.shape[0]), "evals_per_sec": 1e6}}))
+print(json.dumps({{"kind": kind, "hands": int(rows.shape[0]), "evals_per_sec": 1e6,
+                  "evals_per_cpu_sec": 2e6}}))
 '''
 
 
@@ -56,7 +57,9 @@ def test_native_rounds_against_a_driver(tmp_path: Path, game: str) -> None:
     assert set(native["evals_per_sec"]) == names | {"pokerarena"}
     for name in names:
         assert native["evals_per_sec"][name] == 1e6
+        assert native["evals_per_cpu_sec"][name] == 2e6
         assert native["ratio"][name] == native["evals_per_sec"]["pokerarena"] / 1e6
+        assert native["cpu_ratio"][name] == native["evals_per_cpu_sec"]["pokerarena"] / 2e6
     assert native["rounds"] == rounds and len(native["load_avg_1min"]) == 2
 
 

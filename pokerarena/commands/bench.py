@@ -205,7 +205,8 @@ def format_result(r: dict) -> str:
             x = r[part]
             lines.append(f"  {part}, alternating with ours, best of each (load average "
                          f"{[round(v, 1) for v in x['load_avg_1min']]}):")
-            lines += [f"    {nm:<24}: {v / 1e6:10.1f} M evals/s"
+            lines += [f"    {nm:<24}: {v / 1e6:10.1f} M evals/s, "
+                      f"{x['evals_per_cpu_sec'][nm] / 1e6:10.1f} per CPU s"
                       + ("" if nm not in x.get("agree", {}) else
                          f"   (ordering agrees: {'yes' if x['agree'][nm] else 'NO'})")
                       for nm, v in x["evals_per_sec"].items()]
