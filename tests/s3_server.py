@@ -9,6 +9,7 @@ subprocesses the tests start inherit), yields the bucket's URI and stops it agai
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -53,6 +54,10 @@ def s3_store(bucket: str = "arena") -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
+        from pokerarena.platform.storage import local_folder
+
+        # what the drivers derived locally for this bucket (standings, summaries)
+        shutil.rmtree(local_folder(f"s3://{bucket}"), ignore_errors=True)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)

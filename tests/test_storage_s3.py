@@ -159,8 +159,8 @@ SWISS = {"kind": "tournament", "format": "swiss", "rounds": 2, "name": "swiss-s3
          "games": [{"variant": "holdem", "betting": "fixed_limit"}]}
 
 
-def test_a_swiss_run_pairs_its_rounds_from_the_rows_on_the_store(bucket: str,
-                                                                 tmp_path) -> None:
+def test_a_swiss_run_pairs_its_rounds_from_the_rows_on_the_store(
+        bucket: str, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The schedule reads each landed unit's rows where they are (the bucket), so the
     second round is paired as on a local path; its summary is put beside the parts."""
     from pokerarena.platform.api.testing import played, table_rows
@@ -172,6 +172,13 @@ def test_a_swiss_run_pairs_its_rounds_from_the_rows_on_the_store(bucket: str,
         assert table_rows(uri, "sw", table) == table_rows(tmp_path, "sw", table)
     summary = fsys.read_bytes(fsys.join(uri, "runs", "sw", "tournament.json"))
     assert summary == (tmp_path / "runs" / "sw" / "tournament.json").read_bytes()
+    # another machine's `pokerarena show` finds it there (not in its own local folder)
+    from pokerarena.commands.runs import show_data
+
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("POKERARENA_CACHE", str(elsewhere))
+    shown = show_data(uri, "sw")["swiss"]
+    assert shown and shown == show_data(tmp_path, "sw")["swiss"]
 
 
 def test_standings_are_put_beside_the_parts(bucket: str) -> None:

@@ -236,9 +236,9 @@ def show_data(data: Path | str, run_id: str) -> dict[str, Any]:
     info = store.info().as_dict()
     info["spec"] = store.spec_doc()["spec"]
     info["unreadable_units"] = store.damaged_units()
-    from pokerarena.platform.stages import load_summary
+    from pokerarena.platform.stages import SUMMARY_NAME, load_summary
 
-    if (staged := load_summary(store.run_dir)) is not None:  # Swiss rounds, early stops
+    if (staged := load_summary(store.fetch(SUMMARY_NAME))) is not None:  # Swiss rounds, early stops
         info.update(decisions=staged["decisions"], hands_saved=staged["hands_saved"],
                     swiss=staged.get("standings"))
     con = connect(data, run_id)

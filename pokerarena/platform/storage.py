@@ -533,6 +533,19 @@ class RunStore:
         exclude each other, only a driver's exclusive lock)."""
         return landing.driver_alive(self.location)
 
+    def fetch(self, name: str) -> Path:
+        """``run_dir``, with the file ``name`` of an object-store run copied into it from
+        beside the parts when it is there (a summary another machine's driver wrote);
+        a local run's folder as it is."""
+        if self.remote:
+            try:
+                data = fsys.read_bytes(self._key(name))
+            except FileNotFoundError:
+                return self.run_dir
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            (self.run_dir / name).write_bytes(data)
+        return self.run_dir
+
     def publish(self, name: str) -> None:
         """Put the local file or folder ``run_dir/name`` (standings, a summary) beside
         the run's parts on its object store (each file one PUT); a local run has
