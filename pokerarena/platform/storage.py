@@ -334,7 +334,7 @@ class RunStore:
                 return json.loads(fsys.read_bytes(self._key("spec.json")))
             return json.loads(self.spec_path.read_text())
         except FileNotFoundError:
-            raise SpecError(f"no run {self.run_id!r} under {self.data_dir}") from None
+            raise SpecError(f"no run {self.run_id!r} under {self.data_location}") from None
 
     def load_spec(self) -> RunSpec:
         """The stored spec, validated again."""
