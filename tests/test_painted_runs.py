@@ -225,3 +225,33 @@ def test_a_painted_study_on_ray_measures_the_dealer_and_the_spread(
     compared = {c["metric"] for c in out["comparisons"] if c["cell"] == 1}
     assert {"dealer_edge", "score_spread", "points"} <= compared
     assert write_report(tmp_path, run_id).exists()
+
+
+def test_a_painted_run_submitted_over_http(ray_cluster: str, tmp_path: Path) -> None:
+    """``POST /api/runs`` takes a family's spec (its variant and bots pass the service's
+    policy), drives it on Ray to the end; a bad family option is a 422 naming it."""
+    import httpx
+
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.executors import MeteredRayExecutor
+    from pokerarena.platform.api.server import ServedApp
+    from pokerarena.platform.api.testing import wait_for
+
+    auth = {"Authorization": "Bearer t"}
+    spec = {"kind": "match", "name": "painted-http", "seed": 2, "bots": ["rule", "random"],
+            "hands": 2, "games": [{"variant": "painted", "options": {"max_cards": 2}}]}
+    app = create_app(tmp_path, token="t", executor_factory=lambda: MeteredRayExecutor(1),
+                     web_dir=None)
+    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=30) as client:
+        bad = client.post("/api/runs", json={**spec, "games": [
+            {"variant": "painted", "options": {"tariff": 7}}]}, headers=auth)
+        assert bad.status_code == 422 and "games[0].options" in bad.json()["error"]
+        r = client.post("/api/runs", json=spec, headers=auth)
+        assert r.status_code == 201, r.text
+        run_id = r.json()["run_id"]
+        run = wait_for(lambda: (lambda x: x if x["status"] not in (
+            "created", "running", "cancelling") else None)(
+                client.get(f"/api/runs/{run_id}").json()), 300, what="painted run finished")
+        assert run["status"] == "finished"
+        body = client.get(f"/api/runs/{run_id}/standings").json()
+    assert body["unit"] == "points/game" and len(body["points_per_game"]["bots"]) == 2
