@@ -58,7 +58,10 @@ class BatchTables(NamedTuple):
     """The arrays the batch kernels read, derived once from a ranking's :class:`Tables`."""
 
     ck: np.ndarray  # uint64[256]: card keys, INVALID above 51
-    test: np.uint64  # bits of key + BIAS5 that send a hand to the second loop
+    ck5: np.ndarray  # ck + BIAS5, ck + BIAS3, ck + BIAS2: a hand's first card carries
+    ck3: np.ndarray  # the bias of its suit test, so the loop adds nothing for it
+    ck2: np.ndarray
+    test: np.uint64  # bits of a biased key that send a hand to the second loop
     flush: np.ndarray
     shift5: int
     adj5: np.ndarray
@@ -169,7 +172,7 @@ def build_batch_tables(t: Tables) -> BatchTables:
     ids, table = _omaha_flush_table(t.flush, _pair_ranks())
     board_class = (_padded(t.omaha_board, t.shift5).astype(np.int64) * 91).astype(np.int32)
     return BatchTables(
-        ck, np.uint64(test), t.flush,
+        ck, ck + BIAS5, ck + BIAS3, ck + BIAS2, np.uint64(test), t.flush,
         t.shift5, _row_adjusted(t.offsets5, t.shift5), _padded(t.values5, t.shift5),
         t.shift6, _row_adjusted(t.offsets6, t.shift6), _padded(t.values6, t.shift6),
         t.shift7, _row_adjusted(t.offsets7, t.shift7), _padded(t.values7, t.shift7),
@@ -217,7 +220,7 @@ def _finish_high(flat, k, ck, flush, pending, npending, out):  # pragma: no cove
 
 
 @njit(cache=True)
-def _high7(flat, ck, test, flush, shift, adj, values, out):  # pragma: no cover - jit
+def _high7(flat, ck, ck5, test, flush, shift, adj, values, out):  # pragma: no cover - jit
     n = out.shape[0]
     sh = U64(shift)
     pending = np.empty(CHUNK, np.uint32)
@@ -226,19 +229,20 @@ def _high7(flat, ck, test, flush, shift, adj, values, out):  # pragma: no cover 
         npending = 0
         for i in range(start, min(start + CHUNK, n)):
             b = U64(i) * U64(7)
-            key = (ck[flat[b]] + ck[flat[b + U64(1)]] + ck[flat[b + U64(2)]]
+            key = (ck5[flat[b]] + ck[flat[b + U64(1)]] + ck[flat[b + U64(2)]]
                    + ck[flat[b + U64(3)]] + ck[flat[b + U64(4)]] + ck[flat[b + U64(5)]]
                    + ck[flat[b + U64(6)]])
             rk = key & LOW_WORD
             out[U64(i)] = values[U64(np.int64(rk) + adj[rk >> sh])]
             pending[npending] = np.uint32(i)
-            npending += ((key + BIAS5) & test) != U64(0)
+            npending += (key & test) != U64(0)
         bad += _finish_high(flat, 7, ck, flush, pending, npending, out)
     return bad
 
 
 @njit(cache=True)
-def _high_k(flat, k, ck, test, flush, shift, adj, values, out):  # pragma: no cover - jit
+def _high_k(flat, k, ck, ck5, test, flush, shift, adj, values,
+            out):  # pragma: no cover - jit
     n = out.shape[0]
     sh = U64(shift)
     pending = np.empty(CHUNK, np.uint32)
@@ -247,13 +251,13 @@ def _high_k(flat, k, ck, test, flush, shift, adj, values, out):  # pragma: no co
         npending = 0
         for i in range(start, min(start + CHUNK, n)):
             b = U64(i) * U64(k)
-            key = U64(0)
-            for j in range(k):
+            key = ck5[flat[b]]
+            for j in range(1, k):
                 key += ck[flat[b + U64(j)]]
             rk = key & LOW_WORD
             out[U64(i)] = values[U64(np.int64(rk) + adj[rk >> sh])]
             pending[npending] = np.uint32(i)
-            npending += ((key + BIAS5) & test) != U64(0)
+            npending += (key & test) != U64(0)
         bad += _finish_high(flat, k, ck, flush, pending, npending, out)
     return bad
 
@@ -264,11 +268,11 @@ def high_batch(hands: np.ndarray, bt: BatchTables, out: np.ndarray) -> int:
     k = hands.shape[1]
     flat = hands.reshape(-1)
     if k == 7:
-        return int(_high7(flat, bt.ck, bt.test, bt.flush, bt.shift7, bt.adj7, bt.values7,
-                          out))
+        return int(_high7(flat, bt.ck, bt.ck5, bt.test, bt.flush, bt.shift7, bt.adj7,
+                          bt.values7, out))
     shift, adj, values = ((bt.shift6, bt.adj6, bt.values6) if k == 6
                           else (bt.shift5, bt.adj5, bt.values5))
-    return int(_high_k(flat, k, bt.ck, bt.test, bt.flush, shift, adj, values, out))
+    return int(_high_k(flat, k, bt.ck, bt.ck5, bt.test, bt.flush, shift, adj, values, out))
 
 
 # ------------------------------------------------------------------------- Omaha
@@ -318,7 +322,7 @@ def _finish_omaha(hole, board, h, ck, flush, board_masks, omaha_flush, mask_pair
 
 
 @njit(cache=True)
-def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
+def _omaha(hole, board, h, ck, ck3, ck2, test, flush, shift5, adj5, board_class, omaha,
            omaha_values, card_pairs, board_masks, omaha_flush, mask_pairs,
            out):  # pragma: no cover - jit
     n = out.shape[0]
@@ -330,7 +334,7 @@ def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
         npending = 0
         for i in range(start, min(start + CHUNK, n)):
             bb = U64(i) * U64(5)
-            key = (ck[board[bb]] + ck[board[bb + U64(1)]] + ck[board[bb + U64(2)]]
+            key = (ck3[board[bb]] + ck[board[bb + U64(1)]] + ck[board[bb + U64(2)]]
                    + ck[board[bb + U64(3)]] + ck[board[bb + U64(4)]])
             rk = key & LOW_WORD
             base = U64(board_class[U64(np.int64(rk) + adj5[rk >> sh])])
@@ -340,7 +344,7 @@ def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
                 c1 = U64(hole[hb + U64(1)])
                 c2 = U64(hole[hb + U64(2)])
                 c3 = U64(hole[hb + U64(3)])
-                hkey = ck[c0] + ck[c1] + ck[c2] + ck[c3]
+                hkey = ck2[c0] + ck[c1] + ck[c2] + ck[c3]
                 c0 = (c0 & m6) << U64(6)
                 c1 &= m6
                 c2 &= m6
@@ -353,7 +357,7 @@ def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
                           max(omaha[base + card_pairs[r1 | c3]],
                               omaha[base + card_pairs[(c2 << U64(6)) | c3]]))
             else:
-                hkey = U64(0)
+                hkey = BIAS2
                 cls = 0
                 for a in range(h):
                     ca = U64(hole[hb + U64(a)])
@@ -363,7 +367,7 @@ def _omaha(hole, board, h, ck, test, flush, shift5, adj5, board_class, omaha,
                         cls = max(cls, omaha[base + card_pairs[((ca & m6) << U64(6)) | cb]])
             out[U64(i)] = omaha_values[cls]
             # a suit with three board cards and two hole cards, or a bad card
-            suited = ((key + BIAS3) & (hkey + BIAS2) & test) | ((key | hkey) & INVALID_BITS)
+            suited = (key & hkey & test) | ((key | hkey) & INVALID_BITS)
             pending[npending] = np.uint32(i)
             npending += suited != U64(0)
         bad += _finish_omaha(hole, board, h, ck, flush, board_masks, omaha_flush, mask_pairs,
@@ -376,7 +380,7 @@ def omaha_batch(hole: np.ndarray, board: np.ndarray, bt: BatchTables,
     """Omaha values for C-contiguous hole ``uint8[N, h]`` and five-card boards
     ``uint8[N, 5]`` into ``out``; returns how many hands hold a code that is no card."""
     test = bt.test & FIVE_OF_A_SUIT  # the suit flags only: bad cards are tested apart
-    return int(_omaha(hole.reshape(-1), board.reshape(-1), hole.shape[1], bt.ck,
-                      np.uint64(test), bt.flush, bt.shift5, bt.adj5, bt.board_class,
+    return int(_omaha(hole.reshape(-1), board.reshape(-1), hole.shape[1], bt.ck, bt.ck3,
+                      bt.ck2, np.uint64(test), bt.flush, bt.shift5, bt.adj5, bt.board_class,
                       bt.omaha, bt.omaha_values, bt.card_pairs, bt.board_masks,
                       bt.omaha_flush, bt.mask_pairs, out))
