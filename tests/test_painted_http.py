@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -32,6 +33,9 @@ class _Bot(BaseHTTPRequestHandler):
         elif self.path == "/illegal" and doc["phase"] == "play":
             answer = {"kind": "play", "card": "2c"}  # no deuces in the 36-card deck
         elif self.path == "/illegal":
+            answer = doc["legal"][0]
+        elif self.path == "/slow":
+            time.sleep(1.0)
             answer = doc["legal"][0]
         else:
             answer = {"kind": "dance"}
@@ -89,3 +93,17 @@ def test_a_bad_answer_is_a_fault_and_the_first_legal_action_plays(
     _, sheet = query(tmp_path, "SELECT count(DISTINCT deal) FROM painted_deals "
                      "GROUP BY game", run_id)
     assert sheet == [(len(deal_plan(PaintedOptions(max_cards=2), 2)),)] * 2  # whole games
+
+
+def test_a_stalled_bot_times_out_and_is_removed_after_max_faults(server: str,
+                                                                  tmp_path: Path) -> None:
+    """A bot past its decision time is abandoned (a ``timeout`` fault); with
+    ``max_faults = 1`` it is then removed and the guard's fallback plays for it to the
+    end of the unit."""
+    spec = {**_spec([f"{server}/slow", "rule"]),
+            "limits": {"decision_seconds": 0.2, "max_faults": 1}}
+    run_id = played(tmp_path, spec).run_id
+    _, faults = query(tmp_path, "SELECT hand, kind FROM faults ORDER BY hand, kind", run_id)
+    assert faults == [(0, "removed"), (0, "timeout")]
+    _, games = query(tmp_path, "SELECT count(*) FROM hands", run_id)
+    assert games == [(2,)]
