@@ -131,8 +131,12 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
     total = np.zeros(h.shape[0], dtype=np.int64)
     boards = 0
     if exact:
-        total += _shares(h, _boards(b, rest[_completions(rest.size, k)]), rk, unit)
-        boards = math.comb(rest.size, k)
+        tails = _completions(rest.size, k)
+        hands = np.empty((h.shape[0] * tails.shape[0], h.shape[1] + BOARD_CARDS),
+                         dtype=np.uint8)
+        _enumerated_hands(h, b, rest, tails, hands)
+        total += _shares(hands, h.shape[0], rk, unit)
+        boards = tails.shape[0]
     else:
         assert samples is not None
         rng = np.random.default_rng(seed)
@@ -140,9 +144,9 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
             m = min(CHUNK, samples - boards)
             # the draws of evaluator.equity.sample_without_replacement, in its order
             draws = np.stack([rng.integers(0, rest.size - j, size=m) for j in range(k)])
-            out = np.empty((m, BOARD_CARDS), dtype=np.uint8)
-            _sampled_boards(rest, b, draws, out)
-            total += _shares(h, out, rk, unit)
+            hands = np.empty((h.shape[0] * m, h.shape[1] + BOARD_CARDS), dtype=np.uint8)
+            _sampled_hands(h, b, rest, draws, hands)
+            total += _shares(hands, h.shape[0], rk, unit)
             boards += m
     return [float(x / (unit * boards)) for x in total.tolist()]
 
@@ -168,23 +172,12 @@ def _completions(n: int, k: int) -> np.ndarray:
     return np.array(list(itertools.combinations(range(n), k)), dtype=np.intp).reshape(-1, k)
 
 
-def _boards(board: np.ndarray, tails: np.ndarray) -> np.ndarray:
-    """``uint8[M, 5]``: the board, then each row of ``tails``."""
-    out = np.empty((tails.shape[0], BOARD_CARDS), dtype=np.uint8)
-    out[:, :board.size] = board
-    out[:, board.size:] = tails
-    return out
-
-
-def _shares(holes: np.ndarray, boards: np.ndarray, rk: Any, unit: int) -> np.ndarray:
-    """Each hole's summed share (``int64[P]``) of a pot of ``unit`` on each board, split
-    evenly among the best hands."""
-    p, m, n = holes.shape[0], boards.shape[0], holes.shape[1]
-    hands = np.empty((p, m, n + BOARD_CARDS), dtype=np.uint8)
-    hands[:, :, :n] = holes[:, None, :]
-    hands[:, :, n:] = boards[None, :, :]
-    values = np.asarray(evaluate_batch(hands.reshape(p * m, -1), rk)).reshape(p, m)
-    out = np.zeros(p, dtype=np.int64)
+def _shares(hands: np.ndarray, players: int, rk: Any, unit: int) -> np.ndarray:
+    """Each player's summed share (``int64[P]``) of a pot of ``unit`` on each board,
+    split evenly among the best hands (``hands``: player ``p``'s on board ``i`` in row
+    ``p * boards + i``)."""
+    values = np.asarray(evaluate_batch(hands, rk)).reshape(players, -1)
+    out = np.zeros(players, dtype=np.int64)
     _split_sums(values, unit, out)
     return out
 
@@ -208,23 +201,52 @@ def _split_sums(values, unit, out):  # pragma: no cover - jit
                 out[p] += per
 
 
+@njit(cache=True, inline="always")
+def _put(holes, board, tail_row, tails, rest, i, m, hands):  # pragma: no cover - jit
+    """Row ``p * m + i`` of ``hands`` for every player ``p``: its hole cards, the board,
+    then the cards of ``rest`` at ``tails[tail_row]``."""
+    h = holes.shape[1]
+    b = board.size
+    for p in range(holes.shape[0]):
+        row = p * m + i
+        for j in range(h):
+            hands[row, j] = holes[p, j]
+        for j in range(b):
+            hands[row, h + j] = board[j]
+        for j in range(tails.shape[1]):
+            hands[row, h + b + j] = rest[tails[tail_row, j]]
+
+
 @njit(cache=True)
-def _sampled_boards(rest, board, draws, out):  # pragma: no cover - jit
-    """Each row of ``out``: the board, then ``k`` distinct cards of ``rest`` by a partial
-    Fisher-Yates shuffle of ``rest``'s indices with the ``draws[j, row]`` offsets (the
-    row swaps of ``sample_without_replacement``, one row at a time)."""
+def _enumerated_hands(holes, board, rest, tails, hands):  # pragma: no cover - jit
+    """Every player's hand on every completion of the board (``tails``: rows of indices
+    into ``rest``)."""
+    m = tails.shape[0]
+    for i in range(m):
+        _put(holes, board, i, tails, rest, i, m, hands)
+
+
+@njit(cache=True)
+def _sampled_hands(holes, board, rest, draws, hands):  # pragma: no cover - jit
+    """Every player's hand on each sampled board: ``k`` distinct cards of ``rest`` by a
+    partial Fisher-Yates shuffle of its indices with the ``draws[j, row]`` offsets (the
+    row swaps of ``evaluator.equity.sample_without_replacement``, one row at a time;
+    each row's swaps are undone after it, so every row starts from the identity)."""
     n = rest.size
     k = draws.shape[0]
-    b = board.size
-    perm = np.empty(n, dtype=np.int64)
-    for i in range(out.shape[0]):
-        for j in range(n):
-            perm[j] = j
-        for j in range(b):
-            out[i, j] = board[j]
+    m = draws.shape[1]
+    perm = np.arange(n)
+    tail = np.empty((1, k), dtype=np.int64)
+    for i in range(m):
         for j in range(k):
             r = j + draws[j, i]
             x = perm[j]
             perm[j] = perm[r]
             perm[r] = x
-            out[i, b + j] = rest[perm[j]]
+            tail[0, j] = perm[j]
+        _put(holes, board, 0, tail, rest, i, m, hands)
+        for j in range(k - 1, -1, -1):
+            r = j + draws[j, i]
+            x = perm[j]
+            perm[j] = perm[r]
+            perm[r] = x
