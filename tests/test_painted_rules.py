@@ -522,7 +522,7 @@ def test_the_catalogue_lists_painted_apart_from_the_poker_variants():
     assert "painted" in family_ids() and "painted" not in variant_ids()
     assert isinstance(new_game("painted", {"jokers": 1}), PaintedGame)
     with pytest.raises(UserError, match="unknown game family"):
-        new_game("durak")
+        new_game("no_such_family")
 
 
 def test_pokerarena_variants_lists_painted(pokerarena_cli):
