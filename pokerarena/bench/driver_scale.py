@@ -29,7 +29,8 @@ import numpy as np
 
 from pokerarena.platform.driver import RunDriver
 from pokerarena.platform.spec import parse_spec
-from pokerarena.platform.storage import TABLES, part_path
+from pokerarena.platform.storage import part_path
+from pokerarena.workers.rows import unit_tables
 from pokerarena.workers.unit import Unit
 
 
@@ -82,7 +83,7 @@ class SimulatedExecutor:
         return self._tickets
 
     def _land(self, unit: Unit, run_dir: str) -> None:
-        for table in TABLES:
+        for table in (*unit_tables(unit.variant), "units"):  # a poker unit's tables
             src = part_path(self.template, table, self.template_unit)
             dst = part_path(run_dir, table, unit.unit_id)
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -103,7 +104,7 @@ class SimulatedExecutor:
             self._load[slot] -= 1
             self._land(unit, run_dir)
             out.append((ticket, {"unit_id": unit.unit_id, "hands": unit.hands,
-                                 "rows": {t: 1 for t in TABLES if t != "units"},
+                                 "rows": {t: 1 for t in unit_tables(unit.variant)},
                                  "bytes": 1, "play_seconds": self.unit_seconds,
                                  "write_seconds": 0.0, "cpu_seconds": 0.0,
                                  "worker": f"sim:{slot}", "attempt": attempt}, None))
