@@ -20,6 +20,7 @@ def test_bench_reports_both_levels_and_the_split() -> None:
         assert split["engine_and_bots"] == r["bare"]["cpu_s_per_1000_hands"]
         assert abs(split["engine_and_bots"] + split["recording"]
                    - level["cpu_s_per_1000_hands"]) < 1e-3
+        assert split["recording_per_hand_least"] > 0
         assert level["rows"]["hands"] == 30 and level["rows"]["seats"] == 180
     assert r["records"]["full"]["rows"]["actions"] > 30 * 6
     assert r["records"]["hands"]["rows"]["actions"] == 0

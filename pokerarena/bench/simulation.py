@@ -5,7 +5,9 @@ exactly as a worker plays it (:func:`~pokerarena.workers.records.play_unit`, at 
 record level asked for), and beside it the same match without rows (the unit's game,
 seeds, bots, fault policy and stack from :func:`~pokerarena.workers.records.unit_table`,
 ``play_match`` with no callbacks): the engine and the bots alone. A level's recording
-cost is its CPU over that bare match's. The ways take turns within each repeat (a change
+cost is its CPU over that bare match's, and, steadier where neighbours load the machine,
+its recorder timed hand by hand on one bare match (:func:`recording_cost`). The ways take
+turns within each repeat (a change
 of the machine's load falls on all alike) and the least CPU of the repeats is kept, in
 CPU seconds of this process (``time.process_time``: on a shared machine wall time
 measures the neighbours). Benchmarks only: no test asserts these numbers.
@@ -14,12 +16,14 @@ measures the neighbours). Benchmarks only: no test asserts these numbers.
 from __future__ import annotations
 
 import functools
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from pokerarena import native
-from pokerarena.workers.records import GameCache, play_unit, unit_table
+from pokerarena.workers.records import GameCache, UnitRecorder, play_unit, unit_table
+from pokerarena.workers.rows import ACTIONS, HANDS, SEATS
 from pokerarena.workers.unit import Unit
 
 BOTS = ("tag", "lag", "rock", "equity", "tag", "lag")
@@ -48,6 +52,49 @@ def _bare(unit: Unit, cache: GameCache) -> None:
 def _rows_of(unit: Unit, cache: GameCache) -> dict[str, int]:
     """The unit through play_unit; its rows per table."""
     return {name: t.num_rows for name, t in play_unit(unit, cache).tables.items()}
+
+
+def recording_cost(units: dict[str, Unit], cache: GameCache, reps: int = 3
+                   ) -> dict[str, float]:
+    """CPU seconds per 1,000 hands of each level's recorder on the very hands of one
+    bare match: each hand handed to ``reps`` recorders of each level in turn, the least
+    of each hand's times summed, plus the least time of building the Arrow tables (a
+    neighbour's burst falls on one of the tries, not on the figure)."""
+    from pokerarena.arena.match import play_match
+
+    first = next(iter(units.values()))
+    t = unit_table(first, cache)
+    recs = {r: [UnitRecorder(u, t.game, t.stack, None) for _ in range(reps)]
+            for r, u in units.items()}
+    spent = dict.fromkeys(units, 0.0)
+    clock = time.process_time
+
+    def on_decision(d: Any) -> None:
+        for group in recs.values():
+            for rec in group:
+                rec.on_decision(d)
+
+    def on_hand(no: int, hand: Any, seat_of: list[int]) -> None:
+        for r, group in recs.items():
+            least = math.inf
+            for rec in group:
+                c0 = clock()
+                rec.on_hand(no, hand, seat_of)
+                least = min(least, clock() - c0)
+            spent[r] += least
+
+    play_match(t.game, t.entrants, first.hands, t.table_seed, policy=t.policy,
+               stack=t.stack, match_no=first.match, deal_seed=first.deal_seed(),
+               on_hand=on_hand, on_decision=on_decision)
+    out = {}
+    for r, group in recs.items():
+        least = math.inf
+        for rec in group:
+            c0 = clock()
+            HANDS.table(rec.hands), SEATS.table(rec.seats), ACTIONS.table(rec.actions)
+            least = min(least, clock() - c0)
+        out[r] = _per_1000(spent[r] + least, first.hands)
+    return out
 
 
 def _cpu(run: Callable[[], Any]) -> tuple[float, Any]:
@@ -80,6 +127,7 @@ def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
             best[name] = min(best.get(name, cpu), cpu)
             rows[name] = out
     bare = best["bare"]
+    recording = recording_cost(units, cache)
     levels = {}
     for r in records:
         levels[r] = {
@@ -87,14 +135,17 @@ def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
             "cpu_s_per_1000_hands": _per_1000(best[r], hands),
             "split_cpu_s_per_1000_hands": {
                 "engine_and_bots": _per_1000(bare, hands),
-                "recording": _per_1000(best[r] - bare, hands)},
+                "recording": _per_1000(best[r] - bare, hands),
+                "recording_per_hand_least": recording[r]},
             "rows": rows[r]}
     return {"benchmark": "simulation", "variant": "holdem", "betting": "no_limit",
             "players": len(bots), "bots": list(bots), "hands": hands,
             "repeats": max(1, repeats), "seed": seed, "native": native.compiled(),
             "timing": "CPU seconds (time.process_time) of this process, the least of the "
             "repeats; engine_and_bots: the unit's match without rows, recording: a "
-            "level's CPU over it",
+            "level's CPU over it; recording_per_hand_least: the level's recorder timed "
+            "hand by hand on one match, the least of 3 tries of each hand (steadier on a "
+            "loaded machine)",
             "bare": {"hands_per_cpu_s": round(hands / bare, 1),
                      "cpu_s_per_1000_hands": _per_1000(bare, hands)},
             "records": levels}
