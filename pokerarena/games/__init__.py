@@ -97,6 +97,14 @@ def families() -> tuple[Family, ...]:
     return tuple(_FAMILIES[k] for k in family_ids())
 
 
+def entrant_bot(label: str) -> str:
+    """The built-in bot an entrant plays: ``rule#2`` is a second entrant playing
+    ``rule`` (a tournament lists each entrant once, and a four-seat family with three
+    built-in bots still fills its tables), ``rule`` is itself."""
+    name, sep, copy = label.partition("#")
+    return name if sep and copy.isdigit() else label
+
+
 def new_game(name: str, options: dict[str, Any] | None = None) -> Any:
     """A game of family ``name`` with ``options``."""
     return family(name).make(options)
@@ -115,5 +123,5 @@ def _register_builtin() -> None:
 
 _register_builtin()
 
-__all__ = ["Family", "GameFamilyError", "RecordTable", "families", "family", "family_ids",
-           "new_game", "register_game_family"]
+__all__ = ["Family", "GameFamilyError", "RecordTable", "entrant_bot", "families", "family",
+           "family_ids", "new_game", "register_game_family"]

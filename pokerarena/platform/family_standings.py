@@ -154,19 +154,25 @@ def score_sheet(data: str | Path, run_id: str, unit: str | None = None,
     store = RunStore(data, run_id)
     if not store.exists():
         raise NoSheet(f"no run {run_id!r} under {data}")
+    from pokerarena.games import family
+
     fam = run_family(parse_spec(store.spec_doc()["spec"]))
-    record = None if fam is None else dealer_record(fam)
-    if record is None:
+    rec = None if fam is None else family(fam).record
+    if fam is None or rec is None:
         raise NoSheet(f"run {run_id!r} has no score sheet (a game family's run has one)")
+    painted = set(SHEET_COLUMNS) <= {c[0] for c in rec.columns}
+    columns = [c[0] for c in rec.columns]
     con = connect(data, run_id)
     try:
-        first = con.execute(f"SELECT unit, game FROM {record} ORDER BY unit, game "
+        first = con.execute(f"SELECT unit, game FROM {rec.name} ORDER BY unit, game "
                             "LIMIT 1").fetchone()
         if first is None:
             raise NoSheet(f"run {run_id!r} has no finished games yet")
         unit = unit or str(first[0])
         game = first[1] if game is None else game
-        rows = con.execute(sheet_sql(record), [unit, game]).fetchall()
+        rows = con.execute(sheet_sql(rec.name) if painted else
+                           f"SELECT {', '.join(columns)} FROM {rec.name} WHERE unit = ? "
+                           "AND game = ? ORDER BY ALL", [unit, game]).fetchall()
         bots = [r[0] for r in con.execute(
             "SELECT bot FROM seats WHERE unit = ? AND hand = ? ORDER BY seat",
             [unit, game]).fetchall()]
@@ -174,7 +180,34 @@ def score_sheet(data: str | Path, run_id: str, unit: str | None = None,
         con.close()
     if not rows:
         raise NoSheet(f"run {run_id!r}: no game {game} in unit {unit!r}")
-    return _sheet_text(rows, bots, f"{run_id} unit {unit} game {game}")
+    title = f"{run_id} unit {unit} game {game}"
+    if painted:
+        return _sheet_text(rows, bots, title)
+    return _record_text(rows, columns, bots, title)
+
+
+SHEET_COLUMNS = ("deal", "kind", "cards", "dealer", "trump", "seat", "bid", "tricks",
+                 "points", "total")
+"""A record with these columns is printed as the document's sheet (a column pair per
+seat); any other family's record as its table, row by row."""
+
+
+def _record_text(rows: list[tuple], columns: list[str], bots: list[str], title: str) -> str:
+    """The record's rows as an aligned text table (the seats' bots named above it)."""
+    cells = [[_cell(v) for v in r] for r in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    lines = [title, "  ".join(f"seat {s}: {b}" for s, b in enumerate(bots)),
+             "  ".join(c.rjust(w) for c, w in zip(columns, widths, strict=True))]
+    lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
+    return "\n".join(lines)
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:+.1f}" if v != int(v) else f"{int(v):+d}"
+    return str(v)
 
 
 def _sheet_text(rows: list[tuple], bots: list[str], title: str) -> str:

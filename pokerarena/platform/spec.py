@@ -538,12 +538,14 @@ def family_bot_problem(family: str, name: str) -> str | None:
     """Why ``name`` is not a bot of game family ``family`` (None when it is): one of its
     built-in bots, or an ``http://`` endpoint speaking its JSON
     (:mod:`pokerarena.bots.adapters.family_http`)."""
+    from pokerarena.games import entrant_bot
     from pokerarena.games import family as family_of
 
     known = family_of(family).bots
-    if name in known or name.startswith(("http://", "https://")):
+    if entrant_bot(name) in known or name.startswith(("http://", "https://")):
         return None
-    return f"{name!r} is not a {family} bot; its bots: {', '.join(known)} (or an http:// URL)"
+    return (f"{name!r} is not a {family} bot; its bots: {', '.join(known)} (a second "
+            "entrant playing one: rule#2), or an http:// URL")
 
 
 def _check_family(spec: RunSpec) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from pokerarena.arena.family_match import FamilyGuard, play_family_game, warm_up
-from pokerarena.games import Family, family
+from pokerarena.games import Family, entrant_bot, family
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.records import PlayedUnit
 from pokerarena.workers.rows import (
@@ -60,7 +60,7 @@ def family_bot(fam: Family, name: str, seed: int, timeout: float | None = None) 
         return FamilyHttpBot(fam, name, timeout=timeout or 10.0)
     if fam.new_bot is None:
         raise ValueError(f"{fam.id}: the family has no built-in bots")
-    return fam.new_bot(name, seed)
+    return fam.new_bot(entrant_bot(name), seed)
 
 
 def _seed_of(ss: np.random.SeedSequence) -> int:
