@@ -44,9 +44,9 @@ costs is not the call but every array that crosses it.
   with the shuffle and the share as helpers of four arrays; 53 ns again with those
   written out. The evaluator's Omaha batch through :func:`omaha_board` and
   :func:`omaha_hole_value` (a dozen arrays per hand): 1.2 M hands/s against 6.7 M
-  written out, so the Omaha batch (now ``batch._omaha``) keeps its own loop. And branch-free beats a loop
-  here: :func:`omaha_low8` taking its three lowest bits with a ``while`` loop cost the
-  Omaha eight-or-better Monte Carlo a third of its speed.
+  written out, so the Omaha batch (now ``batch._omaha``) keeps its own loop. And
+  branch-free beats a loop here: :func:`omaha_low8` taking its three lowest bits with
+  a ``while`` loop cost the Omaha eight-or-better Monte Carlo a third of its speed.
 
 The rule the kernels follow, then: one copy of each ranking piece here; helpers that
 take numbers (and an array or two) are called from anywhere; a kernel's hot loop keeps
