@@ -125,15 +125,18 @@ def unseen_cards(view: DurakView) -> list[int]:
 
 class CounterBot(DurakBot):
     """Counts the cards (see the module docstring): from ``sim_stock`` cards left in the
-    stock on it simulates ``samples`` deals of the unseen cards per candidate action."""
+    stock on it simulates ``samples`` deals of the unseen cards per candidate action (one
+    when the last opponent's hand is known exactly), at most ``budget`` play-outs in all
+    per decision."""
 
     name = "counter"
     description = "counts the cards; near the end plays each candidate on with the rule " \
                   "policy over consistent deals of the unseen cards"
 
-    def __init__(self, seed: int | None = None, samples: int = 6, sim_stock: int = 4) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 6, sim_stock: int = 4,
+                 budget: int = 12) -> None:
         super().__init__(seed)
-        self.samples, self.sim_stock = samples, sim_stock
+        self.samples, self.sim_stock, self.budget = samples, sim_stock, budget
 
     def act(self, view: DurakView) -> DurakAction:
         legal = view.legal
@@ -142,7 +145,8 @@ class CounterBot(DurakBot):
         unseen = unseen_cards(view)
         others = [s for s in range(view.players) if s != view.seat and view.hand_sizes[s]]
         exact = view.stock == 0 and len(others) == 1  # the one opponent holds the rest
-        worlds = [self._deal(view, unseen) for _ in range(1 if exact else self.samples)]
+        many = max(1, min(self.samples, self.budget // len(legal)))
+        worlds = [self._deal(view, unseen) for _ in range(1 if exact else many)]
         game = _game(view.options)
         scores = {a: 0.0 for a in legal}
         for hands, stock in worlds:
@@ -172,9 +176,9 @@ class CounterBot(DurakBot):
                  stock: list[int], first: DurakAction) -> float:
         """1 if this seat ends the durak after ``first`` and the rule policy for all."""
         h = hand_at(game, view, hands, stock)
-        h.apply(first)
+        h.play(h.to_act, first)
         while not h.is_over:
-            h.apply(rule_move(h))
+            h.play(h.to_act, rule_move(h))
         return 1.0 if h.durak == view.seat else 0.0
 
 

@@ -259,7 +259,11 @@ class DurakHand:
             shown = action.text() if isinstance(action, DurakAction) else repr(action)
             raise IllegalAction(f"durak: {shown} is not legal for seat {actor} now "
                                 f"({self.phase})")
-        action = DurakAction(*action)
+        self.play(actor, DurakAction(*action))
+
+    def play(self, actor: int, action: DurakAction) -> None:
+        """Apply a legal ``action`` of ``actor``, the seat to act, without checking it
+        (:meth:`apply` checks; a simulation that only plays legal actions saves it)."""
         self.log.append((actor, action))
         self.public[actor].discard(action.card)
         if action.kind == THROW:
