@@ -189,7 +189,8 @@ class RunDriver:
             rate = self._hands_session / elapsed if elapsed > 0 else 0.0
             sched = self.schedule
             total = sched.hands_total
-            if self.spec.freezeout is not None:  # limits, not hands: estimate from the played
+            if self.spec.freezeout is not None or (self.spec.study or {}).get("freezeouts"):
+                # freeze-outs: limits, not hands; estimate from the units played
                 per = self._hands_done / self._done if self._done else self.spec.hands
                 total = self._hands_done + round(per * (sched.units_total - self._done))
             left = total - self._hands_done

@@ -63,7 +63,39 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
         for lineup in spec.lineups():
             units.extend(match_units(spec, len(units), _match_no(units), rotation, lineup,
                                      run_id, limits))
+    if spec.kind == "study" and (spec.study or {}).get("freezeouts"):
+        units.extend(_study_freezeouts(spec, units, run_id, limits))
     return Plan(units)
+
+
+def _study_freezeouts(spec: RunSpec, units: list[Unit], run_id: str,
+                      limits: UnitLimits) -> list[Unit]:
+    """A study's freeze-outs (``[study] freezeouts``): per cell (game, then mix, as the
+    cells are numbered), that many winner-take-all freeze-outs of the cell's mix at its
+    rules, matches numbered after the cells' (cell ``c``'s freeze-out ``t`` is match
+    ``cells + c * freezeouts + t``). Freeze-out ``t`` of every cell is seeded alike
+    (the spawn key ``(FREEZEOUTS, t, 0)``: three words, never a cell's
+    ``(match, shard)``), so the cells' tournaments share their seeds."""
+    settings = spec.study or {}
+    count, rounds = int(settings["freezeouts"]), int(settings.get("freezeout_rounds", 5000))
+    cells = [(cfg, mix) for cfg in spec.game_configs() for mix in spec.lineups()]
+    first = _match_no(units)
+    out: list[Unit] = []
+    for c, (cfg, mix) in enumerate(cells):
+        fo = {"levels": [[0, {}]], "payouts": [1.0], "buy_in": 1.0, "table_size": len(mix)}
+        for t in range(count):
+            match = first + c * count + t
+            out.append(Unit(unit_id=unit_id(match, 0), index=len(units) + len(out),
+                            match=match, shard=0, variant=cfg["variant"],
+                            betting=cfg["betting"], options=cfg["options"], bots=tuple(mix),
+                            hands=rounds, first_hand=0, seed=spec.seed,
+                            spawn_key=(FREEZEOUTS, t, 0), stack=spec.stack, run_id=run_id,
+                            limits=limits, freezeout=fo, record=spec.record))
+    return out
+
+
+FREEZEOUTS = 0xF0E0
+"""The first spawn-key word of a study's freeze-outs (shared deals' is ``DEALS``)."""
 
 
 def _match_no(units: list[Unit]) -> int:

@@ -705,10 +705,17 @@ def _check_study(spec: RunSpec) -> None:
     if spec.study is not None:
         from pokerarena.studies.settings import StudySettingsError, parse_settings
 
+        cells = len(spec.game_configs()) * spec.lineup_count()
         try:
-            parse_settings(spec.study, len(spec.game_configs()) * spec.lineup_count())
+            settings = parse_settings(spec.study, cells)
         except StudySettingsError as exc:
             raise SpecError(f"study: {exc}") from None
+        if settings.freezeouts and fam is not None:
+            raise SpecError(f"study.freezeouts: freeze-outs are betting poker's; {fam} "
+                            "has no chips to bust")
+        if settings.freezeouts * cells > MAX_UNITS:
+            raise SpecError(f"study.freezeouts: {settings.freezeouts:,} per cell of {cells:,} "
+                            f"cells is more than {MAX_UNITS:,} units")
 
 
 def _check_rotation(spec: RunSpec) -> None:

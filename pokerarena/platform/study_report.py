@@ -280,6 +280,7 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
     settings = parse_settings(spec.study or {}, len(cells))
     con = connect(data, run_id)
     try:
+        freezeouts = _set_freezeouts_apart(con, len(cells), settings.freezeouts)
         (hands_total,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
         if not hands_total:
             raise NotAStudy(f"run {run_id!r} has no finished hands yet")
@@ -294,6 +295,8 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
             con.execute(fs.deal_table_sql(positions, record))
             cols, categories, wilds, starts = fs.metric_columns(positions, record), [], {}, []
         moments = _moments(con, cols)
+        for cell, m in freezeouts.items():
+            moments.setdefault(cell, {})["hands_per_freezeout"] = m
         refs = references(settings.baseline, len(cells), len(spec.lineups()))
         cross = _cross(con, cols, refs) if spec.common_deals else {}
         pairs = {int(m): (s, w) for m, s, w, *_ in con.execute("SELECT * FROM sw").fetchall()}
@@ -309,6 +312,25 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
     out["exact_tables"] = exact_tables(cells) if exact and family is None else None
     out["family"] = family
     return out
+
+
+def _set_freezeouts_apart(con: Any, cells: int, per_cell: int) -> dict[int, Moments]:
+    """A study with freeze-outs (``[study] freezeouts``, matches from ``cells`` on):
+    the ordinary views shadowed by ones of the cells' own matches (every other metric
+    reads those), and per cell the hands each of its freeze-outs lasted, as moments of
+    one value per freeze-out (``hands_per_freezeout``)."""
+    if not per_cell:
+        return {}
+    (db,) = con.execute("SELECT current_database()").fetchone()
+    for table in ("hands", "seats", "actions", "faults"):
+        con.execute(f'CREATE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
+                    f"WHERE match < {cells}")
+    lasted: dict[int, list[float]] = {}
+    for match, hands in con.execute(
+            f'SELECT match, any_value(hands) FROM "{db}".main.places WHERE match >= {cells} '
+            "GROUP BY match ORDER BY match").fetchall():
+        lasted.setdefault((int(match) - cells) // per_cell, []).append(float(hands))
+    return {cell: Moments.of(xs, [1.0] * len(xs)) for cell, xs in lasted.items()}
 
 
 def _poker_deal_table(con: Any, cells: list[dict[str, Any]], positions: int

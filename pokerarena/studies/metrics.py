@@ -168,6 +168,9 @@ _BASE = (
                "hands played in which the seat dealt the strictly best five cards (scored "
                "by the cell's own showdown) won chips; draw games only (a first deal of "
                "five cards or more)"),
+    MetricInfo("hands_per_freezeout", "hands per freeze-out", "hands",
+               "hands a winner-take-all freeze-out of the cell's mix lasts at its rules "
+               "(`[study] freezeouts`); one value per freeze-out, stopped ones at their limit"),
     MetricInfo("points", "points per game", "points per game",
                "a game family's study: each seat's points per game, all seats"),
     MetricInfo("score_spread", "spread of scores", "points",

@@ -54,7 +54,10 @@ class StudySettings(BaseModel):
     plan order: games as expanded, then the mixes); ``correction``: for the number of
     comparisons, Holm's (controls the family-wise error) or Benjamini-Hochberg's
     (the false discovery rate, for large grids); ``alpha``: the level after it;
-    ``title`` and ``questions``: what the report says it answers (a question is its
+    ``freezeouts``: besides its hands, each cell plays this many winner-take-all
+    freeze-outs of its mix at its rules (up to ``freezeout_rounds`` rounds each), for
+    the metric ``hands_per_freezeout``; ``title`` and ``questions``: what the report
+    says it answers (a question is its
     text, or a table with ``text`` and the ``metrics`` that answer it)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -62,6 +65,8 @@ class StudySettings(BaseModel):
     baseline: int = Field(0, ge=0)
     correction: Literal["holm", "bh"] = "holm"
     alpha: float = Field(0.05, gt=0, lt=0.5)
+    freezeouts: int = Field(0, ge=0, le=10_000)
+    freezeout_rounds: int = Field(5_000, ge=1, le=1_000_000)
     title: str = Field("", max_length=200)
     questions: list[Question] = Field(default_factory=list, max_length=100)
 
