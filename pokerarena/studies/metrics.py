@@ -195,7 +195,7 @@ def metric_info(name: str) -> MetricInfo:
     family, _, arg = name.partition(":")
     words = arg.replace("_", " ")
     if family == "seat_net":
-        return MetricInfo(name, f"position {arg} result", "bb per hand",
+        return MetricInfo(name, f"position {arg} result", "bb per hand (families: points)",
                           f"net result per hand of position {arg} (0: first left of the button; "
                           "a game family: points per game, left of the first dealer)")
     if family == "category":

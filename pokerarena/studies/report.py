@@ -209,8 +209,12 @@ def _seat_plot(results: dict[str, Any]) -> str:
                     label=_short(f"{c['cell']}: {c['label']}", 48))
     ax.axhline(0, color="#999", lw=0.8)
     ax.set_xticks(positions, [f"{p}" + (" (first)" if p == 0 else "") for p in positions])
-    ax.set_xlabel("position (0 = first seat left of the button; the last is the button)")
-    ax.set_ylabel("net, bb per hand")
+    if results.get("family"):
+        ax.set_xlabel("position (0 = first seat left of the first dealer; the last deals)")
+        ax.set_ylabel("points per game")
+    else:
+        ax.set_xlabel("position (0 = first seat left of the button; the last is the button)")
+        ax.set_ylabel("net, bb per hand")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _figure(fig, "plot-seats", "Seat advantage: each position's net result per hand "
