@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +19,7 @@ from pokerarena.games.durak import DurakGame, play_series
 from pokerarena.games.durak.actions import DurakAction, throw
 from pokerarena.games.play import duplicate, play_game
 
-FAM = family("durak")
+FAM: Any = family("durak")  # every optional field is filled
 _SETTINGS = settings(max_examples=25, deadline=None)
 
 

@@ -3,9 +3,11 @@ its worked example deal move by move."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from pokerarena.cards import parse_cards, suit_of
+from pokerarena.cards import parse_card, parse_cards, suit_of
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games import family
 from pokerarena.games.durak.actions import (
@@ -80,9 +82,13 @@ def test_beating_same_suit_higher_or_a_trump() -> None:
     козырем, то можно отбить ее козырем. Если эта карта козырь, то … козырной картой
     старшего значения.»"""
     h = C("2h")[0] & 3
-    assert beats(*C("7d 6d"), h) and not beats(*C("6d 7d"), h)
-    assert beats(*C("2h Ad"), h) and not beats(*C("As Ad"), h)
-    assert beats(*C("Th 8h"), h) and not beats(*C("8h Th"), h) and not beats(*C("Ad 2h"), h)
+
+    def b(defence: str, attack: str) -> bool:
+        return beats(parse_card(defence), parse_card(attack), h)
+
+    assert b("7d", "6d") and not b("6d", "7d")
+    assert b("2h", "Ad") and not b("As", "Ad")
+    assert b("Th", "8h") and not b("8h", "Th") and not b("Ad", "2h")
 
 
 def test_taking_the_table_and_drawing_attacker_first() -> None:
@@ -198,8 +204,9 @@ def test_actions_parse_from_text_and_json_or_fail_clearly() -> None:
     """The text and JSON forms round-trip; anything else is one :class:`IllegalAction`."""
     for a in (throw("6d"), beat("Th"), TAKE_ACTION, PASS_ACTION):
         assert parse_action(a.text()) == a and action_from_json(a.as_json()) == a
-    fam = family("durak")
+    fam: Any = family("durak")
     assert fam.parse_action({"kind": "beat", "card": "Ah"}, None) == beat("Ah")
+    bad: object
     for bad in ({"kind": "beat"}, {"kind": "fold"}, {"kind": "throw", "card": "Zz"}, [],
                 {"kind": "throw", "card": 5}):
         with pytest.raises(IllegalAction):
