@@ -3,7 +3,7 @@ stock card by card, a player stakes a card's value on each of his cards of its r
 the first with chips on all five takes every stake.
 
 See :mod:`.rules` for the options, :mod:`.game` for the protocol, :mod:`.bots` for the
-built-in bots and :mod:`.exact` for exact expectations. Readings: ``docs/games/binocle.md``.
+built-in bots and :mod:`.exact` for exact expectations. Readings: ``docs/games.md``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 фишки на всех своих пяти картах, забирает все фишки на картах всех игроков.»
 
 What the document leaves open is a field of :class:`BinocleOptions` (readings in
-``docs/games/binocle.md``).
+``docs/games.md``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ independence, the kitty («касса») with its stakes, labets and share-out.
 
 ``BostonGame(options).new_hand(seed, 4)`` is one whole game; see :mod:`.game` for the
 protocol, :mod:`.rules` for the options and the payments, :mod:`.bots` for the built-in
-bots. Rules readings: ``docs/games/boston.md``.
+bots. Rules readings: ``docs/games.md``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ their defaults, the bidding ladder, the cards' order with the boston, and the pa
 Every amount the document leaves to agreement («заранее оговоренное количество фишек»)
 or states as usual («Обычно ставка составляет 10 фишек») is a field of
 :class:`BostonOptions`; the readings of what it leaves unclear are in
-``docs/games/boston.md``.
+``docs/games.md``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the defender's throw-in to himself, drawing up to six, and the loser.
 
 ``DurakGame(options).new_hand(seed, seats, dealer)`` is one whole game; see :mod:`.game`
 for the protocol, :mod:`.rules` for the options, :mod:`.bots` for the built-in bots and
-``docs/games/durak.md`` for the readings.
+``docs/games.md`` for the readings.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the game, the deck, and which card beats which.
 
 «Количество карт в колоде: 36 или 52», «Количество игроков: 2 - 6», «Старшинство карт:
 2, 3, 4, 5, 6, 7, 8, 9, 10, В, Д, К, Т.» Readings of what the document leaves unsaid are
-listed in ``docs/games/durak.md``.
+listed in ``docs/games.md``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ player declares red or black with a stake and is dealt five cards face up.
 
 See :mod:`.rules` for the options and the payout, :mod:`.game` for the protocol,
 :mod:`.bots` for the built-in bots and :mod:`.edge` for the banker's edge, exact and
-simulated. Readings: ``docs/games/red_black.md``.
+simulated. Readings: ``docs/games.md``.
 """
 
 from __future__ import annotations

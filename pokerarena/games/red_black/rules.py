@@ -8,7 +8,7 @@ payout of one bet.
 одного цвета, выплата или получение ставки производят в двойном размере.»
 
 What the document leaves open is a field of :class:`RedBlackOptions` (readings in
-``docs/games/red_black.md``).
+``docs/games.md``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ bids.
 ``VarietyGame(options).new_hand(seed, 4)`` is one whole tour («Полный тур состоит из
 восьми раздач»); see :mod:`.deal` for the bidding and the tricks, :mod:`.rules` for the
 contracts, their scoring and the options, and :mod:`.bots` for the built-in bots.
-Rules readings: ``docs/games/variety.md``.
+Rules readings: ``docs/games.md``.
 """
 
 from __future__ import annotations
