@@ -195,3 +195,26 @@ def test_standings_are_put_beside_the_parts(bucket: str) -> None:
     ranked = con.execute("SELECT bot FROM ranking ORDER BY bot").fetchall()
     con.close()
     assert ranked == [("call",), ("random",)] and written["tables"]["ranking"] == 2
+
+
+def test_a_late_unit_of_an_old_drive_keeps_a_newer_drives_landed_retry(
+        bucket: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The old drive's worker puts its parts while a newer drive's retry of the same
+    unit lands under the same keys; finding itself replaced, it must not delete them."""
+    store, units = _store(bucket, "replaced")
+    loc = str(store.location)
+    with store.lock():
+        old = store.open_session()
+        put = fsys.write_bytes
+
+        def put_then_resume(uri: str, data: object) -> None:
+            put(uri, data)
+            if "/units/unit=" in uri:  # old's commit is put: a newer drive lands the retry
+                monkeypatch.setattr(fsys, "write_bytes", put)
+                new = store.open_session()
+                execute_unit(replace(units[0], session=new), loc)
+
+        monkeypatch.setattr(fsys, "write_bytes", put_then_resume)
+        with pytest.raises(UnitNotWanted, match="newer session"):
+            execute_unit(replace(units[0], session=old), loc)
+        assert len(_objects(store)) == len(DATA_TABLES) + 1  # the retry's unit stays

@@ -233,8 +233,12 @@ def landing(run_dir: str | Path, session: str | None) -> Iterator[None]:
             yield
             why = unwanted_reason(run_dir, session)
             if why is not None:
-                for key in reversed(keys):  # the commit (units part) first
-                    fsys.delete(key)
+                if read_session(run_dir).get("session") == session:
+                    # ours to undo (cancelled, ended, driver gone). Under a newer session
+                    # the keys may already hold that drive's retry of this unit, the
+                    # same rows: deleting them would lose its landed unit, so they stay
+                    for key in reversed(keys):  # the commit (units part) first
+                        fsys.delete(key)
                 raise UnitNotWanted(f"unit not landed: {why[0]}", orphaned=why[1])
         return
     with landing_lock(run_dir):
