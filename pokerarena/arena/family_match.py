@@ -121,8 +121,11 @@ class FamilyGuard:
         dt = perf_counter() - t0
         self.decisions += 1
         self.think_time += dt
-        if not kind and self.decision_time is not None and dt > self.decision_time:
-            answer, kind, detail = None, "timeout", f"answered after {dt:.3f}s"
+        if kind != "garbage" and self.decision_time is not None and dt > self.decision_time:
+            # late, whatever came back: an HTTP bot's own deadline is the decision time,
+            # so its client may give up (an exception) a moment before the guard does
+            answer, kind, detail = None, "timeout", f"answered after {dt:.3f}s" + (
+                f" ({detail})" if detail else "")
         if kind:
             self.record(game_no, seat, kind, detail)
         return answer, dt
