@@ -71,6 +71,12 @@ def test_hands_per_freezeout_with_its_interval_and_the_cells_own_hands(tmp_path:
         assert got["hi"] - got["lo"] == pytest.approx(2 * 1.959964 * sd / math.sqrt(5),
                                                       rel=0.02)
     assert [c["hands"] for c in results["cells"]] == [40, 40]  # freeze-outs set apart
+    assert {m["cell"] for m in results["metrics"]} == {0, 1}  # no freeze-out as a cell
+    _, own = query(tmp_path, "SELECT count(*) FILTER (WHERE showdown) FROM hands "
+                   "WHERE match = 0", run_id)
+    rate = next(m for m in results["metrics"] if m["cell"] == 0
+                and m["metric"] == "showdown_rate")
+    assert rate["value"] == pytest.approx(own[0][0] / 40)  # the cell's own hands only
     assert any(c["metric"] == "hands_per_freezeout" and c["cell"] == 1
                for c in results["comparisons"])
     from pokerarena.studies.report import render
