@@ -83,3 +83,4 @@ def test_hands_per_freezeout_with_its_interval_and_the_cells_own_hands(tmp_path:
 
     html = render(results)
     assert "How long does a freeze-out last?" in html and "hands per freeze-out" in html
+    assert "hands per freeze-out compares the freeze-outs unpaired" in html  # the summary

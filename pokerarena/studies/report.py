@@ -539,8 +539,10 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
              + (" played by the same bots, so a rule's effect is never the lineup's; the "
                 "baseline's other lineups are compared with the baseline itself. "
                 if lineups else ". ") + "Comparisons are "
-             + ("on the same deals (paired by deal: the card luck the cells share cancels)."
-                if results["common_deals"] else "on independent deals.")]
+             + ("on the same deals (paired by deal: the card luck the cells share cancels)"
+                if results["common_deals"] else "on independent deals")
+             + ("; hands per freeze-out compares the freeze-outs unpaired."
+                if s.get("freezeouts") else ".")]
     if not sig:
         lines.append(f"No difference from the baseline is significant after {correction} "
                      f"correction over {len(comps)} comparisons (alpha = {s['alpha']}).")
