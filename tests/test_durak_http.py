@@ -5,49 +5,29 @@ a durak action is a recorded fault and the game goes on."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from pokerarena.platform.api.testing import played
+from pokerarena.platform.api.testing import json_bot_server, played
 from pokerarena.platform.query import query
 
+SEEN: list[dict] = []
 
-class _Bot(BaseHTTPRequestHandler):
+
+def _answer(path: str, doc: dict) -> object:
     """``/low``: the lowest card it may play, else the last legal action (a take or a
     pass); ``/garbage``: not an action."""
-
-    seen: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server API
-        doc = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.seen.append(doc)
-        answer: object = {"kind": "fold"}
-        if self.path == "/low" and doc.get("legal"):
-            answer = doc["legal"][0] if doc["phase"] == "lead" else doc["legal"][-1]
-        body = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    if path == "/low" and doc.get("legal"):
+        return doc["legal"][0] if doc["phase"] == "lead" else doc["legal"][-1]
+    return {"kind": "fold"}
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Bot)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with json_bot_server(_answer, SEEN) as url:
+        yield url
 
 
 def _spec(bots: list[str], games: int = 4) -> dict:
@@ -59,11 +39,11 @@ def test_an_http_bot_plays_durak_and_the_games_land_with_their_record(
         server: str, tmp_path: Path) -> None:
     """«Этот игрок считается проигравшим и зовется "дураком"»: each stored game has at
     most one durak, whose seat row carries -1 point."""
-    _Bot.seen.clear()
+    SEEN.clear()
     run_id = played(tmp_path, _spec([f"{server}/low", "counter", "rule"])).run_id
     _, faults = query(tmp_path, "SELECT count(*) FROM faults", run_id)
     assert faults == [(0,)]
-    docs = [d for d in _Bot.seen if d.get("event") == "act"]
+    docs = [d for d in SEEN if d.get("event") == "act"]
     assert docs and {d["family"] for d in docs} == {"durak"}
     assert all(d["to_act"] == d["seat"] and d["legal"] for d in docs)
     assert all(len(d["hand"]) == d["hand_sizes"][d["seat"]] for d in docs)

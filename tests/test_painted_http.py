@@ -5,59 +5,39 @@ and the guard's fallback (the first legal action); the game goes on."""
 
 from __future__ import annotations
 
-import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from pokerarena.games.painted import PaintedOptions, deal_plan
-from pokerarena.platform.api.testing import played
+from pokerarena.platform.api.testing import json_bot_server, played
 from pokerarena.platform.query import query
 
+SEEN: list[dict] = []
 
-class _Bot(BaseHTTPRequestHandler):
+
+def _answer(path: str, doc: dict) -> object:
     """``/good``: the last legal action of the view; ``/garbage``: not an action;
-    ``/illegal``: a card the seat does not hold, once the cards are played."""
-
-    seen: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server API
-        doc = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.seen.append(doc)
-        if self.path == "/good":
-            answer: object = doc["legal"][-1]
-        elif self.path == "/illegal" and doc["phase"] == "play":
-            answer = {"kind": "play", "card": "2c"}  # no deuces in the 36-card deck
-        elif self.path == "/illegal":
-            answer = doc["legal"][0]
-        elif self.path == "/slow":
-            time.sleep(1.0)
-            answer = doc["legal"][0]
-        else:
-            answer = {"kind": "dance"}
-        body = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    ``/illegal``: a card the seat does not hold, once the cards are played; ``/slow``:
+    the first legal action, a second late."""
+    if path == "/good":
+        return doc["legal"][-1]
+    if path == "/illegal" and doc["phase"] == "play":
+        return {"kind": "play", "card": "2c"}  # no deuces in the 36-card deck
+    if path == "/illegal":
+        return doc["legal"][0]
+    if path == "/slow":
+        time.sleep(1.0)
+        return doc["legal"][0]
+    return {"kind": "dance"}
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Bot)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with json_bot_server(_answer, SEEN) as url:
+        yield url
 
 
 def _spec(bots: list[str]) -> dict:
@@ -67,11 +47,11 @@ def _spec(bots: list[str]) -> dict:
 
 def test_an_http_bot_plays_painted_poker_from_the_documented_json(server: str,
                                                                   tmp_path: Path) -> None:
-    _Bot.seen.clear()
+    SEEN.clear()
     run_id = played(tmp_path, _spec([f"{server}/good", "rule", "random"])).run_id
     _, faults = query(tmp_path, "SELECT count(*) FROM faults", run_id)
     assert faults == [(0,)]
-    docs = [d for d in _Bot.seen if d["event"] == "act"]
+    docs = [d for d in SEEN if d["event"] == "act"]
     assert docs and {d["family"] for d in docs} == {"painted"}
     assert {d["phase"] for d in docs} >= {"bid", "play"}
     assert all(d["to_act"] == d["seat"] and d["legal"] for d in docs)

@@ -5,15 +5,12 @@ answer the family cannot read is a recorded fault while the tour goes on."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from pokerarena.platform.api.testing import played
+from pokerarena.platform.api.testing import json_bot_server, played
 from pokerarena.platform.executors import RayExecutor
 from pokerarena.platform.query import query
 
@@ -52,41 +49,24 @@ def test_a_variety_match_on_ray_writes_tours_seats_and_the_deal_record(
     assert {n for *_, n in firsts} == {1}
 
 
-class _Bot(BaseHTTPRequestHandler):
+SEEN: list[dict] = []
+
+
+def _answer(path: str, doc: dict) -> object:
     """``/good``: the view's first legal action as JSON; ``/text``: its last in the text
     form; ``/garbage``: not an action."""
-
-    seen: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server API
-        doc = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.seen.append(doc)
-        if self.path == "/good":
-            answer: object = doc["legal"][0]
-        elif self.path == "/text":
-            a = doc["legal"][-1]
-            answer = f"bid {a['contract']}" if a["kind"] == "bid" else f"play {a['card']}"
-        else:
-            answer = {"kind": "pass"}
-        body = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    if path == "/good":
+        return doc["legal"][0]
+    if path == "/text":
+        a = doc["legal"][-1]
+        return f"bid {a['contract']}" if a["kind"] == "bid" else f"play {a['card']}"
+    return {"kind": "pass"}
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Bot)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with json_bot_server(_answer, SEEN) as url:
+        yield url
 
 
 def _spec(bots: list[str]) -> dict:
@@ -95,12 +75,12 @@ def _spec(bots: list[str]) -> dict:
 
 
 def test_http_bots_play_variety_from_the_documented_json(server: str, tmp_path: Path) -> None:
-    _Bot.seen.clear()
+    SEEN.clear()
     run_id = played(tmp_path, _spec([f"{server}/good", "rule", f"{server}/text",
                                      "random"])).run_id
     _, faults = query(tmp_path, "SELECT count(*) FROM faults", run_id)
     assert faults == [(0,)]
-    docs = [d for d in _Bot.seen if d["event"] == "act"]
+    docs = [d for d in SEEN if d["event"] == "act"]
     assert {d["family"] for d in docs} == {"variety"} and {d["seat"] for d in docs} == {0, 2}
     assert {d["phase"] for d in docs} == {"bid", "play"}
     assert all(d["to_act"] == d["seat"] and d["legal"] and len(d["hand"]) == d["hand_sizes"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
@@ -71,3 +75,34 @@ def table_rows(data: Any, run_id: str, table: str) -> list[tuple]:
 
     _, out = query(data, f"SELECT * EXCLUDE (run_id) FROM {table} ORDER BY ALL", run_id)
     return out
+
+
+@contextmanager
+def json_bot_server(answer: Callable[[str, dict[str, Any]], Any],
+                    seen: list[dict[str, Any]] | None = None) -> Iterator[str]:
+    """A real HTTP bot on 127.0.0.1 for the tests of external bots: every JSON document
+    POSTed to it is appended to ``seen`` and answered with ``answer(path, doc)`` as JSON;
+    yields its base URL (a bot is the URL plus a path the answer reads)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the http.server API
+            doc = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if seen is not None:
+                seen.append(doc)
+            body = json.dumps(answer(self.path, doc)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
