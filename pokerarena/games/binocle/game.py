@@ -16,13 +16,13 @@ drawn from the seed alone (duplicate deals).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
+from pokerarena.games.base import FamilyGame
 from pokerarena.games.binocle.actions import DROP, STAKE, Move
 from pokerarena.games.binocle.rules import (
     CARDS_EACH,
@@ -55,7 +55,7 @@ class BinocleResult:
     staked: tuple[int, ...]
 
 
-class BinocleGame:
+class BinocleGame(FamilyGame):
     """Binocle with its options; :meth:`new_hand` starts a game."""
 
     family = FAMILY
@@ -85,14 +85,6 @@ class BinocleGame:
                                    f"{seats} seats")
             first = dealer
         return BinocleHand(self, seats, first, order)
-
-    def replay(self, seed: int | np.random.Generator | None, seats: int,
-               actions: Iterable[tuple[int, Move]], dealer: int | None = None) -> BinocleHand:
-        """The game ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied."""
-        hand = self.new_hand(seed, seats, dealer)
-        for seat, action in actions:
-            hand.apply(action, seat)
-        return hand
 
 
 class BinocleHand:

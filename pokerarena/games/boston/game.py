@@ -19,12 +19,12 @@ from the caller's, so deal *k*'s cards do not depend on the play before it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
+from pokerarena.games.base import FamilyGame
 from pokerarena.games.boston.actions import BostonAction
 from pokerarena.games.boston.deal import Deal, deal_cards
 from pokerarena.games.boston.rules import (
@@ -43,7 +43,7 @@ from pokerarena.games.boston.view import BostonView, view_of
 PLAY_OUT_LIMIT = 40  # extra deals at most when the kitty is played out («игра продолжается»)
 
 
-class BostonGame:
+class BostonGame(FamilyGame):
     """American boston with its options; :meth:`new_hand` starts a game («партия»)."""
 
     family = FAMILY
@@ -68,19 +68,6 @@ class BostonGame:
                                   f"{PLAYERS} seats")
             first = dealer
         return BostonHand(self, first, rng)
-
-    def replay(self, seed: int | np.random.Generator | None, seats: int,
-               actions: Iterable[tuple[int, BostonAction]],
-               dealer: int | None = None) -> BostonHand:
-        """The game ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied."""
-        hand = self.new_hand(seed, seats, dealer)
-        for seat, action in actions:
-            hand.apply(action, seat)
-        return hand
-
-    def describe(self) -> dict[str, Any]:
-        """A JSON-friendly summary of the game."""
-        return {"family": FAMILY, "options": self.options.model_dump(mode="json")}
 
 
 class BostonHand:

@@ -32,6 +32,7 @@ import numpy as np
 
 from pokerarena.cards import rank_of, suit_of
 from pokerarena.engine.actions import IllegalAction
+from pokerarena.games.base import FamilyGame
 from pokerarena.games.durak.actions import (
     BEAT,
     PASS,
@@ -71,7 +72,7 @@ class DurakResult:
     bouts: int
 
 
-class DurakGame:
+class DurakGame(FamilyGame):
     """American durak with its options; :meth:`new_hand` deals a game."""
 
     family = FAMILY
@@ -125,11 +126,10 @@ class DurakGame:
     def replay(self, seed: int | np.random.Generator | None, seats: int,
                actions: Iterable[tuple[int, DurakAction]],
                dealer: int | None = None) -> DurakHand:
-        """The game ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied."""
-        hand = self.new_hand(seed, seats, dealer)
-        for seat, action in actions:
-            hand.apply(DurakAction(*action), seat)
-        return hand
+        """The game ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied;
+        an action may be given as a plain tuple (a log read back from JSON)."""
+        return super().replay(seed, seats, ((seat, DurakAction(*action))
+                                            for seat, action in actions), dealer)
 
 
 class DurakHand:

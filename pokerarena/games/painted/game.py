@@ -17,12 +17,12 @@ deal *k* do not depend on how the earlier deals were played (duplicate deals).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
+from pokerarena.games.base import FamilyGame
 from pokerarena.games.painted.actions import PaintedAction
 from pokerarena.games.painted.deal import Deal, deal_cards
 from pokerarena.games.painted.rules import (
@@ -40,7 +40,7 @@ from pokerarena.games.painted.sheet import DealRecord, PaintedResult, sheet_rows
 from pokerarena.games.painted.view import PaintedView, view_of
 
 
-class PaintedGame:
+class PaintedGame(FamilyGame):
     """Painted poker with its options; :meth:`new_hand` starts a game («партия»)."""
 
     family = FAMILY
@@ -72,19 +72,6 @@ class PaintedGame:
                                    f"{seats} seats")
             first = dealer
         return PaintedHand(self, seats, first, rng)
-
-    def replay(self, seed: int | np.random.Generator | None, seats: int,
-               actions: Iterable[tuple[int, PaintedAction]],
-               dealer: int | None = None) -> PaintedHand:
-        """The game ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied."""
-        hand = self.new_hand(seed, seats, dealer)
-        for seat, action in actions:
-            hand.apply(action, seat)
-        return hand
-
-    def describe(self) -> dict[str, Any]:
-        """A JSON-friendly summary of the game."""
-        return {"family": FAMILY, "options": self.options.model_dump(mode="json")}
 
 
 class PaintedHand:

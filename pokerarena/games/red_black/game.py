@@ -18,13 +18,13 @@ deals).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
+from pokerarena.games.base import FamilyGame
 from pokerarena.games.red_black.actions import Bet
 from pokerarena.games.red_black.rules import (
     ALL_FIRST,
@@ -54,7 +54,7 @@ class RedBlackResult:
     bets: tuple[BetRecord, ...]
 
 
-class RedBlackGame:
+class RedBlackGame(FamilyGame):
     """Red and black with its options; :meth:`new_hand` starts a game."""
 
     family = FAMILY
@@ -87,14 +87,6 @@ class RedBlackGame:
                                     f"{seats} seats")
             first = dealer
         return RedBlackHand(self, seats, first, order)
-
-    def replay(self, seed: int | np.random.Generator | None, seats: int,
-               actions: Iterable[tuple[int, Bet]], dealer: int | None = None) -> RedBlackHand:
-        """The game ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied."""
-        hand = self.new_hand(seed, seats, dealer)
-        for seat, action in actions:
-            hand.apply(action, seat)
-        return hand
 
 
 class RedBlackHand:

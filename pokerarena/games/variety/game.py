@@ -15,12 +15,12 @@ caller's, so deal *k*'s cards do not depend on how the earlier deals were played
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
+from pokerarena.games.base import FamilyGame
 from pokerarena.games.variety.actions import VarietyAction
 from pokerarena.games.variety.deal import Deal, deal_cards
 from pokerarena.games.variety.rules import (
@@ -36,7 +36,7 @@ from pokerarena.games.variety.sheet import DealRecord, VarietyResult
 from pokerarena.games.variety.view import VarietyView, view_of
 
 
-class VarietyGame:
+class VarietyGame(FamilyGame):
     """Variety with its options; :meth:`new_hand` starts a tour."""
 
     family = FAMILY
@@ -62,19 +62,6 @@ class VarietyGame:
                                    f"{PLAYERS} seats")
             first = dealer
         return VarietyHand(self, first, rng)
-
-    def replay(self, seed: int | np.random.Generator | None, seats: int,
-               actions: Iterable[tuple[int, VarietyAction]],
-               dealer: int | None = None) -> VarietyHand:
-        """The tour ``new_hand(seed, seats, dealer)`` with ``actions`` (a log) applied."""
-        hand = self.new_hand(seed, seats, dealer)
-        for seat, action in actions:
-            hand.apply(action, seat)
-        return hand
-
-    def describe(self) -> dict[str, Any]:
-        """A JSON-friendly summary of the game."""
-        return {"family": FAMILY, "options": self.options.model_dump(mode="json")}
 
 
 class VarietyHand:
