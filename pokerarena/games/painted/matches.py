@@ -1,10 +1,12 @@
 """Playing whole games between painted-poker bots, and the duplicate comparison.
 
-This is the small loop the tests and the comparisons use; the platform's table loop
-(fault guard, timing, rows) is the arena's, in a later slice. ``duplicate`` plays every
-deal sequence (one seed: the same first dealer and the same cards in every deal) once
-in each seating of two bots (alternating seats, then shifted by one), so each seat's
-cards are played by both, and reports the per-game difference with a 95% interval.
+The game loop is the families' own (:mod:`pokerarena.games.play`, re-exported here);
+this module keeps painted poker's duplicate comparison, whose figures in docs/games.md
+were made with the first dealer drawn by lot and a normal interval. ``duplicate``
+plays every deal sequence (one seed: the same first dealer and the same cards in
+every deal) once in each seating of two bots (alternating seats, then shifted by
+one), so each seat's cards are played by both, and reports the per-game difference
+with a 95% interval.
 """
 
 from __future__ import annotations
@@ -16,22 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.games.painted.bots import PaintedBot, make_bot
-from pokerarena.games.painted.game import PaintedGame, PaintedHand
-
-
-def play_game(game: PaintedGame, bots: Sequence[PaintedBot], seed: int | None,
-              dealer: int | None = None) -> PaintedHand:
-    """One whole game, seat ``i`` played by ``bots[i]``."""
-    hand = game.new_hand(seed, len(bots), dealer)
-    for s, b in enumerate(bots):
-        b.start_game(hand.observation(s))
-    while not hand.is_over:
-        s = hand.to_act
-        hand.apply(bots[s].act(hand.observation(s)), s)
-    for s, b in enumerate(bots):
-        b.end_game(hand.observation(s))
-    return hand
+from pokerarena.games.painted.bots import make_bot
+from pokerarena.games.painted.game import PaintedGame
+from pokerarena.games.play import play_game, seatings
 
 
 @dataclass(frozen=True)
@@ -55,12 +44,6 @@ class Comparison:
     def as_text(self) -> str:
         return (f"{self.a} - {self.b}: {self.mean:+.1f} ± {self.ci95:.1f} points per game "
                 f"(95%, {len(self.diffs)} deal sequences)")
-
-
-def seatings(a: str, b: str, players: int) -> list[list[str]]:
-    """Two bots alternating round the table, and the same shifted by one seat."""
-    first = [a if i % 2 == 0 else b for i in range(players)]
-    return [first, first[1:] + first[:1]]
 
 
 def duplicate(game: PaintedGame, a: str, b: str, *, players: int = 4, games: int = 10,
