@@ -30,8 +30,11 @@ SPEC = {"kind": "tournament", "name": "stop", "seed": 7, "bots": ["tag", "random
 
 
 def decisions(data: Path, run_id: str) -> list[dict]:
-    return [{k: v for k, v in e.items() if k != "time"}
-            for e in RunStore(data, run_id).events() if e["event"] == "decision"]
+    """The run's stopping decisions by match: their content is a function of the rows,
+    the order they were logged in is the order the workers happened to land units."""
+    return sorted(({k: v for k, v in e.items() if k != "time"}
+                   for e in RunStore(data, run_id).events() if e["event"] == "decision"),
+                  key=lambda d: d["match"])
 
 
 @pytest.fixture(scope="module")
