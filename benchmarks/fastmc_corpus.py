@@ -1,0 +1,225 @@
+"""Record every ``fastmc._mc_kernel`` call of a few seeded units (arguments and results),
+and time the recorded calls per mode: the corpus that ``tests/test_fastmc_identity.py``
+replays (the kernel's results must never change), and the kernel's figures.
+
+    .venv/bin/python benchmarks/fastmc_corpus.py record tests/data/fastmc_corpus.npz
+    .venv/bin/python benchmarks/fastmc_corpus.py time tests/data/fastmc_corpus.npz
+
+The units (hold'em at 2/3/6/9 seats, no/pot/fixed limit, the equity bot among others,
+Omaha, Omaha hi-lo, seven-card stud, razz, short deck) are :data:`UNITS`; a plan is
+named by its game (:func:`plans`), so a replay rebuilds its tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from pokerarena.bots.strength import fastmc
+from pokerarena.workers.records import GameCache, play_unit
+from pokerarena.workers.unit import Unit
+
+# (variant, betting, bots, hands): each played once from seed 2026
+UNITS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
+    ("holdem", "no_limit", ("tag", "lag", "rock", "equity", "tag", "lag"), 120),
+    ("holdem", "no_limit", ("equity", "tag"), 150),
+    ("holdem", "pot_limit", ("equity", "lag", "rock"), 100),
+    ("holdem", "fixed_limit", ("equity",) * 9, 40),
+    ("holdem", "no_limit", ("equity", "equity", "lag", "equity", "rock", "call"), 60),
+    ("omaha", "pot_limit", ("tag", "equity", "lag", "rock"), 40),
+    ("omaha_hilo", "pot_limit", ("equity", "tag", "lag"), 30),
+    ("stud7", "fixed_limit", ("equity", "tag", "lag", "rock"), 30),
+    ("stud7_hilo", "fixed_limit", ("equity", "tag", "lag"), 20),
+    ("razz", "fixed_limit", ("equity", "tag", "rock"), 20),
+    ("holdem_short", "no_limit", ("equity", "tag", "lag"), 40),
+)
+NSCALAR = 11  # players, hole_final, board_final, seed, max_total, min_total, batch, nth,
+# score_mode, pilot, plan
+
+
+def unit(variant: str, betting: str, bots: tuple[str, ...], hands: int) -> Unit:
+    """A study's first-shard unit (as ``bench simulation`` makes it), seed 2026."""
+    return Unit(unit_id="fastmc-corpus", index=0, match=0, shard=0, variant=variant,
+                betting=betting, options={"betting": betting}, bots=bots, hands=hands,
+                first_hand=0, seed=2026, spawn_key=(0, 0), run_id="fastmc-corpus",
+                record="hands")
+
+
+def plan_key(deck: np.ndarray, T: np.ndarray, A: np.ndarray, om: np.ndarray) -> str:
+    """A plan's identity: the digest of its deck and packed tables."""
+    h = hashlib.sha256()
+    for a in (deck, T, A, om):
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
+
+def plans(variants: Any) -> dict[str, tuple[np.ndarray, ...]]:
+    """The kernel's plan arguments ``(deck, T, A, om)`` of each variant's strength bots,
+    by :func:`plan_key`."""
+    from pokerarena.bots.strength.estimate import Profile
+    from pokerarena.engine import Game
+
+    out: dict[str, tuple[np.ndarray, ...]] = {}
+    for v in variants:
+        plan = Profile(Game(v)).plan
+        assert plan is not None
+        args = (plan.deck, *plan.packed)
+        out[plan_key(*args)] = args
+    return out
+
+
+class Recorder:
+    """Wraps ``fastmc._mc_kernel``: each call's arguments (copied: a bot reuses its
+    ``frac``) and results."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self.keys: dict[int, str] = {}
+        self.inner = fastmc._mc_kernel
+
+    def __call__(self, *a: Any) -> Any:
+        out = self.inner(*a)
+        key = self.keys.get(id(a[18]))
+        if key is None:
+            key = self.keys[id(a[18])] = plan_key(a[17], a[18], a[19], a[20])
+        players = int(a[1])
+        ints = (players, *a[2:8], int(a[9]), int(a[15]), int(a[16]))
+        floats = (a[8], *a[10:14])
+        frac = np.array(a[14][:players], dtype=np.float64)
+        self.calls.append((bytes(a[0]), ints, floats, frac, key, out))
+        return out
+
+
+def record(scale: float = 1.0) -> list[tuple[Any, ...]]:
+    """Play :data:`UNITS` with the kernel wrapped; the calls (each game's pre-flop
+    tables built first, unrecorded: a hand of each unit)."""
+    cache = GameCache()
+    for variant, betting, bots, _ in UNITS:
+        play_unit(unit(variant, betting, bots, 1), cache)
+    rec = Recorder()
+    fastmc._mc_kernel = rec  # type: ignore[assignment]
+    try:
+        for variant, betting, bots, hands in UNITS:
+            play_unit(unit(variant, betting, bots, max(1, int(hands * scale))), cache)
+    finally:
+        fastmc._mc_kernel = rec.inner  # type: ignore[assignment]
+    return rec.calls
+
+
+def save(path: str, calls: list[tuple[Any, ...]]) -> None:
+    """The calls as one compressed ``.npz``: flat cards and fractions concatenated
+    (``players`` of each call), numbers in columns, plans by variant name."""
+    keys = plans(sorted({u[0] for u in UNITS}))
+    names = {k: i for i, k in enumerate(keys)}
+    variants = []
+    for k in keys:
+        variants.append(k)
+    flat = np.frombuffer(b"".join(c[0] for c in calls), dtype=np.uint8)
+    flat_len = np.array([len(c[0]) for c in calls], dtype=np.uint8)
+    ints = np.array([c[1] for c in calls], dtype=np.int64)
+    seeds = ints[:, 3].astype(np.uint32)
+    small = np.delete(ints, 3, axis=1).astype(np.int16)
+    floats = np.array([c[2] for c in calls], dtype=np.float64)
+    frac = np.concatenate([c[3] for c in calls])
+    plan = np.array([names[c[4]] for c in calls], dtype=np.uint8)
+    total = np.array([c[5][0] for c in calls], dtype=np.float64)
+    counts = np.array([c[5][1:] for c in calls], dtype=np.int32)
+    np.savez_compressed(path, flat=flat, flat_len=flat_len, small=small, seeds=seeds,
+                        floats=floats, frac=frac, plan=plan, total=total, counts=counts,
+                        plan_keys=np.array(variants))
+
+
+def load(path: str) -> tuple[list[tuple[Any, ...]], np.ndarray, np.ndarray]:
+    """The calls of :func:`save` as kernel argument tuples (the plans rebuilt from the
+    games of :data:`UNITS`, checked by key), the totals and the (used, dealt) counts."""
+    z = np.load(path)
+    known = plans(sorted({u[0] for u in UNITS}))
+    table = [known[str(k)] for k in z["plan_keys"]]
+    ends = np.cumsum(z["flat_len"].astype(np.int64))
+    flat = z["flat"].tobytes()
+    small = z["small"].astype(np.int64)
+    ints = np.insert(small, 3, z["seeds"].astype(np.int64), axis=1)
+    floats = z["floats"]
+    frac_all = z["frac"]
+    calls = []
+    f0 = 0
+    pos = 0
+    for i in range(ints.shape[0]):
+        r = ints[i].tolist()
+        players = r[0]
+        frac = np.ones(16, dtype=np.float64)
+        frac[:players] = frac_all[f0:f0 + players]
+        f0 += players
+        fl = floats[i].tolist()
+        cards = flat[pos:ends[i]]
+        pos = int(ends[i])
+        calls.append((cards, players, *r[1:7], fl[0], r[7], *fl[1:5], frac, r[8], r[9],
+                      *table[int(z["plan"][i])]))
+    return calls, z["total"], z["counts"]
+
+
+def replay(calls: list[tuple[Any, ...]]) -> list[tuple[float, int, int]]:
+    """Each call rerun on the kernel (the module's workspace)."""
+    k: Any = fastmc._mc_kernel
+    ws = fastmc._WS
+    return [k(*c, ws) for c in calls]
+
+
+def results_digest(total: Any, counts: Any) -> str:
+    """A digest of the calls' results (totals' exact bits, counts)."""
+    h = hashlib.sha256(np.asarray(total, dtype=np.float64).tobytes())
+    h.update(np.asarray(counts, dtype=np.int64).tobytes())
+    return h.hexdigest()[:20]
+
+
+def mode_of(call: tuple[Any, ...]) -> tuple[str, int, int]:
+    """(heads-up or multi-way, the score mode, the plan's hi mode): a call's group."""
+    players, score, T = call[1], call[15], call[18]
+    return ("hu" if players == 2 else "multi", score, int(T[5]))
+
+
+def timing(calls: list[tuple[Any, ...]], repeats: int = 5) -> dict[Any, float]:
+    """µs per call per group, the best of ``repeats`` passes over each group."""
+    k: Any = fastmc._mc_kernel
+    ws = fastmc._WS
+    groups: dict[Any, list[tuple[Any, ...]]] = {}
+    for c in calls:
+        groups.setdefault(mode_of(c), []).append(c)
+    out = {}
+    for g, cs in sorted(groups.items()):
+        best = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            for c in cs:
+                k(*c, ws)
+            best = min(best, time.perf_counter() - t0)
+        out[g] = round(1e6 * best / len(cs), 2)
+    return out
+
+
+def main(argv: list[str]) -> None:
+    what, path = argv[1], argv[2]
+    if what == "record":
+        calls = record()
+        save(path, calls)
+        print(len(calls), "calls", sorted(Counter((c[1][0], c[1][8]) for c in calls).items()))
+        return
+    calls, total, counts = load(path)
+    got = replay(calls)
+    same = all(g[0] == t and g[1] == c[0] and g[2] == c[1]
+               for g, t, c in zip(got, total.tolist(), counts.tolist(), strict=True))
+    print(len(calls), "calls; results identical:", same, "digest",
+          results_digest(total, counts))
+    if what == "time":
+        groups = Counter(mode_of(c) for c in calls)
+        for g, us in timing(calls).items():
+            print(g, groups[g], "calls", us, "us/call")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
