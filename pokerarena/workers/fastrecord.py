@@ -1,0 +1,326 @@
+"""A fast hold'em unit's rows from its :class:`~pokerarena.engine.fastholdem.arrays.
+HandArrays`: the very ``hands``, ``seats`` and ``actions`` tables the reference recorder
+(:mod:`pokerarena.workers.records`) builds from the played hands.
+
+The fast table plays a whole unit in compiled code and returns numbers, not ``Hand``
+objects; the rows are built here column by column with numpy and Arrow (a tuple per row
+costs more than the hand itself). Only the rare parts go through Python: the showdown's
+texts and categories (one look-up per distinct hand value) and the all-in equity
+settlement (the reference's own functions, so the same floats). Scope: the fast table's
+units, non-duplicate hold'em without carried stacks or a baseline, no faults, no rake
+taken from a passed deal. :func:`arrays_of` turns reference hands into the same arrays
+(tests, and the lead's checks of the kernel against the reference).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from pokerarena.arena.match import _category, _rankings
+from pokerarena.cards import NUM_CODES, card_str
+from pokerarena.engine import Game
+from pokerarena.engine.fastholdem.arrays import HandArrays
+from pokerarena.engine.fastholdem.layout import (
+    KIND_NAMES,
+    L_CALL,
+    L_DEAL_BOARD,
+    L_DEAL_HOLE,
+    L_FOLD,
+    L_RAISE,
+)
+from pokerarena.tournaments.variance import EQUITY_GAMES, _enumerate, _equities
+from pokerarena.workers.records import EQUITY_SAMPLES, UnitRecorder
+from pokerarena.workers.rows import ACTIONS, HANDS, SEATS, Table
+from pokerarena.workers.unit import Unit
+
+__all__ = ["arrays_of", "unit_tables"]
+
+_CODE = {name: i for i, name in enumerate(KIND_NAMES)}
+_PLAYER = (L_FOLD, L_CALL, L_RAISE)
+# two ASCII bytes of every card code's text (``As``), by code
+_TEXT2 = np.frombuffer("".join(card_str(c) for c in range(NUM_CODES)).encode("ascii"),
+                       np.uint8).reshape(NUM_CODES, 2)
+
+
+# --- reference hands -> arrays --------------------------------------------------------
+
+def arrays_of(hands: Sequence[Any], n: int,
+              streets: Sequence[Mapping[int, int]] | None = None) -> HandArrays:
+    """The finished reference hands (``play_match``'s ``on_hand``) as the fast kernel's
+    arrays. ``streets[h]``: hand ``h``'s decisions' view streets by log index (from
+    ``on_decision``'s ``Decision.street``); without it a decision's street is the index
+    in the variant's streets of its betting round (the first after as many board deals
+    as came before it: hold'em's pre-flop, flop, turn, river)."""
+    a = HandArrays.empty(len(hands), n, sum(len(h.log) for h in hands))
+    k = 0
+    for i, hand in enumerate(hands):
+        _fill_hand(a, i, hand, n)
+        given = streets[i] if streets is not None else None
+        k, a.decisions[i] = _fill_log(a, k, hand.log, given, _bet_streets(hand.game))
+        a.log_start[i + 1] = k
+    return a
+
+
+def _fill_hand(a: HandArrays, i: int, hand: Any, n: int) -> None:
+    """Hand ``i``'s per-hand and per-seat fields (arrays.py's mapping)."""
+    res = hand.result()
+    end = hand.observation(hand.button)
+    a.button[i] = hand.button
+    a.nboard[i] = len(end.board)
+    a.board[i, :len(end.board)] = end.board
+    a.pot[i] = sum(int(p.amount) for p in res.pots)
+    a.showdown[i] = bool(res.went_to_showdown)
+    a.npots[i] = len(res.pots)
+    for s in range(n):
+        a.hole[i, s] = hand.cards_of(s)
+        a.deltas[i, s] = int(res.deltas[s])
+        a.stacks[i, s] = int(res.stacks[s])
+        a.folded[i, s] = bool(end.folded[s])
+    for s, raw in res.showdown_raw.items():
+        a.in_showdown[i, s] = True
+        a.high[i, s] = int(raw[1])
+    for k, p in enumerate(res.pots):
+        a.pot_amount[i, k] = int(p.amount)
+        a.pot_eligible[i, k, list(p.eligible)] = True
+        for s, v in p.winners.items():
+            a.pot_won[i, k, s] = int(v)
+            a.won[i, s] += int(v)
+
+
+def _bet_streets(game: Any) -> list[int]:
+    """The indices of the variant's betting streets, in order."""
+    return [i for i, st in enumerate(game.variant.streets) if st.kind == "bet"]
+
+
+def _fill_log(a: HandArrays, k: int, log: Any, streets: Mapping[int, int] | None,
+              rounds: list[int]) -> tuple[int, int]:
+    """The hand's log entries from ``k`` on; the next free entry and its decisions."""
+    decisions = 0
+    dealt = 0
+    for j, (actor, act) in enumerate(log):
+        kind = _CODE[act.kind]
+        a.actor[k] = actor
+        a.kind[k] = kind
+        a.amount[k] = int(act.amount)
+        a.ncards[k] = len(act.cards)
+        a.cards[k, :len(act.cards)] = act.cards
+        if kind == L_DEAL_HOLE:
+            a.target[k] = act.target
+        elif kind == L_DEAL_BOARD:
+            dealt += 1
+        elif kind in _PLAYER and actor >= 0:
+            decisions += 1
+            a.street[k] = rounds[dealt] if streets is None else streets[j]
+        k += 1
+    return k, decisions
+
+
+# --- arrays -> the unit's tables --------------------------------------------------------
+
+def unit_tables(unit: Unit, game: Game, stack: int, arrays: HandArrays,
+                seat_bot: Sequence[str]) -> tuple[dict[str, pa.Table], list[int]]:
+    """The unit's ``hands``, ``seats`` and ``actions`` tables (``actions`` empty when
+    ``unit.record == "hands"``), equal to :func:`~pokerarena.workers.records.play_unit`'s
+    for the same hands, and each hand's evaluations (what the recorder tells the unit
+    observer). ``seat_bot[s]``: the bot in seat ``s``."""
+    a = arrays
+    hand_no = unit.first_hand + np.arange(a.hands, dtype=np.int64)
+    tables = {"hands": _hands_table(unit, game, stack, a, hand_no)}
+    seats, evaluations = _seats_table(unit, game, stack, a, hand_no, seat_bot)
+    tables["seats"] = seats
+    tables["actions"] = (_actions_table(unit, a, hand_no, seat_bot) if unit.record != "hands"
+                         else ACTIONS.table([]))
+    return tables, evaluations
+
+
+def _const(value: Any, kind: pa.DataType, size: int) -> pa.Array:
+    """A column of ``size`` times ``value`` (None: nulls)."""
+    return pa.nulls(size, kind) if value is None else pa.repeat(pa.scalar(value, kind), size)
+
+
+def _table(t: Table, size: int, cols: dict[str, Any]) -> pa.Table:
+    """Table ``t`` from its columns by name: Arrow arrays, numpy arrays (cast to the
+    column's type) or one value for every row."""
+    out = []
+    for c in t.stored:
+        v = cols[c.name]
+        if isinstance(v, pa.Array):
+            out.append(v)
+        elif isinstance(v, np.ndarray):
+            out.append(pa.array(v, c.arrow))
+        else:
+            out.append(_const(v, c.arrow, size))
+    return pa.Table.from_arrays(out, schema=t.schema)
+
+
+def _card_texts(cards: np.ndarray, counts: np.ndarray) -> pa.Array:
+    """Each row's first ``counts[r]`` cards as text (``AsKd``), null where it has none
+    (the reference's ``cards_text(cards) if cards else None``)."""
+    rows, width = cards.shape
+    counts = counts.astype(np.int64)
+    data = _TEXT2[cards[np.arange(width) < counts[:, None]]]
+    offsets = np.zeros(rows + 1, np.int32)
+    np.cumsum(2 * counts, out=offsets[1:])
+    valid = counts > 0
+    nulls = rows - int(np.count_nonzero(valid))
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None
+    return pa.StringArray.from_buffers(rows, pa.py_buffer(offsets), pa.py_buffer(data),
+                                       bitmap, nulls)
+
+
+def _hands_table(unit: Unit, game: Game, stack: int, a: HandArrays, hand_no: np.ndarray
+                 ) -> pa.Table:
+    """The ``hands`` rows (the recorder's ``_hand_row``): one rotation, no passed deals,
+    the rake what the seats' nets lose."""
+    h = a.hands
+    shared = UnitRecorder(unit, game, stack, None).game_columns  # ``bb`` .. ``options``
+    names = HANDS.names
+    cols: dict[str, Any] = dict(zip(names[names.index("bb"):], shared, strict=True))
+    cols.update(
+        run_id=unit.run_id, match=unit.match, hand=hand_no, deal=hand_no,
+        variant=unit.variant, betting=unit.betting, players=a.seats, button=a.button,
+        board=_card_texts(a.board, a.nboard), pot=a.pot, rake=-a.deltas.sum(axis=1),
+        showdown=a.showdown, passed=False, carry_in=0, carry_out=0,
+        decisions=a.decisions, winners=np.count_nonzero(a.won > 0, axis=1))
+    return _table(HANDS, h, cols)
+
+
+def _seats_table(unit: Unit, game: Game, stack: int, a: HandArrays, hand_no: np.ndarray,
+                 seat_bot: Sequence[str]) -> tuple[pa.Table, list[int]]:
+    """The ``seats`` rows (the recorder's ``_seat_rows``) and each hand's evaluations."""
+    h, n = a.hands, a.seats
+    rows = h * n
+    seat = np.tile(np.arange(n, dtype=np.int64), h)
+    button = np.repeat(a.button.astype(np.int64), n)
+    high, category, evaluated = _showdown_texts(game, a)
+    cols: dict[str, Any] = dict(
+        run_id=unit.run_id, match=unit.match, hand=np.repeat(hand_no, n),
+        variant=unit.variant, betting=unit.betting, seat=seat,
+        position=np.mod(seat - button - 1, n), is_button=seat == button,
+        bot=pa.array(list(seat_bot), pa.string()).take(pa.array(seat)),
+        cards=_card_texts(a.hole.reshape(rows, 2), np.full(rows, 2)), up_cards=None,
+        start_stack=stack, end_stack=a.stacks.ravel(), net=a.deltas.ravel(),
+        pot_won=a.won.ravel(), folded=a.folded.ravel(), showdown=a.in_showdown.ravel(),
+        high=high, high_category=category, low=None, low_category=None, faults=0,
+        equity_net=_equity_nets(game, a, unit.first_hand), baseline_net=None, rebuy=0)
+    evaluations = evaluated.reshape(h, n).sum(axis=1).tolist()
+    return _table(SEATS, rows, cols), evaluations
+
+
+def _showdown_texts(game: Game, a: HandArrays) -> tuple[pa.Array, pa.Array, np.ndarray]:
+    """Each seat row's high hand in words and its category (null unless its hand was
+    compared), and whether it has a category (an evaluation): one description and one
+    category per distinct value."""
+    mask = a.in_showdown.ravel()
+    values, inverse = np.unique(a.high.ravel()[mask], return_inverse=True)
+    high_rk = _rankings(game)[0]
+    scorer = game.scorer
+    texts = [scorer.describe(int(v)) or None for v in values.tolist()]
+    cats = [_category(int(v), high_rk) for v in values.tolist()]
+    index = np.full(mask.shape[0], values.shape[0], np.int64)
+    index[mask] = inverse
+    take = pa.array(index)
+    evaluated = np.array([c is not None for c in cats] + [False], np.bool_)[index]
+    return (pa.array([*texts, None], pa.string()).take(take),
+            pa.array([*cats, None], pa.string()).take(take), evaluated)
+
+
+def _equity_nets(game: Game, a: HandArrays, first_hand: int) -> np.ndarray:
+    """Each seat row's ``equity_net``: its net, or for a hand with an all-in runout its
+    equity-settled delta rounded as the recorder rounds it."""
+    out = a.deltas.astype(np.float64)
+    variant = EQUITY_GAMES.get(game.variant_id)
+    if variant is not None and not getattr(game.options, "wild", None):
+        for h, board in _runouts(a):
+            settled = _settled(a, h, board, variant, first_hand + h)
+            out[h] = [round(x, 3) for x in settled]
+    return out.ravel()
+
+
+def _runouts(a: HandArrays) -> list[tuple[int, list[int]]]:
+    """The hands with an all-in runout and the board at their last decision
+    (:func:`~pokerarena.tournaments.variance.allin_board`: more board cards dealt after
+    the last betting entry, to a showdown of two or more)."""
+    start = a.log_start
+    size = int(start[-1])
+    kind = a.kind[:size]
+    dealt = np.concatenate(([0], np.cumsum(np.where(kind == L_DEAL_BOARD, a.ncards[:size], 0))))
+    pos = np.where(np.isin(kind, _PLAYER), np.arange(size), -1)
+    first = start[:-1]
+    last = np.maximum.reduceat(pos, first) if size else np.full(a.hands, -1)
+    at_last = dealt[np.maximum(last, 0)] - dealt[first]
+    found = ((last >= 0) & (at_last < dealt[start[1:]] - dealt[first]) & a.showdown
+             & (np.count_nonzero(a.in_showdown, axis=1) >= 2))
+    return [(h, a.board[h, :at_last[h]].tolist()) for h in np.flatnonzero(found).tolist()]
+
+
+def _settled(a: HandArrays, h: int, board: list[int], variant: str, seed: int
+             ) -> list[float]:
+    """Hand ``h``'s deltas with its runout settled by equity: ``equity_deltas``'s steps
+    in its order (the same floats; ``seed``: the hand's match number), the pots' winners
+    and live seats from the arrays."""
+    out = [float(d) for d in a.deltas[h].tolist()]
+    compared = a.in_showdown[h]
+    seen: dict[tuple[int, ...], list[float]] = {}
+    for k in range(int(a.npots[h])):
+        won = a.pot_won[h, k]
+        paid = {s: float(won[s]) for s in np.flatnonzero(won).tolist()}
+        value = sum(paid.values())
+        for s, v in paid.items():
+            out[s] -= v
+        live = [s for s in np.flatnonzero(a.pot_eligible[h, k]).tolist() if compared[s]]
+        if len(live) < 2:
+            for s, v in paid.items():
+                out[s] += v
+            continue
+        key = tuple(live)
+        shares = seen.get(key)
+        if shares is None:
+            exact = _enumerate(len(live), len(board), variant, EQUITY_SAMPLES)
+            holes = [a.hole[h, s].tolist() for s in live]
+            shares = seen[key] = _equities(holes, board, variant, exact, EQUITY_SAMPLES, seed)
+        for s, p in zip(live, shares, strict=True):
+            out[s] += value * p
+    return out
+
+
+def _actions_table(unit: Unit, a: HandArrays, hand_no: np.ndarray, seat_bot: Sequence[str]
+                   ) -> pa.Table:
+    """The ``actions`` rows (the recorder's ``_action_rows``): no faults at the fast
+    table."""
+    start = a.log_start
+    size = int(start[-1])
+    per_hand = np.diff(start)
+    first = np.repeat(start[:-1], per_hand)
+    kind = a.kind[:size]
+    actor = a.actor[:size].astype(np.int64)
+    deal = (kind == L_DEAL_HOLE) | (kind == L_DEAL_BOARD)
+    bots = pa.array([*seat_bot, None], pa.string())
+    cols: dict[str, Any] = dict(
+        run_id=unit.run_id, match=unit.match, hand=np.repeat(hand_no, per_hand),
+        seq=np.arange(size) - first, street=_streets(a.street[:size], first, first
+                                                     + np.repeat(per_hand, per_hand)),
+        seat=actor, bot=bots.take(pa.array(np.where(actor >= 0, actor, len(seat_bot)))),
+        kind=pa.array(list(KIND_NAMES), pa.string()).take(pa.array(kind.astype(np.int64))),
+        amount=np.where(deal, 0, a.amount[:size]),
+        cards=_card_texts(a.cards[:size], a.ncards[:size]),
+        target=pa.array(a.target[:size], pa.int8(), mask=kind != L_DEAL_HOLE), fault=False)
+    return _table(ACTIONS, size, cols)
+
+
+def _streets(street: np.ndarray, first: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Each entry's ``street`` (``records._streets``): a decision's own; other entries
+    the next decision's in the hand, after the last decision its, 0 in a hand without
+    decisions. ``first``/``end``: each entry's hand's entries."""
+    size = street.shape[0]
+    index = np.arange(size)
+    decided = street >= 0
+    nxt = np.minimum.accumulate(np.where(decided, index, size)[::-1])[::-1]
+    prev = np.maximum.accumulate(np.where(decided, index, -1))
+    last = size - 1
+    return np.where(nxt < end, street[np.minimum(nxt, last)],
+                    np.where(prev >= first, street[np.maximum(prev, 0)], 0))
