@@ -3,7 +3,9 @@ and time the recorded calls per mode: the corpus that ``tests/test_fastmc_identi
 replays (the kernel's results must never change), and the kernel's figures.
 
     .venv/bin/python benchmarks/fastmc_corpus.py record tests/data/fastmc_corpus.npz
-    .venv/bin/python benchmarks/fastmc_corpus.py time tests/data/fastmc_corpus.npz
+    .venv/bin/python benchmarks/fastmc_corpus.py time tests/data/fastmc_corpus.npz [OLD.py]
+
+(``OLD.py``: another copy of fastmc.py, timed alongside, turn about.)
 
 The units (hold'em at 2/3/6/9 seats, no/pot/fixed limit, the equity bot among others,
 Omaha, Omaha hi-lo, seven-card stud, razz, short deck) are :data:`UNITS`; a plan is
@@ -183,23 +185,37 @@ def mode_of(call: tuple[Any, ...]) -> tuple[str, int, int]:
     return ("hu" if players == 2 else "multi", score, int(T[5]))
 
 
-def timing(calls: list[tuple[Any, ...]], repeats: int = 5) -> dict[Any, float]:
-    """µs per call per group, the best of ``repeats`` passes over each group."""
-    k: Any = fastmc._mc_kernel
+def timing(calls: list[tuple[Any, ...]], kernels: dict[str, Any],
+           repeats: int = 7) -> dict[Any, dict[str, float]]:
+    """µs per call per group and kernel, the best of ``repeats`` passes over each group,
+    the kernels taking turns within each pass (a change of the machine's load falls
+    on all alike)."""
     ws = fastmc._WS
     groups: dict[Any, list[tuple[Any, ...]]] = {}
     for c in calls:
         groups.setdefault(mode_of(c), []).append(c)
-    out = {}
+    out: dict[Any, dict[str, float]] = {}
     for g, cs in sorted(groups.items()):
-        best = float("inf")
+        best = dict.fromkeys(kernels, float("inf"))
         for _ in range(repeats):
-            t0 = time.perf_counter()
-            for c in cs:
-                k(*c, ws)
-            best = min(best, time.perf_counter() - t0)
-        out[g] = round(1e6 * best / len(cs), 2)
+            for name, k in kernels.items():
+                t0 = time.perf_counter()
+                for c in cs:
+                    k(*c, ws)
+                best[name] = min(best[name], time.perf_counter() - t0)
+        out[g] = {name: round(1e6 * b / len(cs), 2) for name, b in best.items()}
     return out
+
+
+def kernel_of(path: str) -> Any:
+    """The ``_mc_kernel`` of another copy of fastmc.py (an older version, to compare)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fastmc_other", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod._mc_kernel
 
 
 def main(argv: list[str]) -> None:
@@ -216,9 +232,12 @@ def main(argv: list[str]) -> None:
     print(len(calls), "calls; results identical:", same, "digest",
           results_digest(total, counts))
     if what == "time":
+        kernels = {"now": fastmc._mc_kernel}
+        if len(argv) > 3:  # another fastmc.py to compare with
+            kernels = {"other": kernel_of(argv[3]), **kernels}
         groups = Counter(mode_of(c) for c in calls)
-        for g, us in timing(calls).items():
-            print(g, groups[g], "calls", us, "us/call")
+        for g, us in timing(calls, kernels).items():
+            print(g, groups[g], "calls, us/call:", us)
 
 
 if __name__ == "__main__":

@@ -215,7 +215,7 @@ class Work(NamedTuple):
     reference count each time (measured: see :mod:`pokerarena.evaluator.kernels`)."""
 
     need: np.ndarray  # cards still to deal to the hand
-    start: np.ndarray  # where its dealt cards start in ``row``
+    start: np.ndarray  # where its dealt cards start in ``buf``
     pkey: np.ndarray  # summed keys of its known cards (uint64)
     size: np.ndarray  # its final hand size, board included
     pw: np.ndarray  # HI_BITS: its known cards as one bit word
@@ -230,11 +230,13 @@ class Work(NamedTuple):
     thresholds: np.ndarray  # the decision's thresholds [4] (float64)
     cards: np.ndarray  # the rows of pack(): [players + 2, width], count first
     seen: np.ndarray  # cards somebody is known to hold [64]
-    buf: np.ndarray  # the live deck, shuffled in place
-    row: np.ndarray  # this deal's cards
+    buf: np.ndarray  # the live deck, shuffled in place: a deal's cards are buf[:k]
     hand: np.ndarray  # the hand being valued [16]
     narrowed: np.ndarray  # 1 for a narrowed opponent
     board: np.ndarray  # the known board
+    subkeys: np.ndarray  # an incomplete Omaha board's threes: keys [4] (uint64)
+    subsm: np.ndarray  # and per-suit rank masks [4, 4]
+    scores: np.ndarray  # the pilot's scores [pilot] (float64)
 
 
 class Shape(NamedTuple):
@@ -243,7 +245,7 @@ class Shape(NamedTuple):
 
     nb: int  # known board cards
     need_board: int  # board cards to deal
-    bstart: int  # where the dealt board cards start in ``row``
+    bstart: int  # where the dealt board cards start in ``buf``
     k: int  # cards dealt per deal
     n: int  # live cards (k > n: the deck is too short)
     words: bool  # HI_BITS: hands ORed from bit words
@@ -253,7 +255,7 @@ class Shape(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _carve(flat, players, deck_size, ws):  # pragma: no cover - jit
+def _carve(flat, players, deck_size, pilot, ws):  # pragma: no cover - jit
     """The :class:`Work` of a call from the byte workspace ``ws`` (a fresh one when it
     is too small): the int64 and float64 parts first (8-byte aligned), then bytes."""
     width = 1
@@ -261,8 +263,9 @@ def _carve(flat, players, deck_size, ws):  # pragma: no cover - jit
     for _ in range(players + 2):
         width = max(width, np.int64(flat[pos]) + 1)
         pos += np.int64(flat[pos]) + 1
-    ni = 12 * players + 35
-    nbytes = 8 * ni + (players + 2) * width + 64 + 2 * deck_size + 16 + players + 64 + 1
+    pilot = max(pilot, 0)
+    ni = 12 * players + 55 + pilot
+    nbytes = 8 * ni + (players + 2) * width + 64 + deck_size + 16 + players + 64
     if ws.size < nbytes:
         ws = np.empty(nbytes, dtype=np.uint8)
     wi = ws[:8 * ni].view(np.int64)
@@ -274,8 +277,6 @@ def _carve(flat, players, deck_size, ws):  # pragma: no cover - jit
     pos += 64
     buf = ws[pos:pos + deck_size]
     pos += deck_size
-    row = ws[pos:pos + deck_size + 1]
-    pos += deck_size + 1
     hand = ws[pos:pos + 16]
     pos += 16
     narrowed = ws[pos:pos + players]
@@ -286,8 +287,10 @@ def _carve(flat, players, deck_size, ws):  # pragma: no cover - jit
                 wi[6 * players:7 * players], wi[7 * players:8 * players].view(np.float64),
                 wi[8 * players:12 * players].reshape((players, 4)), wi[o:o + 4],
                 wi[o + 4:o + 8], wi[o + 8:o + 18], wi[o + 18:o + 31],
-                wi[o + 31:o + 35].view(np.float64), cards, seen, buf, row, hand,
-                narrowed, ws[pos:pos + 64])
+                wi[o + 31:o + 35].view(np.float64), cards, seen, buf, hand,
+                narrowed, ws[pos:pos + 64], wi[o + 35:o + 39].view(np.uint64),
+                wi[o + 39:o + 55].reshape((4, 4)),
+                wi[o + 55:o + 55 + pilot].view(np.float64))
 
 
 @njit(cache=True, inline="always")
@@ -434,17 +437,42 @@ def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6,
                              off7, val7, ranks_only))
 
 
+@njit(cache=True, inline="always")
+def _quantile(sc, q):  # pragma: no cover - jit
+    """``np.quantile(sc, q)`` as numba computes it (the same floats: linear
+    interpolation between the two closest order statistics), without its copies;
+    sorts ``sc`` in place. Finite scores only (every score is)."""
+    n = sc.size
+    if n < 2 or not 0.0 <= q <= 1.0:
+        return np.quantile(sc, q)  # (and its error for a bad ``q``)
+    pct = q * 100.0
+    sc.sort()
+    if pct == 100.0:
+        return sc[n - 1]
+    if pct == 0.0:
+        return sc[0]
+    rank = 1 + (n - 1) * (pct / 100.0)
+    f = np.floor(rank)
+    m = rank - f
+    k = int(f - 1)
+    return sc[k] * (1 - m) + sc[k + 1] * m
+
+
 @njit(cache=True)
 def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, base,
-                fsuit, ntri, subkeys, subsm, nsub):  # pragma: no cover - jit
+                fsuit, ntri, nsub):  # pragma: no cover - jit
     """Narrowing: the score each narrowed opponent must reach (``w.cut``), the
-    quantile of its top fraction among ``pilot`` random holdings; the next state."""
+    quantile of its top fraction among ``pilot`` random holdings; the next state.
+    Pre-flop scores and hold'em's made hands are ranked here, the rest by
+    :func:`_score`."""
     (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values, om_board,
      pair_idx, ranks_only) = t
     buf, hand, cards, need, narrowed, cut = w.buf, w.hand, w.cards, w.need, w.narrowed, w.cut
-    board = w.board[:sh.nb]
+    subkeys, subsm, sc = w.subkeys, w.subsm, w.scores
+    nb = sh.nb
+    board = w.board[:nb]
     tris = w.tris
-    sc = np.empty(pilot, dtype=np.float64)
+    made_keys = score_mode == SCORE_MADE and hi_mode == HI_TABLE
     for p in range(1, need.size):
         if not narrowed[p]:
             continue
@@ -462,22 +490,31 @@ def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, 
             for j in range(need[p]):
                 hand[m] = buf[j]
                 m += 1
-            sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5,
-                           sh6, off6, val6, sh7, off7, val7, ranks_only, xtab, fewer, base,
-                           fsuit, tris, ntri, om, om_values, pair_idx, subkeys, subsm, nsub)
-        cut[p] = np.quantile(sc, 1.0 - frac[p])
+            if score_mode == SCORE_PREFLOP:
+                sc[s] = _preflop_score(hand[0], hand[1])
+            elif made_keys:
+                for j in range(nb):
+                    hand[m + j] = board[j]
+                sc[s] = float(table_value(hand, m + nb, ck, flush, sh5, off5, val5, sh6,
+                                          off6, val6, sh7, off7, val7, ranks_only))
+            else:
+                sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5,
+                               val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
+                               fewer, base, fsuit, tris, ntri, om, om_values, pair_idx,
+                               subkeys, subsm, nsub)
+        cut[p] = _quantile(sc, 1.0 - frac[p])
     return state
 
 
 @njit(cache=True)
-def _with_board(hand, h, board, row, bstart, need_board):  # pragma: no cover - jit
-    """Append the known ``board`` and this deal's board cards (``row[bstart:]``) to
+def _with_board(hand, h, board, dealt, bstart, need_board):  # pragma: no cover - jit
+    """Append the known ``board`` and this deal's board cards (``dealt[bstart:]``) to
     ``hand[:h]``; the new length (a call only where a full evaluation follows)."""
     for j in range(board.size):
         hand[h] = board[j]
         h += 1
     for j in range(need_board):
-        hand[h] = row[bstart + j]
+        hand[h] = dealt[bstart + j]
         h += 1
     return h
 
@@ -522,13 +559,13 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     (``flush_suit``, ``hash_slot`` of one array) cost nothing."""
     (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values, om_board,
      pair_idx, ranks_only) = t
-    w = _carve(flat, players, deck.size, ws)
+    w = _carve(flat, players, deck.size, pilot, ws)
     sh = _setup(flat, players, hole_final, board_final, t0, t1, t2, t3, hi_mode, lo_mode,
                 deck, ck, w)
     if sh.k > sh.n:
         return 0.0, 0, 0
     (need, start, pkey, size, pw, hv, lv, cut, psm, bsm0, bsm, tris, ranks, thresholds,
-     cards, _, buf, row, hand, narrowed, board_ws) = w
+     cards, _, buf, hand, narrowed, board_ws, subkeys, subsm, _) = w
     nb, need_board, bstart, k, n = sh.nb, sh.need_board, sh.bstart, sh.k, sh.n
     words, build = sh.words, sh.build
     board = board_ws[:nb]
@@ -538,42 +575,87 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     if hi_mode == HI_OMAHA and nb == 5:  # a complete board: classified once
         base, fsuit, ntri = omaha_board(sh.bkey0, bsm0, om_board, sh5, off5, ranks_only,
                                         ranks, tris)
-    subkeys = np.zeros(4, dtype=np.uint64)  # an incomplete board's threes (narrowing)
-    subsm = np.zeros((4, 4), dtype=np.int64)
-    nsub = 0
+    nsub = 0  # an incomplete board's threes (narrowing)
     if hi_mode == HI_OMAHA and 3 <= nb <= 4 and narrowing:
         nsub = _board_threes(board, ck, subkeys, subsm)
     cut[:] = -np.inf
     if narrowing:
         state = _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer,
-                            base, fsuit, ntri, subkeys, subsm, nsub)
+                            base, fsuit, ntri, nsub)
     # the seat's hand is fixed when nothing is still to come for it
     mine_fixed = need[0] == 0 and need_board == 0
     # with the board complete, a made-hand score of a high-only game is the final value
     score_final = (need_board == 0 and score_mode == SCORE_MADE and lo_mode == LO_NONE
                    and (hi_mode == HI_TABLE or hi_mode >= HI_BITS
                         or (hi_mode == HI_OMAHA and nb == 5)))
+    # hold'em's made-hand scores: the opponent's cards and the known board, from keys
+    made_keys = score_mode == SCORE_MADE and hi_mode == HI_TABLE
     evaluated = False
+    board_ready = False  # this deal's board summed (once for all when none is dealt)
     bkey, bw, blm = sh.bkey0, sh.bw0, 0
     total = 0.0
     used = 0
     dealt = 0
     while dealt < attempts and used < max_total:
         dealt += 1
-        for j in range(k):  # a partial Fisher-Yates shuffle deals this deal's cards
+        for j in range(k):  # a partial Fisher-Yates shuffle deals buf[:k]
             state, r = _below(state, n - j)
             r += j
             tmp = buf[j]
             buf[j] = buf[r]
             buf[r] = tmp
-            row[j] = buf[j]
-        if hi_mode != HI_NONE and (need_board or dealt == 1):
+        rejected = False
+        if narrowing:  # opponents first, before anything else: most deals are redealt
+            for p in range(players - 1, 0, -1):
+                if not narrowed[p]:
+                    continue
+                sp = start[p]
+                if made_keys:
+                    key = pkey[p] + sh.bkey0
+                    for j in range(need[p]):
+                        key += ck[buf[sp + j]]
+                    su = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+                    m = size[p] - need_board
+                    if su >= 0:
+                        v = np.int64(flush[psm[p, su] | bsm0[su]
+                                           | suit_ranks(buf, sp, need[p], su)])
+                    elif m == 7:
+                        v = np.int64(val7[hash_slot(key, sh7, off7)])
+                    elif m == 6:
+                        v = np.int64(val6[hash_slot(key, sh6, off6)])
+                    else:
+                        v = np.int64(val5[hash_slot(key, sh5, off5)])
+                    sc_p = float(v)
+                else:
+                    h = 0
+                    for j in range(np.int64(cards[p, 0])):
+                        hand[h] = cards[p, 1 + j]
+                        h += 1
+                    for j in range(need[p]):
+                        hand[h] = buf[sp + j]
+                        h += 1
+                    if score_mode == SCORE_PREFLOP:
+                        sc_p = _preflop_score(hand[0], hand[1])
+                    else:
+                        sc_p = _score(hand, h, board, score_mode, hi_mode, ck, flush, sh5,
+                                      off5, val5, sh6, off6, val6, sh7, off7, val7,
+                                      ranks_only, xtab, fewer, base, fsuit, tris, ntri, om,
+                                      om_values, pair_idx, subkeys, subsm, nsub)
+                if sc_p < cut[p]:
+                    rejected = True
+                    break
+                if score_final:  # the score was the final hand's value
+                    hv[p] = np.int64(sc_p)
+            if rejected:
+                continue
+        if hi_mode != HI_NONE and (need_board or not board_ready):
+            board_ready = True
             bkey = sh.bkey0
             bw = sh.bw0
             for s in range(4):
                 bsm[s] = bsm0[s]
             for j in range(need_board):
-                c = row[bstart + j]
+                c = buf[bstart + j]
                 bkey += ck[c]
                 bsm[c & 3] |= 1 << (c >> 2)
                 if words:
@@ -586,39 +668,29 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
                     for j in range(nb):
                         blm |= low_rank_bit(board[j])
                     for j in range(need_board):
-                        blm |= low_rank_bit(row[bstart + j])
-        rejected = False
-        for p in range(players - 1, -1, -1):  # opponents first: rejections come early
+                        blm |= low_rank_bit(buf[bstart + j])
+        for p in range(players - 1, -1, -1):
             if p == 0 and mine_fixed and evaluated:
+                continue
+            if score_final and narrowed[p]:  # valued by its score
                 continue
             sp = start[p]
             h = 0
-            if build or narrowed[p]:  # (written out: see the docstring)
+            if build:  # (written out: see the docstring)
                 for j in range(np.int64(cards[p, 0])):
                     hand[h] = cards[p, 1 + j]
                     h += 1
                 for j in range(need[p]):
-                    hand[h] = row[sp + j]
+                    hand[h] = buf[sp + j]
                     h += 1
-                if narrowed[p]:
-                    sc_p = _score(hand, h, board, score_mode, hi_mode, ck, flush, sh5, off5,
-                                  val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
-                                  fewer, base, fsuit, tris, ntri, om, om_values, pair_idx,
-                                  subkeys, subsm, nsub)
-                    if sc_p < cut[p]:
-                        rejected = True
-                        break
-                    if score_final:  # the score was the final hand's value
-                        hv[p] = np.int64(sc_p)
-                        continue
             if hi_mode == HI_TABLE:
                 key = pkey[p] + bkey
                 for j in range(need[p]):
-                    key += ck[row[sp + j]]
+                    key += ck[buf[sp + j]]
                 su = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
                 if su >= 0:
                     hv[p] = np.int64(flush[psm[p, su] | bsm[su]
-                                           | suit_ranks(row, sp, need[p], su)])
+                                           | suit_ranks(buf, sp, need[p], su)])
                 elif size[p] == 7:  # (sized_value written out: fewer array arguments)
                     hv[p] = np.int64(val7[hash_slot(key, sh7, off7)])
                 elif size[p] == 6:
@@ -628,10 +700,10 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
             elif words:
                 wd = pw[p] | bw
                 for j in range(need[p]):
-                    wd |= card_bit(row[sp + j])
+                    wd |= card_bit(buf[sp + j])
                 hv[p] = bits_word(wd, size[p], True)
             elif hi_mode >= HI_BITS:
-                m = _with_board(hand, h, board, row, bstart, need_board)
+                m = _with_board(hand, h, board, buf, bstart, need_board)
                 hv[p] = _value(hand, m, hi_mode, ck, flush, sh5, off5, val5, sh6, off6,
                                val6, sh7, off7, val7, ranks_only, xtab, fewer)
             elif hi_mode == HI_OMAHA:
@@ -640,10 +712,8 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
             if lo_mode == LO_EIGHT and hi_mode == HI_OMAHA:
                 lv[p] = omaha_low8(hand, 0, h, blm)
             elif lo_mode == LO_EIGHT:
-                lv[p] = low8_value(hand, _with_board(hand, h, board, row, bstart,
+                lv[p] = low8_value(hand, _with_board(hand, h, board, buf, bstart,
                                                      need_board), h, False)
-        if rejected:
-            continue
         evaluated = True
         # the seat's share: the high half, and the low half when anyone has a low
         best_lo = np.int64(-1)
