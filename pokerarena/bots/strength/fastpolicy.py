@@ -26,7 +26,7 @@ from pokerarena.bots.strength import fastmc, mtrandom, preflop
 from pokerarena.bots.strength.equity_bot import EquityBot
 from pokerarena.bots.strength.estimate import CHECK_EVERY, CLEAR_Z, profile, raise_counts
 from pokerarena.bots.strength.lag import LagBot
-from pokerarena.bots.strength.policy import StrengthBot, raises_this_round
+from pokerarena.bots.strength.policy import raises_this_round
 from pokerarena.bots.strength.rock import RockBot
 from pokerarena.bots.strength.tag import TagBot
 from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND
@@ -591,6 +591,6 @@ def end_hand(BS, seat, actor, kind, start, stop):  # pragma: no cover - jit
     for i in range(start, stop):
         a = actor[i]
         k = kind[i]
-        if a >= 0 and a != seat and (k == L_FOLD or k == L_CALL or k == L_RAISE):
+        if a >= 0 and a != seat and k in (L_FOLD, L_CALL, L_RAISE):
             hit = 1.0 if k == L_RAISE else 0.0
             fl[seat, F_AGGR] += 0.01 * (hit - fl[seat, F_AGGR])
