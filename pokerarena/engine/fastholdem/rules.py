@@ -90,7 +90,7 @@ def forced_raises(bets, n, size):  # pragma: no cover - jit
             level = b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legalized(kind, amount, kinds, lo, hi):  # pragma: no cover - jit
     """A policy's answer made legal as :func:`pokerarena.bots.base.legalize` does: a
     raise clamped into the range (or a call when no raise is allowed), a fold with
@@ -110,7 +110,7 @@ def legalized(kind, amount, kinds, lo, hi):  # pragma: no cover - jit
     return L_RAISE, lo
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def raise_range(p, n, P, r, cur, bet_sz, min_raise, nraises, stack, bets, folded,
                 can_raise, raises_by, checked, pot):  # pragma: no cover - jit
     """The engine's ``_raise_range`` (and its no-limit/pot-limit fast path in
@@ -182,6 +182,7 @@ def play_hands(P, decks, match_no, BS, decide, end_hand, o_button, o_nboard, o_b
     hole = np.zeros((MAXN, 2), np.uint8)
     board = np.zeros(5, np.uint8)
     V = np.zeros(VLEN, np.int64)
+    work = np.zeros((4 + MAXN, MAXN), np.int64)
     L = 0
     for h in range(decks.shape[0]):
         if room - L < 3 * n + 8:
@@ -407,12 +408,11 @@ def play_hands(P, decks, match_no, BS, decide, end_hand, o_button, o_nboard, o_b
                 called = -1
             for p in range(n):
                 bets[p] = 0
-        went = live > 1  # every round played, more than one hand left: the showdown
         o_nboard[h] = nb
         for j in range(nb):
             o_board[h, j] = board[j]
         o_decisions[h] = decisions
-        settle(h, P, went, called, seat_of, stack, committed, antes, folded, hole, board,
+        settle(h, P, called, seat_of, stack, committed, antes, folded, hole, board, work,
                ck, flush, sh7, off7, val7, o_pot, o_showdown, o_deltas, o_stacks, o_won,
                o_folded, o_in_showdown, o_high, o_npots, o_pot_amount, o_pot_eligible,
                o_pot_won)

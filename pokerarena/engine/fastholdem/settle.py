@@ -12,7 +12,7 @@ from pokerarena.engine.fastholdem.params import P_ANTE_TRIM, P_N, P_ODD_CALLED, 
 from pokerarena.evaluator.kernels import SUIT_BIAS, flush_suit, hash_slot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def high7(c0, c1, board, ck, flush, sh7, off7, val7):  # pragma: no cover - jit
     """The evaluator's value of two hole cards and a five-card board (the tables'
     lookup, as :func:`pokerarena.evaluator.lookup.high_with_board`)."""
@@ -34,11 +34,11 @@ def high7(c0, c1, board, ck, flush, sh7, off7, val7):  # pragma: no cover - jit
     return np.int64(val7[hash_slot(key, sh7, off7)])
 
 
-@njit(cache=True)
-def build_pots(n, contrib, folded, dead, amounts, elig):  # pragma: no cover - jit
+@njit(cache=True, inline="always")
+def build_pots(n, contrib, folded, dead, amounts, elig, levels):  # pragma: no cover - jit
     """The engine's ``build_pots``: the main pot and the side pots (``amounts[k]``,
-    ``elig[k, p]``) from what each position put in; returns how many."""
-    levels = np.empty(MAXN, np.int64)
+    ``elig[k, p]``) from what each position put in; returns how many (``levels``:
+    scratch)."""
     nlev = 0
     prev = -1
     while True:  # the distinct contributions of the players still in, ascending
@@ -87,16 +87,25 @@ def build_pots(n, contrib, folded, dead, amounts, elig):  # pragma: no cover - j
 
 
 @njit(cache=True)
-def settle(h, P, went, called, seat_of, stack, committed, antes, folded, hole, board,
+def settle(h, P, called, seat_of, stack, committed, antes, folded, hole, board, work,
            ck, flush, sh7, off7, val7, o_pot, o_showdown, o_deltas, o_stacks, o_won,
            o_folded, o_in_showdown, o_high, o_npots, o_pot_amount, o_pot_eligible,
            o_pot_won):  # pragma: no cover - jit
     """The engine's ``_settle`` (``_contributions``, ``build_pots``, ``_split``): the
     uncalled bet back, the pots, the hands compared where a pot has two claimants or
-    more, splits with the odd chips by priority; fills hand ``h``'s result fields. It is
-    long because the pots, the values and the shares are one pass over small arrays."""
+    more, splits with the odd chips by priority; fills hand ``h``'s result fields
+    (``work``: scratch, int64[4 + MAXN, MAXN]). It is long because the pots, the values
+    and the shares are one pass over small arrays."""
     n = P[P_N]
-    contrib = committed[:n].copy()
+    contrib, amounts, levels, value = work[0], work[1], work[2], work[3]
+    elig = work[4:]
+    for p in range(n):
+        contrib[p] = committed[p]
+        value[p] = -1
+    for k in range(MAXN):
+        amounts[k] = 0
+        for p in range(n):
+            elig[k, p] = 0
     dead = 0
     if not P[P_ANTE_TRIM]:
         for p in range(n):
@@ -113,11 +122,7 @@ def settle(h, P, went, called, seat_of, stack, committed, antes, folded, hole, b
     if contrib[pmax] > second:  # the uncalled bet goes back
         stack[pmax] += contrib[pmax] - second
         contrib[pmax] = second
-    amounts = np.zeros(MAXN, np.int64)
-    elig = np.zeros((MAXN, MAXN), np.bool_)
-    npots = build_pots(n, contrib, folded, dead, amounts, elig)
-    value = np.full(MAXN, -1, np.int64)
-    shown = np.zeros(MAXN, np.bool_)
+    npots = build_pots(n, contrib, folded, dead, amounts, elig, levels)
     alive = 0
     for p in range(n):
         if not folded[p]:
@@ -135,8 +140,7 @@ def settle(h, P, went, called, seat_of, stack, committed, antes, folded, hole, b
         if claim > 1:
             for p in range(n):
                 if elig[k, p]:
-                    if not shown[p]:
-                        shown[p] = True
+                    if value[p] < 0:
                         value[p] = high7(hole[p, 0], hole[p, 1], board, ck, flush, sh7,
                                          off7, val7)
                     if value[p] > best:
@@ -160,11 +164,11 @@ def settle(h, P, went, called, seat_of, stack, committed, antes, folded, hole, b
         o_pot_amount[h, k] = amount
     o_npots[h] = npots
     o_pot[h] = total
-    o_showdown[h] = went and alive > 1
+    o_showdown[h] = alive > 1  # every round was played: a showdown
     for p in range(n):
         s = seat_of[p]
         o_stacks[h, s] = stack[p]
         o_deltas[h, s] = stack[p] - P[P_STACK]
         o_folded[h, s] = folded[p]
-        o_in_showdown[h, s] = shown[p]
+        o_in_showdown[h, s] = value[p] >= 0
         o_high[h, s] = value[p]
