@@ -23,8 +23,15 @@ import pyarrow as pa
 import pytest
 
 from pokerarena.arena.match import play_match
-from pokerarena.tournaments.variance import equity_deltas
-from pokerarena.workers.fastrecord import _equity_nets, arrays_of, unit_tables
+from pokerarena.tournaments.variance import _enumerate, _equities, equity_deltas
+from pokerarena.workers.fastrecord import (
+    _all_shares,
+    _equity_nets,
+    _pot_plan,
+    _runouts,
+    arrays_of,
+    unit_tables,
+)
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.records import EQUITY_SAMPLES, GameCache, play_unit, unit_table
 from pokerarena.workers.unit import Unit
@@ -134,10 +141,10 @@ def test_cases_reach_the_rare_rows(played: Any) -> None:
         assert (net != eq).any(), "no all-in runout settled by equity"
 
 
-def test_equity_with_side_pots_is_equity_deltas() -> None:
-    """With carried stacks (unequal stacks: side pots) every seat's equity-settled net is
-    ``equity_deltas``'s, rounded as the recorder rounds it: each pot settled among its
-    own live seats."""
+@pytest.fixture(scope="module")
+def carried() -> tuple[Any, list[Any]]:
+    """A unit with carried stacks (unequal stacks: side pots) and many all-ins: its game
+    and finished hands."""
     unit = replace(_unit("no_limit", ("lag", "call", "equity", "call"), 150, 40, 19),
                    carry_stacks=True)
     t = unit_table(unit, CACHE)
@@ -145,18 +152,42 @@ def test_equity_with_side_pots_is_equity_deltas() -> None:
     play_match(t.game, t.entrants, unit.hands, t.table_seed, policy=t.policy,
                stack=t.stack, match_no=unit.match, carry_stacks=True,
                on_hand=lambda _no, hand, _seats: hands.append(hand))
-    arrays = arrays_of(hands, len(unit.bots))
+    return t.game, hands
+
+
+def test_equity_with_side_pots_is_equity_deltas(carried: Any) -> None:
+    """Every seat's equity-settled net is ``equity_deltas``'s, rounded as the recorder
+    rounds it, side pots included: each pot settled among its own live seats."""
+    game, hands = carried
+    arrays = arrays_of(hands, 4)
     assert (arrays.npots > 1).sum() >= 3, "no side pots"
     want = []
     for no, hand in enumerate(hands):
         eq = equity_deltas(hand, samples=EQUITY_SAMPLES, seed=no)
         want += ([float(d) for d in hand.result().deltas] if eq is None
                  else [round(x, 3) for x in eq])
-    got = _equity_nets(t.game, arrays, 0).tolist()
+    got = _equity_nets(game, arrays, 0).tolist()
     assert got == want
     settled = [h for h in range(len(hands)) if got[4 * h:4 * h + 4] !=
                arrays.deltas[h].astype(float).tolist()]
     assert any(arrays.npots[h] > 1 for h in settled), "no runout with a side pot"
+
+
+def test_compiled_shares_are_the_equities(carried: Any) -> None:
+    """The one compiled pass over every runout gives ``variance._equities``' very floats:
+    boards enumerated on the flop and the turn, sampled before the flop, two to four
+    players (split pots of 6 and 12 units a board)."""
+    _, hands = carried
+    arrays = arrays_of(hands, 4)
+    jobs = {(h, tuple(live)): board for h, board in _runouts(arrays)
+            for _, live in _pot_plan(arrays, h) if len(live) >= 2}
+    kinds = {(len(board), len(live)) for (_, live), board in jobs.items()}
+    assert {0, 3, 4} <= {b for b, _ in kinds} and {2, 3} <= {p for _, p in kinds}, kinds
+    got = _all_shares(arrays, jobs, "holdem", 0)
+    for (h, live), board in jobs.items():
+        holes = [hands[h].cards_of(s) for s in live]
+        exact = _enumerate(len(live), len(board), "holdem", EQUITY_SAMPLES)
+        assert got[h, live] == _equities(holes, board, "holdem", exact, EQUITY_SAMPLES, h)
 
 
 def test_streets_recomputed_as_the_views_give_them(played: Any) -> None:

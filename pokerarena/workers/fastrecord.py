@@ -14,14 +14,16 @@ taken from a passed deal. :func:`arrays_of` turns reference hands into the same 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+from numba import njit
 
 from pokerarena.arena.match import _category, _rankings
-from pokerarena.cards import NUM_CODES, card_str
+from pokerarena.cards import NUM_CODES, card_str, deck
 from pokerarena.engine import Game
 from pokerarena.engine.fastholdem.arrays import HandArrays
 from pokerarena.engine.fastholdem.layout import (
@@ -31,8 +33,18 @@ from pokerarena.engine.fastholdem.layout import (
     L_DEAL_HOLE,
     L_FOLD,
     L_RAISE,
+    MAXN,
 )
-from pokerarena.tournaments.variance import EQUITY_GAMES, _enumerate, _equities
+from pokerarena.evaluator.batch import BIAS5, MASK13, batch_tables_for
+from pokerarena.evaluator.equity import BOARD_CARDS, CHUNK, GAMES
+from pokerarena.evaluator.kernels import CARD_MASKS, LOW_WORD, U64, flush_shift
+from pokerarena.tournaments.variance import (
+    _DIRECT,
+    EQUITY_GAMES,
+    _enumerate,
+    _equities,
+    _high_ranking,
+)
 from pokerarena.workers.records import EQUITY_SAMPLES, UnitRecorder
 from pokerarena.workers.rows import ACTIONS, HANDS, SEATS, Table
 from pokerarena.workers.unit import Unit
@@ -231,13 +243,30 @@ def _showdown_texts(game: Game, a: HandArrays) -> tuple[pa.Array, pa.Array, np.n
 
 def _equity_nets(game: Game, a: HandArrays, first_hand: int) -> np.ndarray:
     """Each seat row's ``equity_net``: its net, or for a hand with an all-in runout its
-    equity-settled delta rounded as the recorder rounds it."""
+    equity-settled delta (``equity_deltas``' steps in its order: the same floats),
+    rounded as the recorder rounds it. Every runout's equities are computed first, in
+    one compiled pass where the reference's own direct path applies."""
     out = a.deltas.astype(np.float64)
     variant = EQUITY_GAMES.get(game.variant_id)
-    if variant is not None and not getattr(game.options, "wild", None):
-        for h, board in _runouts(a):
-            settled = _settled(a, h, board, variant, first_hand + h)
-            out[h] = [round(x, 3) for x in settled]
+    if variant is None or getattr(game.options, "wild", None):
+        return out.ravel()
+    plans = [(h, board, _pot_plan(a, h)) for h, board in _runouts(a)]
+    jobs = {(h, tuple(live)): board for h, board, pots in plans
+            for _, live in pots if len(live) >= 2}
+    shares = _all_shares(a, jobs, variant, first_hand)
+    for h, _, pots in plans:
+        row = [float(d) for d in a.deltas[h].tolist()]
+        for paid, live in pots:
+            value = sum(paid.values())
+            for s, v in paid.items():
+                row[s] -= v
+            if len(live) < 2:
+                for s, v in paid.items():
+                    row[s] += v
+                continue
+            for s, p in zip(live, shares[h, tuple(live)], strict=True):
+                row[s] += value * p
+        out[h] = [round(x, 3) for x in row]
     return out.ravel()
 
 
@@ -258,34 +287,209 @@ def _runouts(a: HandArrays) -> list[tuple[int, list[int]]]:
     return [(h, a.board[h, :at_last[h]].tolist()) for h in np.flatnonzero(found).tolist()]
 
 
-def _settled(a: HandArrays, h: int, board: list[int], variant: str, seed: int
-             ) -> list[float]:
-    """Hand ``h``'s deltas with its runout settled by equity: ``equity_deltas``'s steps
-    in its order (the same floats; ``seed``: the hand's match number), the pots' winners
-    and live seats from the arrays."""
-    out = [float(d) for d in a.deltas[h].tolist()]
+def _pot_plan(a: HandArrays, h: int) -> list[tuple[dict[int, float], list[int]]]:
+    """Each pot of hand ``h`` in order: what it paid each winner, and its live seats
+    (eligible and compared at the showdown)."""
     compared = a.in_showdown[h]
-    seen: dict[tuple[int, ...], list[float]] = {}
+    out = []
     for k in range(int(a.npots[h])):
         won = a.pot_won[h, k]
         paid = {s: float(won[s]) for s in np.flatnonzero(won).tolist()}
-        value = sum(paid.values())
-        for s, v in paid.items():
-            out[s] -= v
-        live = [s for s in np.flatnonzero(a.pot_eligible[h, k]).tolist() if compared[s]]
-        if len(live) < 2:
-            for s, v in paid.items():
-                out[s] += v
-            continue
-        key = tuple(live)
-        shares = seen.get(key)
-        if shares is None:
-            exact = _enumerate(len(live), len(board), variant, EQUITY_SAMPLES)
-            holes = [a.hole[h, s].tolist() for s in live]
-            shares = seen[key] = _equities(holes, board, variant, exact, EQUITY_SAMPLES, seed)
-        for s, p in zip(live, shares, strict=True):
-            out[s] += value * p
+        out.append((paid, [s for s in np.flatnonzero(a.pot_eligible[h, k]).tolist()
+                           if compared[s]]))
     return out
+
+
+def _all_shares(a: HandArrays, jobs: dict[tuple[int, tuple[int, ...]], list[int]],
+                variant: str, first_hand: int) -> dict[tuple[int, tuple[int, ...]], list[float]]:
+    """The equities of each (hand, live seats) on its board: ``variance._equities``'
+    figures (seeded by the hand's match number). The direct path's runouts (hold'em and
+    short deck; boards enumerated on the flop and the turn, sampled before the flop) go
+    through one compiled pass: the same boards and the same integer shares, so the same
+    floats; anything else through ``_equities`` itself."""
+    g = GAMES[variant]
+    rk = _high_ranking(g.ranking, g.deck)
+    fast = variant in _DIRECT and rk.table_friendly
+    out: dict[tuple[int, tuple[int, ...]], list[float]] = {}
+    batch = []
+    for (h, live), board in jobs.items():
+        holes = [a.hole[h, s].tolist() for s in live]
+        exact = _enumerate(len(live), len(board), variant, EQUITY_SAMPLES)
+        if fast and (not exact or BOARD_CARDS - len(board) <= 2):
+            batch.append((h, live, board, exact))
+        else:
+            out[h, live] = _equities(holes, board, variant, exact, EQUITY_SAMPLES,
+                                     first_hand + h)
+    if batch:
+        out.update(_batched_shares(a, batch, g, rk, first_hand))
+    return out
+
+
+def _batched_shares(a: HandArrays, batch: list[tuple[int, tuple[int, ...], list[int], bool]],
+                    g: Any, rk: Any, first_hand: int
+                    ) -> dict[tuple[int, tuple[int, ...]], list[float]]:
+    """:func:`_all_shares`' compiled pass: the sampled runouts' draws from each hand's
+    Generator in ``_equities``' order, then every runout's integer shares at once."""
+    jobs = len(batch)
+    holes = np.zeros((jobs, MAXN, 2), np.uint8)
+    boards = np.zeros((jobs, BOARD_CARDS), np.uint8)
+    players = np.zeros(jobs, np.int64)
+    nboard = np.zeros(jobs, np.int64)
+    exact = np.zeros(jobs, np.bool_)
+    units = np.zeros(jobs, np.int64)
+    draws: list[np.ndarray] = []
+    draw_off = np.zeros(jobs + 1, np.int64)
+    free = len(deck(g.deck))
+    for j, (h, live, board, ex) in enumerate(batch):
+        p = len(live)
+        holes[j, :p] = a.hole[h, list(live)]
+        boards[j, :len(board)] = board
+        players[j], nboard[j], exact[j] = p, len(board), ex
+        units[j] = math.lcm(*range(1, p + 1))
+        taken = 0
+        if not ex:
+            chunks = _draws(first_hand + h, free - 2 * p - len(board),
+                            BOARD_CARDS - len(board))
+            draws += chunks
+            taken = sum(c.shape[1] for c in chunks)
+        draw_off[j + 1] = draw_off[j] + taken
+    cols = np.zeros((BOARD_CARDS, int(draw_off[-1])), np.int64)
+    at = 0
+    for d in draws:
+        cols[:d.shape[0], at:at + d.shape[1]] = d
+        at += d.shape[1]
+    bt = batch_tables_for(rk)
+    totals = np.zeros((jobs, MAXN), np.int64)
+    nboards = np.zeros(jobs, np.int64)
+    _runout_totals(np.asarray(deck(g.deck)), holes, players, boards, nboard, exact, cols,
+                   draw_off, units, bt.ck, bt.test, bt.flush, bt.shift7, bt.adj7,
+                   bt.values7, totals, nboards)
+    out = {}
+    for j, (h, live, _, _) in enumerate(batch):
+        whole = int(units[j] * nboards[j])
+        out[h, live] = [float(x / whole) for x in totals[j, :len(live)].tolist()]
+    return out
+
+
+def _draws(seed: int, free: int, k: int) -> list[np.ndarray]:
+    """The sampled boards' draws of ``_equities`` (``free`` cards left, ``k`` to deal):
+    ``k`` rows of offsets per chunk of boards, in its order of Generator calls."""
+    rng = np.random.default_rng(seed)
+    out = []
+    boards = 0
+    while boards < EQUITY_SAMPLES:
+        m = min(CHUNK, EQUITY_SAMPLES - boards)
+        out.append(np.stack([rng.integers(0, free - j, size=m) for j in range(k)]))
+        boards += m
+    return out
+
+
+@njit(cache=True, inline="always")
+def _board_shares(tail, k, p, base, masks, ck, test, flush, shift, adj, values, unit, value,
+                  out):  # pragma: no cover - jit
+    """Add each player's share of one board (``tail``: its ``k`` cards after the known
+    ones) to ``out``: ``evaluate_batch``'s 7-card value (``batch._high7``'s lookups on
+    the summed card keys; ``base``/``masks``: each player's keys and rank masks of its
+    hole cards and the known board) and ``variance._split_sums``' split of ``unit``."""
+    key = U64(0)
+    mask = U64(0)
+    for t in range(k):
+        c = tail[t]
+        key += ck[c]
+        mask += CARD_MASKS[c & 63]
+    for q in range(p):
+        full = base[q] + key  # the unbiased key (what the flush's shift reads)
+        biased = full + BIAS5
+        rk = biased & LOW_WORD
+        v = np.int32(values[U64(np.int64(rk) + adj[rk >> shift])])
+        # no branch (as in _high7): the flush slot is read for every hand, kept for one
+        f = np.int32(flush[((masks[q] + mask) >> flush_shift(full)) & MASK13])
+        value[q] = f if biased & test else v
+    best = value[0]
+    for q in range(1, p):
+        if value[q] > best:
+            best = value[q]
+    n = 0
+    for q in range(p):
+        if value[q] == best:
+            n += 1
+    per = unit // n
+    for q in range(p):
+        if value[q] == best:
+            out[q] += per
+
+
+@njit(cache=True)
+def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off, units,
+                   ck, test, flush, shift, adj, values, totals,
+                   nboards):  # pragma: no cover - jit
+    """``totals[j, p]``: player ``p``'s summed share of runout ``j``'s boards, and
+    ``nboards[j]`` its boards: every completion (one or two cards to come), or the
+    drawn samples (``variance._sampled_hands``' partial Fisher-Yates of the remaining
+    cards, ``cards``: the deck in its order), each scored by :func:`_board_shares`."""
+    sh = U64(shift)
+    base = np.zeros(MAXN, np.uint64)
+    masks = np.zeros(MAXN, np.uint64)
+    value = np.zeros(MAXN, np.int32)
+    tail = np.zeros(BOARD_CARDS, np.int64)
+    for j in range(holes.shape[0]):
+        p = players[j]
+        nb = nboard[j]
+        k = BOARD_CARDS - nb
+        used = np.zeros(256, np.bool_)
+        key = U64(0)
+        mask = U64(0)
+        for i in range(nb):
+            c = boards[j, i]
+            used[c] = True
+            key += ck[c]
+            mask += CARD_MASKS[c & 63]
+        for q in range(p):
+            h0, h1 = holes[j, q, 0], holes[j, q, 1]
+            used[h0] = used[h1] = True
+            base[q] = key + ck[h0] + ck[h1]
+            masks[q] = mask + CARD_MASKS[h0 & 63] + CARD_MASKS[h1 & 63]
+        rest = np.empty(cards.size, np.int64)
+        nr = 0
+        for c in cards:
+            if not used[c]:
+                rest[nr] = c
+                nr += 1
+        row = totals[j]
+        unit = units[j]
+        m = 0
+        if exact[j] and k == 1:
+            for i in range(nr):
+                tail[0] = rest[i]
+                _board_shares(tail, 1, p, base, masks, ck, test, flush, sh, adj, values,
+                              unit, value, row)
+                m += 1
+        elif exact[j]:
+            for i in range(nr):
+                tail[0] = rest[i]
+                for i2 in range(i + 1, nr):
+                    tail[1] = rest[i2]
+                    _board_shares(tail, 2, p, base, masks, ck, test, flush, sh, adj,
+                                  values, unit, value, row)
+                    m += 1
+        else:
+            perm = np.arange(nr)
+            for i in range(draw_off[j], draw_off[j + 1]):
+                for t in range(k):
+                    r = t + draws[t, i]
+                    x = perm[t]
+                    perm[t] = perm[r]
+                    perm[r] = x
+                    tail[t] = rest[perm[t]]
+                _board_shares(tail, k, p, base, masks, ck, test, flush, sh, adj, values,
+                              unit, value, row)
+                for t in range(k - 1, -1, -1):
+                    r = t + draws[t, i]
+                    x = perm[t]
+                    perm[t] = perm[r]
+                    perm[r] = x
+                m += 1
+        nboards[j] = m
 
 
 def _actions_table(unit: Unit, a: HandArrays, hand_no: np.ndarray, seat_bot: Sequence[str]
