@@ -128,12 +128,13 @@ def _kinds(bits: int) -> tuple[str, ...]:
     return tuple(k for k, b in (("f", K_FOLD), ("cc", K_CALL), ("cbr", K_RAISE)) if bits & b)
 
 
-def _play(game: Game, n: int, stack: int, hands: int, seed: int, policy: str,
+def _play(game: Game, stacks: list[int], hands: int, seed: int, policy: str,
           match_no: int = 3) -> tuple[Any, HandArrays, tuple]:
+    n = len(stacks)
     rng = np.random.default_rng(seed)
     state = rng.bit_generator.state
     decks = kernel.decks(game, rng, hands, n)
-    P = kernel.params(game, n, stack)
+    P = kernel.params(game, n, stacks[0], stacks)
     out = HandArrays.empty(hands, n, 60 * hands)
     if policy == "random":
         BS: tuple = _random_state(seed, 200 * hands)
@@ -210,15 +211,16 @@ def _check_result(hand: Any, out: HandArrays, h: int, n: int) -> None:
                 if out.pot_won[h, k, s]} == {s: v for s, v in pot.winners.items() if v}
 
 
-def _replay(game: Game, n: int, stack: int, state: Any, out: HandArrays,
+def _replay(game: Game, stacks: list[int], state: Any, out: HandArrays,
             rec: np.ndarray | None, match_no: int = 3) -> int:
     """Replay every hand of ``out`` through the reference engine and compare; returns
     the decisions replayed."""
     rng = np.random.default_rng()
     rng.bit_generator.state = state
     d = 0
+    n = len(stacks)
     for h in range(out.hands):
-        hand = game.new_hand(rng, n, [stack] * n, h % n)
+        hand = game.new_hand(rng, n, stacks, h % n)
         views = ViewMaker(hand, hand_no=h, match_no=match_no)
         k, stop, j = int(out.log_start[h]), int(out.log_start[h + 1]), 0
         while True:
@@ -259,56 +261,74 @@ OPTIONS: tuple[dict[str, Any], ...] = (
 )
 
 
-def _configs(count: int, seed: int) -> list[tuple[dict, int, int]]:
+def _configs(count: int, seed: int) -> list[tuple[dict, list[int]]]:
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
         opts = dict(OPTIONS[int(rng.integers(len(OPTIONS)))])
         opts["betting"] = ("no_limit", "pot_limit", "fixed_limit")[int(rng.integers(3))]
         n = int(rng.integers(2, 11))
-        stack = int(rng.choice([3, 6, 7, 12, 25, 60, 200, 500]))
-        out.append((opts, n, stack))
+        sizes = [3, 6, 7, 12, 25, 60, 200, 500]
+        if rng.random() < 0.5:  # equal stacks (the fast table's units)
+            stacks = [int(rng.choice(sizes))] * n
+        else:  # unequal stacks: side pots
+            stacks = [int(x) for x in rng.choice(sizes, n)]
+        out.append((opts, stacks))
     return out
 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_policy_matches_the_engine_field_by_field(chunk: int) -> None:
-    """«Если у игрока не хватает фишек, чтобы уравнять ставку, он может пойти ва-банк
-    ... остальные ставки образуют побочный банк» (000_… «Настольные ставки»): random
-    raises, often all in, make all-ins, short raises and side pots frequent; every log
-    entry, view, legal range, clamp and result field is the engine's."""
-    decided = 0
-    for i, (opts, n, stack) in enumerate(_configs(12, 100 + chunk)):
+    """«если у игрока нет достаточного количества фишек, чтобы ответить на ставку, он
+    может пойти ва-банк (All-In). В этом случае игрок при разделе банка будет иметь право
+    только на долю банка, бывшего на столе к моменту его последней ставки» (002_…):
+    random raises, often all in, make all-ins, short raises and side pots frequent; every
+    log entry, view, legal range, clamp and result field is the engine's."""
+    decided = side_pots = clamped = 0
+    for i, (opts, stacks) in enumerate(_configs(12, 100 + chunk)):
         game = Game("holdem", opts)
+        n = len(stacks)
         if kernel.unsupported(game, n) is not None:
             continue
         seed = 1000 * chunk + i
-        state, out, BS = _play(game, n, stack, 25, seed, "random")
-        d = _replay(game, n, stack, state, out, BS[1])
+        state, out, BS = _play(game, stacks, 25, seed, "random")
+        d = _replay(game, stacks, state, out, BS[1])
         assert d == BS[2][0]
         assert BS[3][0] == 25 * n and BS[3][1] == d
         decided += d
-    assert decided > 200
+        side_pots += int((out.npots > 1).sum())
+        rec = BS[1][:d]
+        logged = out.street >= 0
+        clamped += int(((rec[:, VLEN] != out.kind[logged])
+                        | ((rec[:, VLEN] == L_RAISE) & (rec[:, VLEN + 1] != out.amount[logged]))
+                        ).sum())
+    assert decided > 200 and side_pots > 0 and clamped > 0
 
 
 def test_call_policy_goes_to_showdown_every_hand() -> None:
-    """«В конце последнего круга ставок ... игроки вскрывают карты» (002_…): checking
-    and calling down, every hand is shown down and split exactly as the engine does."""
+    """«После последнего круга ставок оставшиеся активными игроки вскрывают свои
+    расклады» ... «Если ничья, банк делится поровну» (000_…): checking and calling down,
+    every hand is shown down, compared and split exactly as the engine does."""
+    splits = 0
     for betting, n, stack in (("no_limit", 6, 200), ("fixed_limit", 10, 40),
                               ("pot_limit", 2, 5), ("no_limit", 9, 3)):
         game = Game("holdem", {"betting": betting})
-        state, out, BS = _play(game, n, stack, 40, n, "call")
-        d = _replay(game, n, stack, state, out, None)
+        state, out, BS = _play(game, [stack] * n, 40, n, "call")
+        d = _replay(game, [stack] * n, state, out, None)
         assert BS[0][0] == d and BS[0][1] == 40 * n
         assert out.showdown.all()
+        splits += int(((out.pot_won > 0).sum(axis=2) > 1).sum())
+    assert splits > 0
 
 
 def test_heads_up_button_posts_the_small_blind_and_acts_first() -> None:
-    """«В игре один на один ... дилер ставит малый блайнд и ходит первым до флопа»
-    (002_…, heads-up hold'em)."""
+    """«В первом раунде (и только в нем) торговлю начинает игрок, сидящий слева от
+    позиции большого блайнда» ... «Во всех раундах кроме первого торговлю начинает первый
+    активный игрок слева от баттона» (002_…): heads-up the button posts the small blind
+    (RULES.md §3, casino practice), so it acts first before the flop and last after."""
     game = Game("holdem", {"betting": "no_limit"})
-    state, out, BS = _play(game, 2, 200, 4, 5, "random")
-    _replay(game, 2, 200, state, out, BS[1])
+    state, out, BS = _play(game, [200, 200], 4, 5, "random")
+    _replay(game, [200, 200], state, out, BS[1])
     for h in range(4):
         k = int(out.log_start[h])
         button = h % 2
@@ -316,6 +336,9 @@ def test_heads_up_button_posts_the_small_blind_and_acts_first() -> None:
         assert (out.actor[k + 1], out.amount[k + 1]) == (button, 1)  # the button's small
         first = next(i for i in range(k, int(out.log_start[h + 1])) if out.street[i] >= 0)
         assert out.actor[first] == button
+        flop = [i for i in range(k, int(out.log_start[h + 1])) if out.street[i] == 3]
+        if flop:
+            assert out.actor[flop[0]] == 1 - button
 
 
 def test_a_short_log_asks_for_more_room() -> None:

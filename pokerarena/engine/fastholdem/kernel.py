@@ -52,8 +52,8 @@ def decks(game: Any, deal_rng: np.random.Generator, hands: int, n: int) -> np.nd
 
 def play(P: np.ndarray, decks: np.ndarray, match_no: int, BS: Any, decide: Any,
          end_hand: Any, out: HandArrays, tables: Any = None) -> int:
-    """Play the hands of ``decks`` (hand ``h``: button ``h % n``, every stack the
-    ``params``' stack) into ``out``; returns the log's length, or -1 when ``out``'s log
+    """Play the hands of ``decks`` (hand ``h``: button ``h % n``, the stacks reset to
+    the ``params``' stacks) into ``out``; returns the log's length, or -1 when ``out``'s log
     arrays are too short (make them longer and play again). ``decide(BS, V)`` and
     ``end_hand(BS, seat, actor, kind, start, stop)`` are numba functions
     (:mod:`.layout`); ``tables``: the evaluator's (default :func:`high_tables`)."""

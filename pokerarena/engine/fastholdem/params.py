@@ -10,6 +10,7 @@ never touches a Python object. A game the kernel cannot play exactly gets a reas
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,9 @@ P_CHECK_RAISE = 28
 # by position (0: left of the button): the ante and the blind each must post
 P_ANTES = 32
 P_BLINDS = P_ANTES + MAXN
-PLEN = P_BLINDS + MAXN
+# by seat: the chips each seat starts every hand with
+P_STACKS = P_BLINDS + MAXN
+PLEN = P_STACKS + MAXN
 
 ROUNDS = 4
 _BOARD = (3, 1, 1)  # the flop, the turn, the river
@@ -127,9 +130,11 @@ def unsupported(game: Any, n: int) -> str | None:
     return None
 
 
-def params(game: Any, n: int, stack: int) -> np.ndarray:
+def params(game: Any, n: int, stack: int, stacks: Sequence[int] | None = None
+           ) -> np.ndarray:
     """The kernel's ``P`` for ``game`` at ``n`` seats, each starting every hand with
-    ``stack`` chips (the game must be supported: :func:`unsupported`)."""
+    ``stack`` chips (or seat ``s`` with ``stacks[s]``: unequal stacks make side pots; the
+    game must be supported: :func:`unsupported`)."""
     why = unsupported(game, n)
     if why is not None:
         raise ValueError(f"the fast hold'em kernel cannot play this game: {why}")
@@ -156,6 +161,7 @@ def params(game: Any, n: int, stack: int) -> np.ndarray:
     antes, blinds = game.forced_by_position(n)
     P[P_ANTES:P_ANTES + n] = antes
     P[P_BLINDS:P_BLINDS + n] = blinds
+    P[P_STACKS:P_STACKS + n] = [stack] * n if stacks is None else stacks
     top = max(blinds) if blinds else 0
     after_blinds = (max(i for i in range(n) if blinds[i] == top) + 1) % n if top else 0
     for r in range(ROUNDS):

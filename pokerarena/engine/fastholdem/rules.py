@@ -60,7 +60,7 @@ from pokerarena.engine.fastholdem.params import (
     P_OPEN_MIN,
     P_PLAIN,
     P_SIZE,
-    P_STACK,
+    P_STACKS,
     P_START,
     P_SYS,
 )
@@ -157,8 +157,8 @@ def play_hands(P, decks, match_no, BS, decide, end_hand, o_button, o_nboard, o_b
                o_in_showdown, o_high, o_npots, o_pot_amount, o_pot_eligible, o_pot_won,
                o_log_start, l_actor, l_kind, l_amount, l_ncards, l_cards, l_target,
                l_street, ck, flush, sh7, off7, val7):  # pragma: no cover - jit
-    """Play ``decks.shape[0]`` hands (hand ``h``: button ``h % n``, every stack
-    ``P[P_STACK]``), asking ``decide(BS, V)`` at each decision and telling every seat
+    """Play ``decks.shape[0]`` hands (hand ``h``: button ``h % n``, seat ``s`` starting
+    with ``P[P_STACKS + s]``), asking ``decide(BS, V)`` at each decision and telling every seat
     ``end_hand(BS, seat, l_actor, l_kind, start, stop)`` after each hand; fills the
     ``o_*`` (:class:`~.arrays.HandArrays`) and ``l_*`` (the log) arrays. Returns the
     log's length, or -1 when the log arrays have no room left. It is long because the
@@ -193,7 +193,7 @@ def play_hands(P, decks, match_no, BS, decide, end_hand, o_button, o_nboard, o_b
         o_log_start[h] = L
         for p in range(n):
             seat_of[p] = (button + 1 + p) % n
-            stack[p] = P[P_STACK]
+            stack[p] = P[P_STACKS + seat_of[p]]
             bets[p] = 0
             committed[p] = 0
             antes[p] = 0

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from pokerarena.engine.fastholdem.layout import MAXN
-from pokerarena.engine.fastholdem.params import P_ANTE_TRIM, P_N, P_ODD_CALLED, P_STACK
+from pokerarena.engine.fastholdem.params import P_ANTE_TRIM, P_N, P_ODD_CALLED, P_STACKS
 from pokerarena.evaluator.kernels import SUIT_BIAS, flush_suit, hash_slot
 
 
@@ -168,7 +168,7 @@ def settle(h, P, called, seat_of, stack, committed, antes, folded, hole, board, 
     for p in range(n):
         s = seat_of[p]
         o_stacks[h, s] = stack[p]
-        o_deltas[h, s] = stack[p] - P[P_STACK]
+        o_deltas[h, s] = stack[p] - P[P_STACKS + s]
         o_folded[h, s] = folded[p]
         o_in_showdown[h, s] = value[p] >= 0
         o_high[h, s] = value[p]
