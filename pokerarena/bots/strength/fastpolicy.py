@@ -218,7 +218,7 @@ def view_array(view: SeatView, out: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------- compiled: the rules
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _passive(kinds, call):  # pragma: no cover - jit
     """``passive_action`` for hold'em's kinds: check if free, else fold, else call."""
     if kinds & K_CALL and call == 0:
@@ -232,7 +232,7 @@ def _passive(kinds, call):  # pragma: no cover - jit
     return L_RAISE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legalize(V, kind, amount):  # pragma: no cover - jit
     """``legalize`` for hold'em: the action if allowed (a raise clamped into range),
     else the nearest allowed one."""
@@ -256,7 +256,7 @@ def _legalize(V, kind, amount):  # pragma: no cover - jit
     return got, (lo if got == L_RAISE else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _call_bot(V):  # pragma: no cover - jit
     """``call``: check or call; else the nearest legal action."""
     if V[V_KINDS] & K_CALL:
@@ -264,7 +264,7 @@ def _call_bot(V):  # pragma: no cover - jit
     return _legalize(V, L_CALL, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _spot(BS, V, seat):  # pragma: no cover - jit
     """``StrengthBot.spot``: (live seats, position bonus, may raise, raise threshold)."""
     fl = BS[1]
@@ -285,7 +285,7 @@ def _spot(BS, V, seat):  # pragma: no cover - jit
     return (live if live > 2 else 2), bonus, can_raise, th
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _thresholds(BS, V, seat, live, bonus, can_raise, th, bluff, out):  # pragma: no cover
     """``StrengthBot.thresholds`` into ``out``; how many (-1: None, the choice does not
     depend on the equity)."""
@@ -320,7 +320,7 @@ def _thresholds(BS, V, seat, live, bonus, can_raise, th, bluff, out):  # pragma:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _raise_to(BS, V, seat, e_n):  # pragma: no cover - jit
     """``StrengthBot.raise_to``: the total to bet or raise to (half-even rounding as
     Python's ``round``)."""
@@ -339,7 +339,7 @@ def _raise_to(BS, V, seat, e_n):  # pragma: no cover - jit
     return min(hi, max(lo, np.int64(np.rint(target))))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bet(BS, V, seat, e, live, bonus, can_raise, th, bluff):  # pragma: no cover - jit
     """``StrengthBot.bet``: fold, check/call or bet/raise by equity and pot odds."""
     fl = BS[1]
@@ -360,7 +360,7 @@ def _bet(BS, V, seat, e, live, bonus, can_raise, th, bluff):  # pragma: no cover
 
 
 # ---------------------------------------------------------------- compiled: equity
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clear_of(e, n, ths, nth):  # pragma: no cover - jit
     """``policy._clear_of``: the estimate lies ``CLEAR_Z`` standard errors from each
     threshold."""
@@ -373,7 +373,7 @@ def _clear_of(e, n, ths, nth):  # pragma: no cover - jit
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _class_index(a, b):  # pragma: no cover - jit
     """``preflop.class_index``."""
     ra, rb = a >> 2, b >> 2
@@ -383,7 +383,7 @@ def _class_index(a, b):  # pragma: no cover - jit
     return lo * 13 + hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _narrowed(BS, a, b, fraction):  # pragma: no cover - jit
     """``preflop.narrowed_equity`` (the table is there; ``fraction`` >= 0.25)."""
     x = (min(fraction, 1.0) - 0.25) / 0.05
@@ -394,7 +394,7 @@ def _narrowed(BS, a, b, fraction):  # pragma: no cover - jit
     return (1.0 - w) * tab[row, j] + w * tab[row, j + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pack(V, flat, players):  # pragma: no cover - jit
     """``fastmc.pack``'s rows into ``flat``: the seat's hole, ``players - 1`` empty
     opponents, the board, no dead cards."""
@@ -414,7 +414,7 @@ def _pack(V, flat, players):  # pragma: no cover - jit
     return flat[:pos + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kernel(BS, flat, players, seed, samples, lo, ths, nth, frac, mode,
             pilot):  # pragma: no cover - jit
     """One ``fastmc._mc_kernel`` call as the Python profile makes it."""
@@ -424,7 +424,7 @@ def _kernel(BS, flat, players, seed, samples, lo, ths, nth, frac, mode,
                              mode, pilot, BS[10], BS[11], BS[12], BS[13], BS[14])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth):  # pragma: no cover - jit
     """``Profile._fast_equity`` for hold'em: one opponent straight into the kernel, more
     as ``_fast_loop`` (the last opponent leaves while the deck is too short)."""
@@ -464,7 +464,7 @@ def _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth):  # pragma: no cover
     return got / used, used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _equity_stats(BS, V, seat, ths, nth):  # pragma: no cover - jit
     """``Profile.equity_stats`` for hold'em: (pot share, deals behind it)."""
     ints = BS[0]
@@ -501,7 +501,7 @@ def _equity_stats(BS, V, seat, ths, nth):  # pragma: no cover - jit
     return _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _memo_key(BS, V, seat, key):  # pragma: no cover - jit
     """What the seat has seen, as ``cached_equity`` keys it (the hole cards are the
     hand's; the board's count names the board)."""
@@ -518,7 +518,7 @@ def _memo_key(BS, V, seat, key):  # pragma: no cover - jit
             key[2 + s] = V[V_RAISES + s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cached_equity(BS, V, seat, ths, nth):  # pragma: no cover - jit
     """``StrengthBot.cached_equity``: the hand's memo, reused unless the decision needs
     more precision than the remembered estimate has."""
@@ -556,7 +556,7 @@ def _cached_equity(BS, V, seat, ths, nth):  # pragma: no cover - jit
 
 
 # ---------------------------------------------------------------- compiled: the policy
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _strength(BS, V, seat):  # pragma: no cover - jit
     """``StrengthBot.act`` -> ``decide_bet`` for hold'em."""
     live, bonus, can_raise, th = _spot(BS, V, seat)
