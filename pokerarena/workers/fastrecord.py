@@ -44,6 +44,7 @@ from pokerarena.tournaments.variance import (
     _enumerate,
     _equities,
     _high_ranking,
+    _split_sums,
 )
 from pokerarena.workers.records import EQUITY_SAMPLES, UnitRecorder
 from pokerarena.workers.rows import ACTIONS, HANDS, SEATS, Table
@@ -290,13 +291,12 @@ def _runouts(a: HandArrays) -> list[tuple[int, list[int]]]:
 def _pot_plan(a: HandArrays, h: int) -> list[tuple[dict[int, float], list[int]]]:
     """Each pot of hand ``h`` in order: what it paid each winner, and its live seats
     (eligible and compared at the showdown)."""
-    compared = a.in_showdown[h]
+    compared = a.in_showdown[h].tolist()
     out = []
     for k in range(int(a.npots[h])):
-        won = a.pot_won[h, k]
-        paid = {s: float(won[s]) for s in np.flatnonzero(won).tolist()}
-        out.append((paid, [s for s in np.flatnonzero(a.pot_eligible[h, k]).tolist()
-                           if compared[s]]))
+        paid = {s: float(v) for s, v in enumerate(a.pot_won[h, k].tolist()) if v}
+        out.append((paid, [s for s, e in enumerate(a.pot_eligible[h, k].tolist())
+                           if e and compared[s]]))
     return out
 
 
@@ -313,11 +313,11 @@ def _all_shares(a: HandArrays, jobs: dict[tuple[int, tuple[int, ...]], list[int]
     out: dict[tuple[int, tuple[int, ...]], list[float]] = {}
     batch = []
     for (h, live), board in jobs.items():
-        holes = [a.hole[h, s].tolist() for s in live]
         exact = _enumerate(len(live), len(board), variant, EQUITY_SAMPLES)
         if fast and (not exact or BOARD_CARDS - len(board) <= 2):
             batch.append((h, live, board, exact))
         else:
+            holes = [a.hole[h, s].tolist() for s in live]
             out[h, live] = _equities(holes, board, variant, exact, EQUITY_SAMPLES,
                                      first_hand + h)
     if batch:
@@ -325,49 +325,45 @@ def _all_shares(a: HandArrays, jobs: dict[tuple[int, tuple[int, ...]], list[int]
     return out
 
 
+_UNITS = [math.lcm(*range(1, p + 1)) for p in range(MAXN + 1)]  # a board's pot, p players
+
+
 def _batched_shares(a: HandArrays, batch: list[tuple[int, tuple[int, ...], list[int], bool]],
                     g: Any, rk: Any, first_hand: int
                     ) -> dict[tuple[int, tuple[int, ...]], list[float]]:
     """:func:`_all_shares`' compiled pass: the sampled runouts' draws from each hand's
     Generator in ``_equities``' order, then every runout's integer shares at once."""
-    jobs = len(batch)
-    holes = np.zeros((jobs, MAXN, 2), np.uint8)
-    boards = np.zeros((jobs, BOARD_CARDS), np.uint8)
-    players = np.zeros(jobs, np.int64)
-    nboard = np.zeros(jobs, np.int64)
-    exact = np.zeros(jobs, np.bool_)
-    units = np.zeros(jobs, np.int64)
+    cards = np.asarray(deck(g.deck))
+    hand = np.array([h for h, _, _, _ in batch], np.int64)
+    seats = np.array([[*live, *[live[0]] * (MAXN - len(live))] for _, live, _, _ in batch])
+    holes = np.ascontiguousarray(a.hole[hand[:, None], seats])
+    boards = np.array([[*b, *[0] * (BOARD_CARDS - len(b))] for _, _, b, _ in batch], np.uint8)
+    players = np.array([len(live) for _, live, _, _ in batch], np.int64)
+    nboard = np.array([len(b) for _, _, b, _ in batch], np.int64)
+    exact = np.array([ex for _, _, _, ex in batch], np.bool_)
+    units = np.array([_UNITS[p] for p in players.tolist()], np.int64)
     draws: list[np.ndarray] = []
-    draw_off = np.zeros(jobs + 1, np.int64)
-    free = len(deck(g.deck))
-    for j, (h, live, board, ex) in enumerate(batch):
-        p = len(live)
-        holes[j, :p] = a.hole[h, list(live)]
-        boards[j, :len(board)] = board
-        players[j], nboard[j], exact[j] = p, len(board), ex
-        units[j] = math.lcm(*range(1, p + 1))
-        taken = 0
-        if not ex:
-            chunks = _draws(first_hand + h, free - 2 * p - len(board),
-                            BOARD_CARDS - len(board))
-            draws += chunks
-            taken = sum(c.shape[1] for c in chunks)
-        draw_off[j + 1] = draw_off[j] + taken
-    cols = np.zeros((BOARD_CARDS, int(draw_off[-1])), np.int64)
+    taken = [0]
+    for h, live, board, ex in batch:
+        more = [] if ex else _draws(first_hand + h, cards.size - 2 * len(live) - len(board),
+                                    BOARD_CARDS - len(board))
+        draws += more
+        taken.append(taken[-1] + sum(d.shape[1] for d in more))
+    cols = np.zeros((taken[-1], BOARD_CARDS), np.int64)  # a board's draws together
     at = 0
     for d in draws:
-        cols[:d.shape[0], at:at + d.shape[1]] = d
+        cols[at:at + d.shape[1], :d.shape[0]] = d.T
         at += d.shape[1]
     bt = batch_tables_for(rk)
-    totals = np.zeros((jobs, MAXN), np.int64)
-    nboards = np.zeros(jobs, np.int64)
-    _runout_totals(np.asarray(deck(g.deck)), holes, players, boards, nboard, exact, cols,
-                   draw_off, units, bt.ck, bt.test, bt.flush, bt.shift7, bt.adj7,
-                   bt.values7, totals, nboards)
+    totals = np.zeros((len(batch), MAXN), np.int64)
+    nboards = np.zeros(len(batch), np.int64)
+    _runout_totals(cards, holes, players, boards, nboard, exact, cols,
+                   np.array(taken, np.int64), units, bt.ck, bt.test, bt.flush, bt.shift7,
+                   bt.adj7, bt.values7, totals, nboards)
     out = {}
-    for j, (h, live, _, _) in enumerate(batch):
-        whole = int(units[j] * nboards[j])
-        out[h, live] = [float(x / whole) for x in totals[j, :len(live)].tolist()]
+    for (h, live, _, _), whole, row in zip(batch, (units * nboards).tolist(),
+                                           totals.tolist(), strict=True):
+        out[h, live] = [float(x / whole) for x in row[:len(live)]]
     return out
 
 
@@ -384,39 +380,28 @@ def _draws(seed: int, free: int, k: int) -> list[np.ndarray]:
     return out
 
 
-@njit(cache=True, inline="always")
-def _board_shares(tail, k, p, base, masks, ck, test, flush, shift, adj, values, unit, value,
-                  out):  # pragma: no cover - jit
-    """Add each player's share of one board (``tail``: its ``k`` cards after the known
-    ones) to ``out``: ``evaluate_batch``'s 7-card value (``batch._high7``'s lookups on
-    the summed card keys; ``base``/``masks``: each player's keys and rank masks of its
-    hole cards and the known board) and ``variance._split_sums``' split of ``unit``."""
-    key = U64(0)
-    mask = U64(0)
-    for t in range(k):
-        c = tail[t]
-        key += ck[c]
-        mask += CARD_MASKS[c & 63]
+_BOARDS = 1024  # boards scored per pass (their keys and values stay in the L1 cache)
+
+
+@njit(cache=True)
+def _chunk_shares(keys, masks_of, boards, p, base, masks, test, flush, shift, adj, values,
+                  unit, value, out):  # pragma: no cover - jit
+    """Add each player's share of ``boards`` boards to ``out``: ``evaluate_batch``'s
+    7-card values (``batch._high7``'s lookups on the summed card keys: ``base``/``masks``
+    each player's hole cards and known board, ``keys``/``masks_of`` each board's cards
+    to come), without a branch (the flush slot read for every hand, kept for one), then
+    ``variance._split_sums``' split of ``unit``."""
     for q in range(p):
-        full = base[q] + key  # the unbiased key (what the flush's shift reads)
-        biased = full + BIAS5
-        rk = biased & LOW_WORD
-        v = np.int32(values[U64(np.int64(rk) + adj[rk >> shift])])
-        # no branch (as in _high7): the flush slot is read for every hand, kept for one
-        f = np.int32(flush[((masks[q] + mask) >> flush_shift(full)) & MASK13])
-        value[q] = f if biased & test else v
-    best = value[0]
-    for q in range(1, p):
-        if value[q] > best:
-            best = value[q]
-    n = 0
-    for q in range(p):
-        if value[q] == best:
-            n += 1
-    per = unit // n
-    for q in range(p):
-        if value[q] == best:
-            out[q] += per
+        b = base[q]
+        m = masks[q]
+        for i in range(boards):
+            full = b + keys[i]  # unbiased: what the flush's shift reads
+            biased = full + BIAS5
+            rk = biased & LOW_WORD
+            v = np.int32(values[U64(np.int64(rk) + adj[rk >> shift])])
+            f = np.int32(flush[((m + masks_of[i]) >> flush_shift(full)) & MASK13])
+            value[q, i] = f if biased & test else v
+    _split_sums(value[:p, :boards], unit, out)
 
 
 @njit(cache=True)
@@ -426,12 +411,14 @@ def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off
     """``totals[j, p]``: player ``p``'s summed share of runout ``j``'s boards, and
     ``nboards[j]`` its boards: every completion (one or two cards to come), or the
     drawn samples (``variance._sampled_hands``' partial Fisher-Yates of the remaining
-    cards, ``cards``: the deck in its order), each scored by :func:`_board_shares`."""
+    cards, ``cards``: the deck in its order), scored :data:`_BOARDS` at a time by
+    :func:`_chunk_shares`."""
     sh = U64(shift)
     base = np.zeros(MAXN, np.uint64)
     masks = np.zeros(MAXN, np.uint64)
-    value = np.zeros(MAXN, np.int32)
-    tail = np.zeros(BOARD_CARDS, np.int64)
+    value = np.zeros((MAXN, _BOARDS), np.int32)
+    keys = np.zeros(_BOARDS, np.uint64)
+    masks_of = np.zeros(_BOARDS, np.uint64)
     for j in range(holes.shape[0]):
         p = players[j]
         nb = nboard[j]
@@ -458,37 +445,52 @@ def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off
         row = totals[j]
         unit = units[j]
         m = 0
-        if exact[j] and k == 1:
+        n = 0  # boards waiting in keys/masks_of
+        if exact[j]:
             for i in range(nr):
-                tail[0] = rest[i]
-                _board_shares(tail, 1, p, base, masks, ck, test, flush, sh, adj, values,
-                              unit, value, row)
-                m += 1
-        elif exact[j]:
-            for i in range(nr):
-                tail[0] = rest[i]
-                for i2 in range(i + 1, nr):
-                    tail[1] = rest[i2]
-                    _board_shares(tail, 2, p, base, masks, ck, test, flush, sh, adj,
-                                  values, unit, value, row)
-                    m += 1
+                c = rest[i]
+                for i2 in range(i + 1, nr) if k == 2 else range(1):
+                    keys[n] = ck[c]
+                    masks_of[n] = CARD_MASKS[c & 63]
+                    if k == 2:
+                        keys[n] += ck[rest[i2]]
+                        masks_of[n] += CARD_MASKS[rest[i2] & 63]
+                    n += 1
+                    if n == _BOARDS:
+                        _chunk_shares(keys, masks_of, n, p, base, masks, test, flush, sh,
+                                      adj, values, unit, value, row)
+                        m += n
+                        n = 0
         else:
             perm = np.arange(nr)
             for i in range(draw_off[j], draw_off[j + 1]):
+                kk = U64(0)
+                mm = U64(0)
                 for t in range(k):
-                    r = t + draws[t, i]
+                    r = t + draws[i, t]
                     x = perm[t]
                     perm[t] = perm[r]
                     perm[r] = x
-                    tail[t] = rest[perm[t]]
-                _board_shares(tail, k, p, base, masks, ck, test, flush, sh, adj, values,
-                              unit, value, row)
+                    c = rest[perm[t]]
+                    kk += ck[c]
+                    mm += CARD_MASKS[c & 63]
                 for t in range(k - 1, -1, -1):
-                    r = t + draws[t, i]
+                    r = t + draws[i, t]
                     x = perm[t]
                     perm[t] = perm[r]
                     perm[r] = x
-                m += 1
+                keys[n] = kk
+                masks_of[n] = mm
+                n += 1
+                if n == _BOARDS:
+                    _chunk_shares(keys, masks_of, n, p, base, masks, test, flush, sh, adj,
+                                  values, unit, value, row)
+                    m += n
+                    n = 0
+        if n:
+            _chunk_shares(keys, masks_of, n, p, base, masks, test, flush, sh, adj, values,
+                          unit, value, row)
+            m += n
         nboards[j] = m
 
 
