@@ -384,13 +384,14 @@ _BOARDS = 1024  # boards scored per pass (their keys and values stay in the L1 c
 
 
 @njit(cache=True)
-def _chunk_shares(keys, masks_of, boards, p, base, masks, test, flush, shift, adj, values,
-                  unit, value, out):  # pragma: no cover - jit
+def _chunk_shares(keys, masks_of, boards, p, base, masks, tables, unit, value,
+                  out):  # pragma: no cover - jit
     """Add each player's share of ``boards`` boards to ``out``: ``evaluate_batch``'s
     7-card values (``batch._high7``'s lookups on the summed card keys: ``base``/``masks``
     each player's hole cards and known board, ``keys``/``masks_of`` each board's cards
     to come), without a branch (the flush slot read for every hand, kept for one), then
     ``variance._split_sums``' split of ``unit``."""
+    test, flush, shift, adj, values = tables
     for q in range(p):
         b = base[q]
         m = masks[q]
@@ -405,93 +406,118 @@ def _chunk_shares(keys, masks_of, boards, p, base, masks, test, flush, shift, ad
 
 
 @njit(cache=True)
+def _known(cards, holes, p, board, nb, ck, base, masks, rest):  # pragma: no cover - jit
+    """Each player's summed card keys and rank masks of its hole cards and the known
+    board into ``base``/``masks``; the cards left, in the deck's order, into ``rest``;
+    returns how many are left."""
+    used = np.zeros(256, np.bool_)
+    key = U64(0)
+    mask = U64(0)
+    for i in range(nb):
+        c = board[i]
+        used[c] = True
+        key += ck[c]
+        mask += CARD_MASKS[c & 63]
+    for q in range(p):
+        h0, h1 = holes[q, 0], holes[q, 1]
+        used[h0] = used[h1] = True
+        base[q] = key + ck[h0] + ck[h1]
+        masks[q] = mask + CARD_MASKS[h0 & 63] + CARD_MASKS[h1 & 63]
+    nr = 0
+    for c in cards:
+        if not used[c]:
+            rest[nr] = c
+            nr += 1
+    return nr
+
+
+@njit(cache=True)
+def _enumerated(rest, nr, k, p, base, masks, ck, tables, unit, buffers,
+                out):  # pragma: no cover - jit
+    """Score every completion of the board (``k``: one or two cards to come); returns
+    the boards."""
+    keys, masks_of, value = buffers
+    m = 0
+    n = 0  # boards waiting in keys/masks_of
+    for i in range(nr):
+        c = rest[i]
+        for i2 in range(i + 1, nr) if k == 2 else range(1):
+            keys[n] = ck[c]
+            masks_of[n] = CARD_MASKS[c & 63]
+            if k == 2:
+                keys[n] += ck[rest[i2]]
+                masks_of[n] += CARD_MASKS[rest[i2] & 63]
+            n += 1
+            if n == _BOARDS:
+                _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
+                m += n
+                n = 0
+    if n:
+        _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
+    return m + n
+
+
+@njit(cache=True)
+def _sampled(rest, nr, k, draws, p, base, masks, ck, tables, unit, buffers,
+             out):  # pragma: no cover - jit
+    """Score the sampled boards: ``k`` cards of ``rest`` each by
+    ``variance._sampled_hands``' partial Fisher-Yates with the board's ``draws`` row
+    (its swaps undone after it); returns the boards."""
+    keys, masks_of, value = buffers
+    perm = np.arange(nr)
+    m = 0
+    n = 0
+    for i in range(draws.shape[0]):
+        kk = U64(0)
+        mm = U64(0)
+        for t in range(k):
+            r = t + draws[i, t]
+            x = perm[t]
+            perm[t] = perm[r]
+            perm[r] = x
+            c = rest[perm[t]]
+            kk += ck[c]
+            mm += CARD_MASKS[c & 63]
+        for t in range(k - 1, -1, -1):
+            r = t + draws[i, t]
+            x = perm[t]
+            perm[t] = perm[r]
+            perm[r] = x
+        keys[n] = kk
+        masks_of[n] = mm
+        n += 1
+        if n == _BOARDS:
+            _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
+            m += n
+            n = 0
+    if n:
+        _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
+    return m + n
+
+
+@njit(cache=True)
 def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off, units,
                    ck, test, flush, shift, adj, values, totals,
                    nboards):  # pragma: no cover - jit
     """``totals[j, p]``: player ``p``'s summed share of runout ``j``'s boards, and
-    ``nboards[j]`` its boards: every completion (one or two cards to come), or the
-    drawn samples (``variance._sampled_hands``' partial Fisher-Yates of the remaining
-    cards, ``cards``: the deck in its order), scored :data:`_BOARDS` at a time by
-    :func:`_chunk_shares`."""
-    sh = U64(shift)
+    ``nboards[j]`` its boards: every completion, or the drawn samples (``draws`` rows
+    ``draw_off[j]`` ..), ``cards``: the deck in its order."""
+    tables = (test, flush, U64(shift), adj, values)
     base = np.zeros(MAXN, np.uint64)
     masks = np.zeros(MAXN, np.uint64)
-    value = np.zeros((MAXN, _BOARDS), np.int32)
-    keys = np.zeros(_BOARDS, np.uint64)
-    masks_of = np.zeros(_BOARDS, np.uint64)
+    buffers = (np.zeros(_BOARDS, np.uint64), np.zeros(_BOARDS, np.uint64),
+               np.zeros((MAXN, _BOARDS), np.int32))
+    rest = np.empty(cards.size, np.int64)
     for j in range(holes.shape[0]):
         p = players[j]
-        nb = nboard[j]
-        k = BOARD_CARDS - nb
-        used = np.zeros(256, np.bool_)
-        key = U64(0)
-        mask = U64(0)
-        for i in range(nb):
-            c = boards[j, i]
-            used[c] = True
-            key += ck[c]
-            mask += CARD_MASKS[c & 63]
-        for q in range(p):
-            h0, h1 = holes[j, q, 0], holes[j, q, 1]
-            used[h0] = used[h1] = True
-            base[q] = key + ck[h0] + ck[h1]
-            masks[q] = mask + CARD_MASKS[h0 & 63] + CARD_MASKS[h1 & 63]
-        rest = np.empty(cards.size, np.int64)
-        nr = 0
-        for c in cards:
-            if not used[c]:
-                rest[nr] = c
-                nr += 1
-        row = totals[j]
-        unit = units[j]
-        m = 0
-        n = 0  # boards waiting in keys/masks_of
+        k = BOARD_CARDS - nboard[j]
+        nr = _known(cards, holes[j], p, boards[j], nboard[j], ck, base, masks, rest)
         if exact[j]:
-            for i in range(nr):
-                c = rest[i]
-                for i2 in range(i + 1, nr) if k == 2 else range(1):
-                    keys[n] = ck[c]
-                    masks_of[n] = CARD_MASKS[c & 63]
-                    if k == 2:
-                        keys[n] += ck[rest[i2]]
-                        masks_of[n] += CARD_MASKS[rest[i2] & 63]
-                    n += 1
-                    if n == _BOARDS:
-                        _chunk_shares(keys, masks_of, n, p, base, masks, test, flush, sh,
-                                      adj, values, unit, value, row)
-                        m += n
-                        n = 0
+            nboards[j] = _enumerated(rest, nr, k, p, base, masks, ck, tables, units[j],
+                                     buffers, totals[j])
         else:
-            perm = np.arange(nr)
-            for i in range(draw_off[j], draw_off[j + 1]):
-                kk = U64(0)
-                mm = U64(0)
-                for t in range(k):
-                    r = t + draws[i, t]
-                    x = perm[t]
-                    perm[t] = perm[r]
-                    perm[r] = x
-                    c = rest[perm[t]]
-                    kk += ck[c]
-                    mm += CARD_MASKS[c & 63]
-                for t in range(k - 1, -1, -1):
-                    r = t + draws[i, t]
-                    x = perm[t]
-                    perm[t] = perm[r]
-                    perm[r] = x
-                keys[n] = kk
-                masks_of[n] = mm
-                n += 1
-                if n == _BOARDS:
-                    _chunk_shares(keys, masks_of, n, p, base, masks, test, flush, sh, adj,
-                                  values, unit, value, row)
-                    m += n
-                    n = 0
-        if n:
-            _chunk_shares(keys, masks_of, n, p, base, masks, test, flush, sh, adj, values,
-                          unit, value, row)
-            m += n
-        nboards[j] = m
+            nboards[j] = _sampled(rest, nr, k, draws[draw_off[j]:draw_off[j + 1]], p, base,
+                                  masks, ck, tables, units[j], buffers, totals[j])
 
 
 def _actions_table(unit: Unit, a: HandArrays, hand_no: np.ndarray, seat_bot: Sequence[str]
