@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit, typeof, types
 
 from pokerarena.engine.fastholdem.arrays import HandArrays
 from pokerarena.engine.fastholdem.params import PLEN, params, unsupported
@@ -59,10 +60,33 @@ def play(P: np.ndarray, decks: np.ndarray, match_no: int, BS: Any, decide: Any,
     (:mod:`.layout`); ``tables``: the evaluator's (default :func:`high_tables`)."""
     t = tables if tables is not None else high_tables()
     o = out
-    return int(play_hands(
-        P, decks, np.int64(match_no), BS, decide, end_hand, o.button, o.nboard, o.board,
-        o.hole, o.pot, o.showdown, o.decisions, o.deltas, o.stacks, o.won, o.folded,
-        o.in_showdown, o.high, o.npots, o.pot_amount, o.pot_eligible, o.pot_won,
-        o.log_start, o.actor, o.kind, o.amount, o.ncards, o.cards, o.target, o.street,
-        t.card_keys, t.flush, np.int64(t.shift7), t.offsets7, t.values7))
+    arrays = (o.button, o.nboard, o.board, o.hole, o.pot, o.showdown, o.decisions, o.deltas,
+              o.stacks, o.won, o.folded, o.in_showdown, o.high, o.npots, o.pot_amount,
+              o.pot_eligible, o.pot_won, o.log_start, o.actor, o.kind, o.amount, o.ncards,
+              o.cards, o.target, o.street, t.card_keys, t.flush, np.int64(t.shift7),
+              t.offsets7, t.values7)
+    run = _compiled(P, decks, BS, out, arrays)
+    return int(run(P, decks, np.int64(match_no), BS, decide, end_hand, *arrays))
+
+
+_COMPILED: dict[Any, Any] = {}
+
+
+def _compiled(P: np.ndarray, decks: np.ndarray, BS: Any, out: HandArrays,
+              arrays: tuple) -> Any:
+    """:func:`~.rules.play_hands` compiled for these argument types, the policies typed
+    as first-class functions of their signatures (``decide(BS, V) -> (int64, int64)``,
+    ``end_hand(...) -> None``). Passed as plain numba dispatchers they would make every
+    process compile the kernel again (a dispatcher argument is a dynamic global, which
+    numba's cache refuses); as function types the compiled kernel comes from the cache."""
+    bs = typeof(BS)
+    decide_t = types.FunctionType(types.UniTuple(types.int64, 2)(bs, types.int64[::1]))
+    end_t = types.FunctionType(types.none(bs, types.int64, typeof(out.actor),
+                                          typeof(out.kind), types.int64, types.int64))
+    sig = types.int64(typeof(P), typeof(decks), types.int64, bs, decide_t, end_t,
+                      *[typeof(a) for a in arrays])
+    run = _COMPILED.get(sig)
+    if run is None:
+        run = _COMPILED[sig] = njit(sig, cache=True)(play_hands.py_func)
+    return run
 
