@@ -432,67 +432,51 @@ def _known(cards, holes, p, board, nb, ck, base, masks, rest):  # pragma: no cov
 
 
 @njit(cache=True)
-def _enumerated(rest, nr, k, p, base, masks, ck, tables, unit, buffers,
-                out):  # pragma: no cover - jit
-    """Score every completion of the board (``k``: one or two cards to come); returns
-    the boards."""
+def _boards(rest, nr, k, exact, draws, p, base, masks, ck, tables, unit, buffers,
+            out):  # pragma: no cover - jit
+    """Score a runout's boards, :data:`_BOARDS` at a time: every completion (``k``: one
+    or two cards to come), or the sampled ones: ``k`` cards of ``rest`` each by
+    ``variance._sampled_hands``' partial Fisher-Yates with the board's ``draws`` row (its
+    swaps undone after it). Returns the boards. (No call per board: each would count
+    its arrays' references.)"""
     keys, masks_of, value = buffers
-    m = 0
-    n = 0  # boards waiting in keys/masks_of
-    for i in range(nr):
-        c = rest[i]
-        for i2 in range(i + 1, nr) if k == 2 else range(1):
-            keys[n] = ck[c]
-            masks_of[n] = CARD_MASKS[c & 63]
-            if k == 2:
-                keys[n] += ck[rest[i2]]
-                masks_of[n] += CARD_MASKS[rest[i2] & 63]
-            n += 1
-            if n == _BOARDS:
-                _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
-                m += n
-                n = 0
-    if n:
-        _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
-    return m + n
-
-
-@njit(cache=True)
-def _sampled(rest, nr, k, draws, p, base, masks, ck, tables, unit, buffers,
-             out):  # pragma: no cover - jit
-    """Score the sampled boards: ``k`` cards of ``rest`` each by
-    ``variance._sampled_hands``' partial Fisher-Yates with the board's ``draws`` row
-    (its swaps undone after it); returns the boards."""
-    keys, masks_of, value = buffers
+    total = (nr if k == 1 else nr * (nr - 1) // 2) if exact else draws.shape[0]
     perm = np.arange(nr)
-    m = 0
-    n = 0
-    for i in range(draws.shape[0]):
-        kk = U64(0)
-        mm = U64(0)
-        for t in range(k):
-            r = t + draws[i, t]
-            x = perm[t]
-            perm[t] = perm[r]
-            perm[r] = x
-            c = rest[perm[t]]
-            kk += ck[c]
-            mm += CARD_MASKS[c & 63]
-        for t in range(k - 1, -1, -1):
-            r = t + draws[i, t]
-            x = perm[t]
-            perm[t] = perm[r]
-            perm[r] = x
-        keys[n] = kk
-        masks_of[n] = mm
+    i, i2 = 0, 1  # a completion's cards in ``rest``
+    n = 0  # boards waiting in keys/masks_of
+    for b in range(total):
+        key = U64(0)
+        mask = U64(0)
+        if exact:
+            c = rest[i]
+            key, mask = ck[c], CARD_MASKS[c & 63]
+            if k == 2:
+                key += ck[rest[i2]]
+                mask += CARD_MASKS[rest[i2] & 63]
+                i2 += 1
+            if k == 1 or i2 == nr:
+                i += 1
+                i2 = i + 1
+        else:
+            for t in range(k):
+                r = t + draws[b, t]
+                x = perm[t]
+                perm[t] = perm[r]
+                perm[r] = x
+                key += ck[rest[perm[t]]]
+                mask += CARD_MASKS[rest[perm[t]] & 63]
+            for t in range(k - 1, -1, -1):
+                r = t + draws[b, t]
+                x = perm[t]
+                perm[t] = perm[r]
+                perm[r] = x
+        keys[n] = key
+        masks_of[n] = mask
         n += 1
-        if n == _BOARDS:
+        if n == _BOARDS or b == total - 1:
             _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
-            m += n
             n = 0
-    if n:
-        _chunk_shares(keys, masks_of, n, p, base, masks, tables, unit, value, out)
-    return m + n
+    return total
 
 
 @njit(cache=True)
@@ -500,8 +484,8 @@ def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off
                    ck, test, flush, shift, adj, values, totals,
                    nboards):  # pragma: no cover - jit
     """``totals[j, p]``: player ``p``'s summed share of runout ``j``'s boards, and
-    ``nboards[j]`` its boards: every completion, or the drawn samples (``draws`` rows
-    ``draw_off[j]`` ..), ``cards``: the deck in its order."""
+    ``nboards[j]`` its boards (:func:`_boards`): every completion, or the drawn samples
+    (``draws`` rows ``draw_off[j]`` ..); ``cards``: the deck in its order."""
     tables = (test, flush, U64(shift), adj, values)
     base = np.zeros(MAXN, np.uint64)
     masks = np.zeros(MAXN, np.uint64)
@@ -512,12 +496,8 @@ def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off
         p = players[j]
         k = BOARD_CARDS - nboard[j]
         nr = _known(cards, holes[j], p, boards[j], nboard[j], ck, base, masks, rest)
-        if exact[j]:
-            nboards[j] = _enumerated(rest, nr, k, p, base, masks, ck, tables, units[j],
-                                     buffers, totals[j])
-        else:
-            nboards[j] = _sampled(rest, nr, k, draws[draw_off[j]:draw_off[j + 1]], p, base,
-                                  masks, ck, tables, units[j], buffers, totals[j])
+        nboards[j] = _boards(rest, nr, k, exact[j], draws[draw_off[j]:draw_off[j + 1]], p,
+                             base, masks, ck, tables, units[j], buffers, totals[j])
 
 
 def _actions_table(unit: Unit, a: HandArrays, hand_no: np.ndarray, seat_bot: Sequence[str]
