@@ -23,6 +23,7 @@ import pyarrow as pa
 import pytest
 
 from pokerarena.arena.match import play_match
+from pokerarena.engine.fastholdem.arrays import HandArrays
 from pokerarena.tournaments.variance import _enumerate, _equities, equity_deltas
 from pokerarena.workers.fastrecord import (
     _all_shares,
@@ -197,3 +198,19 @@ def test_streets_recomputed_as_the_views_give_them(played: Any) -> None:
     given = arrays_of(ref, len(unit.bots), streets)
     assert np.array_equal(arrays_of(ref, len(unit.bots)).street, given.street)
     assert (given.street >= 3).any()
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"carry_stacks": True}, "carried stacks"), ({"duplicate": True}, "duplicate"),
+    ({"baseline": "call"}, "baseline"), ({"variant": "omaha_hilo"}, "low ranking")])
+def test_units_outside_the_scope_are_refused(change: dict[str, Any], why: str) -> None:
+    """Rows the recorder would build differently (carried stacks' starts and rebuys,
+    rotations, baseline nets, low hands) are refused, not built wrong."""
+    unit = replace(_unit("no_limit", ("tag", "lag"), 10, None, 1), **change)
+    game = CACHE.get(unit.variant, unit.options)
+    with pytest.raises(ValueError, match=why):
+        unit_tables(unit, game, 200, HandArrays.empty(0, 2, 0), ["tag", "lag"])
+    if change == {"baseline": "call"}:  # the same unit without it is in scope
+        tables, _ = unit_tables(replace(unit, baseline=None), game, 200,
+                                HandArrays.empty(0, 2, 0), ["tag", "lag"])
+        assert all(t.num_rows == 0 for t in tables.values())

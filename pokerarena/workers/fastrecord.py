@@ -139,7 +139,13 @@ def unit_tables(unit: Unit, game: Game, stack: int, arrays: HandArrays,
     """The unit's ``hands``, ``seats`` and ``actions`` tables (``actions`` empty when
     ``unit.record == "hands"``), equal to :func:`~pokerarena.workers.records.play_unit`'s
     for the same hands, and each hand's evaluations (what the recorder tells the unit
-    observer). ``seat_bot[s]``: the bot in seat ``s``."""
+    observer). ``seat_bot[s]``: the bot in seat ``s``. A unit outside the fast table's
+    scope (module docstring) is refused: its rows would not be the recorder's."""
+    outside = ("duplicate seatings" if unit.duplicate else "carried stacks"
+               if unit.carry_stacks else "a baseline" if unit.baseline else "a low ranking"
+               if _rankings(game)[1] is not None else None)
+    if outside is not None:
+        raise ValueError(f"unit {unit.unit_id}: the fast table's rows do not cover {outside}")
     a = arrays
     hand_no = unit.first_hand + np.arange(a.hands, dtype=np.int64)
     tables = {"hands": _hands_table(unit, game, stack, a, hand_no)}
