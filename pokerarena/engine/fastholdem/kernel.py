@@ -57,7 +57,9 @@ def play(P: np.ndarray, decks: np.ndarray, match_no: int, BS: Any, decide: Any,
     the ``params``' stacks) into ``out``; returns the log's length, or -1 when ``out``'s log
     arrays are too short (make them longer and play again). ``decide(BS, V)`` and
     ``end_hand(BS, seat, actor, kind, start, stop)`` are numba functions
-    (:mod:`.layout`); ``tables``: the evaluator's (default :func:`high_tables`)."""
+    (:mod:`.layout`): ``decide`` returns two ``int64`` (kind, amount), ``end_hand``
+    nothing; ``tables``: the evaluator's (default :func:`high_tables`). The first call
+    for a policy state's type compiles the kernel (or loads it from numba's cache)."""
     t = tables if tables is not None else high_tables()
     o = out
     arrays = (o.button, o.nboard, o.board, o.hole, o.pot, o.showdown, o.decisions, o.deltas,
