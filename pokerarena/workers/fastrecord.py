@@ -236,16 +236,35 @@ def _showdown_texts(game: Game, a: HandArrays) -> tuple[pa.Array, pa.Array, np.n
     category per distinct value."""
     mask = a.in_showdown.ravel()
     values, inverse = np.unique(a.high.ravel()[mask], return_inverse=True)
-    high_rk = _rankings(game)[0]
-    scorer = game.scorer
-    texts = [scorer.describe(int(v)) or None for v in values.tolist()]
-    cats = [_category(int(v), high_rk) for v in values.tolist()]
+    words = _words(game, values.tolist())
+    texts = [w[0] for w in words]
+    cats = [w[1] for w in words]
     index = np.full(mask.shape[0], values.shape[0], np.int64)
     index[mask] = inverse
     take = pa.array(index)
     evaluated = np.array([c is not None for c in cats] + [False], np.bool_)[index]
     return (pa.array([*texts, None], pa.string()).take(take),
             pa.array([*cats, None], pa.string()).take(take), evaluated)
+
+
+_WORDS: dict[tuple[str, int], tuple[str | None, str | None]] = {}  # (game, value): words
+_WORDS_KEPT = 200_000  # entries (a high ranking has 7,462 values; an option sweep many games)
+
+
+def _words(game: Game, values: list[int]) -> list[tuple[str | None, str | None]]:
+    """Each high value's words and category (the showdown's ``describe``, ``or None``;
+    ``showdown_categories``'), kept across units: a worker's units share them."""
+    key = game.key
+    out = []
+    for v in values:
+        found = _WORDS.get((key, v))
+        if found is None:
+            if len(_WORDS) >= _WORDS_KEPT:
+                _WORDS.clear()
+            found = _WORDS[key, v] = (game.scorer.describe(v) or None,
+                                      _category(v, _rankings(game)[0]))
+        out.append(found)
+    return out
 
 
 def _equity_nets(game: Game, a: HandArrays, first_hand: int) -> np.ndarray:
@@ -355,10 +374,10 @@ def _batched_shares(a: HandArrays, batch: list[tuple[int, tuple[int, ...], list[
                                     BOARD_CARDS - len(board))
         draws += more
         taken.append(taken[-1] + sum(d.shape[1] for d in more))
-    cols = np.zeros((taken[-1], BOARD_CARDS), np.int64)  # a board's draws together
+    cols = np.zeros((BOARD_CARDS, taken[-1]), np.int64)  # a board's draws: a column
     at = 0
     for d in draws:
-        cols[at:at + d.shape[1], :d.shape[0]] = d.T
+        cols[:d.shape[0], at:at + d.shape[1]] = d
         at += d.shape[1]
     bt = batch_tables_for(rk)
     totals = np.zeros((len(batch), MAXN), np.int64)
@@ -442,11 +461,11 @@ def _boards(rest, nr, k, exact, draws, p, base, masks, ck, tables, unit, buffers
             out):  # pragma: no cover - jit
     """Score a runout's boards, :data:`_BOARDS` at a time: every completion (``k``: one
     or two cards to come), or the sampled ones: ``k`` cards of ``rest`` each by
-    ``variance._sampled_hands``' partial Fisher-Yates with the board's ``draws`` row (its
-    swaps undone after it). Returns the boards. (No call per board: each would count
+    ``variance._sampled_hands``' partial Fisher-Yates with the board's ``draws`` column
+    (its swaps undone after it). Returns the boards. (No call per board: each would count
     its arrays' references.)"""
     keys, masks_of, value = buffers
-    total = (nr if k == 1 else nr * (nr - 1) // 2) if exact else draws.shape[0]
+    total = (nr if k == 1 else nr * (nr - 1) // 2) if exact else draws.shape[1]
     perm = np.arange(nr)
     i, i2 = 0, 1  # a completion's cards in ``rest``
     n = 0  # boards waiting in keys/masks_of
@@ -465,14 +484,14 @@ def _boards(rest, nr, k, exact, draws, p, base, masks, ck, tables, unit, buffers
                 i2 = i + 1
         else:
             for t in range(k):
-                r = t + draws[b, t]
+                r = t + draws[t, b]
                 x = perm[t]
                 perm[t] = perm[r]
                 perm[r] = x
                 key += ck[rest[perm[t]]]
                 mask += CARD_MASKS[rest[perm[t]] & 63]
             for t in range(k - 1, -1, -1):
-                r = t + draws[b, t]
+                r = t + draws[t, b]
                 x = perm[t]
                 perm[t] = perm[r]
                 perm[r] = x
@@ -491,7 +510,7 @@ def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off
                    nboards):  # pragma: no cover - jit
     """``totals[j, p]``: player ``p``'s summed share of runout ``j``'s boards, and
     ``nboards[j]`` its boards (:func:`_boards`): every completion, or the drawn samples
-    (``draws`` rows ``draw_off[j]`` ..); ``cards``: the deck in its order."""
+    (``draws`` columns ``draw_off[j]`` ..); ``cards``: the deck in its order."""
     tables = (test, flush, U64(shift), adj, values)
     base = np.zeros(MAXN, np.uint64)
     masks = np.zeros(MAXN, np.uint64)
@@ -502,7 +521,7 @@ def _runout_totals(cards, holes, players, boards, nboard, exact, draws, draw_off
         p = players[j]
         k = BOARD_CARDS - nboard[j]
         nr = _known(cards, holes[j], p, boards[j], nboard[j], ck, base, masks, rest)
-        nboards[j] = _boards(rest, nr, k, exact[j], draws[draw_off[j]:draw_off[j + 1]], p,
+        nboards[j] = _boards(rest, nr, k, exact[j], draws[:, draw_off[j]:draw_off[j + 1]], p,
                              base, masks, ck, tables, units[j], buffers, totals[j])
 
 
