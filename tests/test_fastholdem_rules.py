@@ -266,7 +266,7 @@ def _configs(count: int, seed: int) -> list[tuple[dict, list[int]]]:
         opts = dict(OPTIONS[int(rng.integers(len(OPTIONS)))])
         opts["betting"] = ("no_limit", "pot_limit", "fixed_limit")[int(rng.integers(3))]
         n = int(rng.integers(2, 11))
-        sizes = [3, 6, 7, 12, 25, 60, 200, 500]
+        sizes = [0, 1, 3, 6, 7, 12, 25, 60, 200, 500]
         if rng.random() < 0.5:  # equal stacks (the fast table's units)
             stacks = [int(rng.choice(sizes))] * n
         else:  # unequal stacks: side pots
