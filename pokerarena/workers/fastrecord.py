@@ -373,24 +373,18 @@ def _batched_shares(a: HandArrays, batch: list[tuple[int, tuple[int, ...], list[
     nboard = np.array([len(b) for _, _, b, _ in batch], np.int64)
     exact = np.array([ex for _, _, _, ex in batch], np.bool_)
     units = np.array([_UNITS[p] for p in players.tolist()], np.int64)
-    draws: list[np.ndarray] = []
-    taken = [0]
-    for h, live, board, ex in batch:
-        more = [] if ex else _draws(first_hand + h, cards.size - 2 * len(live) - len(board),
-                                    BOARD_CARDS - len(board))
-        draws += more
-        taken.append(taken[-1] + sum(d.shape[1] for d in more))
-    cols = np.zeros((BOARD_CARDS, taken[-1]), np.int64)  # a board's draws: a column
-    at = 0
-    for d in draws:
-        cols[:d.shape[0], at:at + d.shape[1]] = d
-        at += d.shape[1]
+    taken = np.zeros(len(batch) + 1, np.int64)  # each runout's first draws column
+    taken[1:] = np.cumsum(~exact) * EQUITY_SAMPLES
+    cols = np.zeros((BOARD_CARDS, int(taken[-1])), np.int64)  # a board's draws: a column
+    for j, (h, live, board, ex) in enumerate(batch):
+        if not ex:
+            _draws(first_hand + h, cards.size - 2 * len(live) - len(board),
+                   cols[:BOARD_CARDS - len(board), taken[j]:taken[j + 1]])
     bt = batch_tables_for(rk)
     totals = np.zeros((len(batch), MAXN), np.int64)
     nboards = np.zeros(len(batch), np.int64)
-    _runout_totals(cards, holes, players, boards, nboard, exact, cols,
-                   np.array(taken, np.int64), units, bt.ck, bt.test, bt.flush, bt.shift7,
-                   bt.adj7, bt.values7, totals, nboards)
+    _runout_totals(cards, holes, players, boards, nboard, exact, cols, taken, units, bt.ck,
+                   bt.test, bt.flush, bt.shift7, bt.adj7, bt.values7, totals, nboards)
     out = {}
     for (h, live, _, _), whole, row in zip(batch, (units * nboards).tolist(),
                                            totals.tolist(), strict=True):
@@ -398,17 +392,16 @@ def _batched_shares(a: HandArrays, batch: list[tuple[int, tuple[int, ...], list[
     return out
 
 
-def _draws(seed: int, free: int, k: int) -> list[np.ndarray]:
-    """The sampled boards' draws of ``_equities`` (``free`` cards left, ``k`` to deal):
-    ``k`` rows of offsets per chunk of boards, in its order of Generator calls."""
+def _draws(seed: int, free: int, into: np.ndarray) -> None:
+    """The sampled boards' draws of ``_equities`` (``free`` cards left; ``into``: a row
+    per card to deal, a column per board), in its order of Generator calls."""
     rng = np.random.default_rng(seed)
-    out = []
     boards = 0
     while boards < EQUITY_SAMPLES:
         m = min(CHUNK, EQUITY_SAMPLES - boards)
-        out.append(np.stack([rng.integers(0, free - j, size=m) for j in range(k)]))
+        for j in range(into.shape[0]):
+            into[j, boards:boards + m] = rng.integers(0, free - j, size=m)
         boards += m
-    return out
 
 
 _BOARDS = 1024  # boards scored per pass (their keys and values stay in the L1 cache)
