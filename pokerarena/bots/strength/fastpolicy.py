@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,7 @@ from pokerarena.engine.fastholdem.layout import (
     V_STREET,
     VLEN,
 )
+from pokerarena.evaluator import generic, kernels
 
 __all__ = ["decide", "end_hand", "policy_state", "unsupported_bot", "unsupported_game",
            "view_array", "write_back"]
@@ -594,3 +596,31 @@ def end_hand(BS, seat, actor, kind, start, stop):  # pragma: no cover - jit
         if a >= 0 and a != seat and k in (L_FOLD, L_CALL, L_RAISE):
             hit = 1.0 if k == L_RAISE else 0.0
             fl[seat, F_AGGR] += 0.01 * (hit - fl[seat, F_AGGR])
+
+
+# ---------------------------------------------------------------- numba's cache
+_DEPENDS = (Path(str(fastmc.__file__)), Path(str(mtrandom.__file__)),
+            Path(str(kernels.__file__)), Path(str(generic.__file__)))
+
+
+def _fresh_cache(dispatchers: tuple[Any, ...]) -> None:
+    """Flush the cached code of ``dispatchers`` when a module they call into changed:
+    numba keeps the code of the functions a cached function calls (``fastmc``'s kernel,
+    the MT replica) in its cache entry, but invalidates the entry only when this file
+    changes, so a tuned kernel would go on running in its old form here."""
+    try:
+        digest = preflop.source_digest(_DEPENDS)
+        stamp = Path(dispatchers[0]._cache.cache_path) / "fastpolicy.depends"
+        try:
+            if stamp.read_text() == digest:
+                return
+        except OSError:
+            pass
+        for d in dispatchers:
+            d._cache.flush()
+        stamp.write_text(digest)
+    except (AttributeError, OSError):  # another numba, an unwritable cache: as numba does
+        pass
+
+
+_fresh_cache((decide, end_hand))
