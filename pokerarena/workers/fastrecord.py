@@ -4,13 +4,14 @@ HandArrays`: the very ``hands``, ``seats`` and ``actions`` tables the reference 
 
 The fast table plays a whole unit in compiled code and returns numbers, not ``Hand``
 objects; the rows are built here column by column with numpy and Arrow (a tuple per row
-costs more than the hand itself): ~2 us a hand without actions, ~5 us with them (6
-seats). The showdown's words and categories are looked up once per distinct value.
+costs more than the hand itself): 2-4 us a hand without actions, 4-6 us with them (6
+seats, a shared 2-core machine). The showdown's words and categories are looked up once
+per distinct value.
 What is left is the all-in equity settlement, the reference's own cost too: where the
 bench unit's bots shove, half its hands are runouts of 4,000 sampled or up to 990
 enumerated boards. Its floats must be ``equity_deltas``'; they come from the same
 integer shares of the same boards (:func:`_all_shares`: one compiled pass over every
-runout of the unit, ~1.4x the reference's per-runout calls).
+runout of the unit, 1.2-1.6x faster than the reference's call per runout).
 
 Scope (anything else is refused): hold'em-like high games, one seating, stacks reset
 every hand, no baseline, no faults, nothing carried from a passed deal (so the rake is
