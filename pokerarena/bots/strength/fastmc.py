@@ -438,27 +438,61 @@ def _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5, val5, sh6,
 
 
 @njit(cache=True, inline="always")
+def _kth(a, k):  # pragma: no cover - jit
+    """The ``k``-th smallest of ``a`` (from 0), moved to ``a[k]`` with no larger one
+    before it and no smaller one after (Hoare's selection)."""
+    lo = 0
+    hi = a.size - 1
+    while lo < hi:
+        pivot = a[(lo + hi) >> 1]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                tmp = a[i]
+                a[i] = a[j]
+                a[j] = tmp
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return a[k]
+
+
+@njit(cache=True, inline="always")
 def _quantile(sc, q):  # pragma: no cover - jit
     """``np.quantile(sc, q)`` as numba computes it (the same floats: linear
-    interpolation between the two closest order statistics), without its copies;
-    sorts ``sc`` in place. Finite scores only (every score is)."""
+    interpolation between the two closest order statistics), by selection instead of
+    its copies and partitions; reorders ``sc``. Finite scores only (every score is)."""
     n = sc.size
     if n < 2 or not 0.0 <= q <= 1.0:
         return np.quantile(sc, q)  # (and its error for a bad ``q``)
     pct = q * 100.0
-    sc.sort()
     if pct == 100.0:
-        return sc[n - 1]
+        return sc.max()
     if pct == 0.0:
-        return sc[0]
+        return sc.min()
     rank = 1 + (n - 1) * (pct / 100.0)
     f = np.floor(rank)
     m = rank - f
     k = int(f - 1)
-    return sc[k] * (1 - m) + sc[k + 1] * m
+    lower = _kth(sc, k)
+    upper = sc[k + 1]
+    for j in range(k + 2, n):
+        if sc[j] < upper:
+            upper = sc[j]
+    return lower * (1 - m) + upper * m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, base,
                 fsuit, ntri, nsub):  # pragma: no cover - jit
     """Narrowing: the score each narrowed opponent must reach (``w.cut``), the
@@ -473,9 +507,11 @@ def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, 
     board = w.board[:nb]
     tris = w.tris
     made_keys = score_mode == SCORE_MADE and hi_mode == HI_TABLE
+    pkey, psm, bsm0 = w.pkey, w.psm, w.bsm0
     for p in range(1, need.size):
         if not narrowed[p]:
             continue
+        msize = np.int64(cards[p, 0]) + need[p] + nb
         for s in range(pilot):
             for j in range(need[p]):
                 state, r = _below(state, sh.n - j)
@@ -483,6 +519,18 @@ def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, 
                 tmp = buf[j]
                 buf[j] = buf[r]
                 buf[r] = tmp
+            if made_keys:  # (as the deal loop scores them)
+                key = pkey[p] + sh.bkey0
+                for j in range(need[p]):
+                    key += ck[buf[j]]
+                su = -1 if ranks_only else flush_suit(key, SUIT_BIAS)
+                if su >= 0:
+                    v = np.int64(flush[psm[p, su] | bsm0[su] | suit_ranks(buf, 0, need[p], su)])
+                else:
+                    v = sized_value(key, msize, sh5, off5, val5, sh6, off6, val6, sh7, off7,
+                                    val7)
+                sc[s] = float(v)
+                continue
             m = 0
             for j in range(np.int64(cards[p, 0])):
                 hand[m] = cards[p, 1 + j]
@@ -492,11 +540,6 @@ def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, 
                 m += 1
             if score_mode == SCORE_PREFLOP:
                 sc[s] = _preflop_score(hand[0], hand[1])
-            elif made_keys:
-                for j in range(nb):
-                    hand[m + j] = board[j]
-                sc[s] = float(table_value(hand, m + nb, ck, flush, sh5, off5, val5, sh6,
-                                          off6, val6, sh7, off7, val7, ranks_only))
             else:
                 sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5,
                                val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
