@@ -135,14 +135,17 @@ def _play(game: Game, stacks: list[int], hands: int, seed: int, policy: str,
     state = rng.bit_generator.state
     decks = kernel.decks(game, rng, hands, n)
     P = kernel.params(game, n, stacks[0], stacks)
-    out = HandArrays.empty(hands, n, 60 * hands)
-    if policy == "random":
-        BS: tuple = _random_state(seed, 200 * hands)
-        used = kernel.play(P, decks, match_no, BS, random_decide, random_end, out)
-    else:
-        BS = (np.zeros(2, np.int64),)
-        used = kernel.play(P, decks, match_no, BS, call_decide, call_end, out)
-    assert used >= 0
+    room = 40 * hands
+    used = -1
+    while used < 0:  # a longer log until it fits
+        room *= 2
+        out = HandArrays.empty(hands, n, room)
+        if policy == "random":
+            BS: tuple = _random_state(seed, 200 * hands)
+            used = kernel.play(P, decks, match_no, BS, random_decide, random_end, out)
+        else:
+            BS = (np.zeros(2, np.int64),)
+            used = kernel.play(P, decks, match_no, BS, call_decide, call_end, out)
     # the deals left the Generator where the reference's new_hand calls leave it
     ref = np.random.default_rng(seed)
     for _ in range(hands):
@@ -271,6 +274,8 @@ def _configs(count: int, seed: int) -> list[tuple[dict, list[int]]]:
             stacks = [int(rng.choice(sizes))] * n
         else:  # unequal stacks: side pots
             stacks = [int(x) for x in rng.choice(sizes, n)]
+        if min(stacks) == 0:  # blinds of 0 chips: a first round all check is void
+            opts["void_if_all_check"] = False
         out.append((opts, stacks))
     return out
 
@@ -365,6 +370,16 @@ def test_unsupported_names_the_reason(game: Game, n: int, why: str) -> None:
     assert reason is not None and why in reason
     with pytest.raises(ValueError, match="cannot play"):
         kernel.params(game, n, 200)
+
+
+def test_a_seat_without_chips_where_a_deal_may_be_void() -> None:
+    """«Если все игроки пропустили ход в первом круге ставок, игра аннулируется» (000_…):
+    seats with no chips in the blinds leave the first round without a bet."""
+    game = Game("holdem", {"betting": "no_limit"})
+    with pytest.raises(ValueError, match="void deal"):
+        kernel.params(game, 3, 200, [200, 0, 0])
+    no_void = Game("holdem", {"betting": "no_limit", "void_if_all_check": False})
+    assert kernel.params(no_void, 3, 200, [200, 0, 0])[0] == 3
 
 
 def test_supported_games() -> None:

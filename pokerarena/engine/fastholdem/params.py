@@ -139,6 +139,12 @@ def params(game: Any, n: int, stack: int, stacks: Sequence[int] | None = None
     if why is not None:
         raise ValueError(f"the fast hold'em kernel cannot play this game: {why}")
     prog = game.program
+    chips = [stack] * n if stacks is None else list(stacks)
+    if prog.void_if_all_check and min(chips) <= 0:
+        # A seat with no chip posts a blind of 0: the first round may then have no bet
+        # and be void (000_… «игра аннулируется»), which the kernel does not play.
+        raise ValueError("the fast hold'em kernel cannot play this game: a seat with no "
+                         "chips may leave the first round without a bet (a void deal)")
     P = np.zeros(PLEN, np.int64)
     P[P_N] = n
     P[P_STACK] = stack
@@ -161,7 +167,7 @@ def params(game: Any, n: int, stack: int, stacks: Sequence[int] | None = None
     antes, blinds = game.forced_by_position(n)
     P[P_ANTES:P_ANTES + n] = antes
     P[P_BLINDS:P_BLINDS + n] = blinds
-    P[P_STACKS:P_STACKS + n] = [stack] * n if stacks is None else stacks
+    P[P_STACKS:P_STACKS + n] = chips
     top = max(blinds) if blinds else 0
     after_blinds = (max(i for i in range(n) if blinds[i] == top) + 1) % n if top else 0
     for r in range(ROUNDS):
