@@ -259,6 +259,8 @@ OPTIONS: tuple[dict[str, Any], ...] = (
     {"all_in_reopen": "single"}, {"half_bet_reopens": False}, {"free_fold": False},
     {"max_raises": 2}, {"max_raises_per_player": 1}, {"heads_up_max_raises": "none"},
     {"min_bet_big_blind": False, "min_bet": 1}, {"pass_and_out": True},
+    {"blinds": [0, 0], "void_if_all_check": False}, {"blinds": [0, 3], "ante": 1,
+                                                     "ante_by": "dealer"},
 )
 
 
