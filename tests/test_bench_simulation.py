@@ -24,6 +24,17 @@ def test_bench_reports_both_levels_and_the_split() -> None:
         assert level["rows"]["hands"] == 30 and level["rows"]["seats"] == 180
     assert r["records"]["full"]["rows"]["actions"] > 30 * 6
     assert r["records"]["hands"]["rows"]["actions"] == 0
+    assert r["fast_table"] == "plays this unit"
+    for level in r["records"].values():
+        fast = level["fast_table"]
+        assert fast["rows"] == level["rows"] and fast["rows_equal"]
+        assert fast["hands_per_cpu_s"] > 0 and fast["speedup"] > 0
+
+
+def test_bench_names_why_the_fast_table_does_not_play_a_lineup() -> None:
+    r = bench_simulation(hands=10, repeats=1, bots=("tag", "random"), records=("hands",))
+    assert "random" in r["fast_table"]
+    assert "fast_table" not in r["records"]["hands"]
 
 
 def test_cli_json_and_bad_input(pokerarena_cli: list[str]) -> None:

@@ -33,8 +33,9 @@ from pokerarena.workers.fastrecord import (
     arrays_of,
     unit_tables,
 )
+from pokerarena.workers.gamecols import EQUITY_SAMPLES
 from pokerarena.workers.hooks import UnitObserver
-from pokerarena.workers.records import EQUITY_SAMPLES, GameCache, play_unit, unit_table
+from pokerarena.workers.records import GameCache, play_unit, unit_table
 from pokerarena.workers.unit import Unit
 
 CACHE = GameCache()

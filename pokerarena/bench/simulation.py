@@ -2,7 +2,9 @@
 
 One unit of ``hands`` hands (the strength bots by default) is played in this process
 exactly as a worker plays it (:func:`~pokerarena.workers.records.play_unit`, at each
-record level asked for), and beside it the same match without rows (the unit's game,
+record level asked for) on the reference table and on the fast table
+(:mod:`pokerarena.workers.fasttable`, where it plays the unit: same rows), and beside
+them the same match without rows (the unit's game,
 seeds, bots, fault policy and stack from :func:`~pokerarena.workers.records.unit_table`,
 ``play_match`` with no callbacks): the engine and the bots alone. A level's recording
 cost is its CPU over that bare match's, and, steadier where neighbours load the machine,
@@ -22,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from pokerarena import native
+from pokerarena.workers import fasttable
 from pokerarena.workers.records import GameCache, UnitRecorder, play_unit, unit_table
 from pokerarena.workers.rows import ACTIONS, HANDS, SEATS
 from pokerarena.workers.unit import Unit
@@ -49,9 +52,16 @@ def _bare(unit: Unit, cache: GameCache) -> None:
                stack=t.stack, match_no=unit.match, deal_seed=unit.deal_seed())
 
 
-def _rows_of(unit: Unit, cache: GameCache) -> dict[str, int]:
-    """The unit through play_unit; its rows per table."""
-    return {name: t.num_rows for name, t in play_unit(unit, cache).tables.items()}
+def _rows_of(unit: Unit, cache: GameCache, fast: bool = False) -> dict[str, int]:
+    """The unit through play_unit (on the fast table or the reference one); its rows
+    per table."""
+    return {name: t.num_rows for name, t in play_unit(unit, cache, fast=fast).tables.items()}
+
+
+def fast_reason(unit: Unit, cache: GameCache) -> str | None:
+    """Why the fast table would not play the unit (None: it plays it)."""
+    t = unit_table(unit, cache)
+    return fasttable.unsupported(unit, t.game, t.entrants)
 
 
 def recording_cost(units: dict[str, Unit], cache: GameCache, reps: int = 3
@@ -107,17 +117,10 @@ def _per_1000(cpu: float, hands: int) -> float:
     return round(1000.0 * cpu / hands, 4)
 
 
-def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
-                     records: Sequence[str] = RECORDS, repeats: int = 3,
-                     seed: int = 2026) -> dict[str, Any]:
-    """Play the unit bare and at each record level ``repeats`` times; the figures as
-    JSON-ready data (module docstring)."""
-    cache = GameCache()
-    _rows_of(simulation_unit(min(hands, 100), bots, seed + 1), cache)  # kernels, tables
-    units = {r: simulation_unit(hands, bots, seed, r) for r in records}
-    ways: dict[str, Callable[[], Any]] = {"bare": lambda: _bare(units[records[0]], cache)}
-    for r in records:
-        ways[r] = functools.partial(_rows_of, units[r], cache)
+def _timed(ways: dict[str, Callable[[], Any]], repeats: int
+           ) -> tuple[dict[str, float], dict[str, Any]]:
+    """Each way's least CPU over the repeats (the ways take turns within a repeat) and
+    its last output."""
     best: dict[str, float] = {}
     rows: dict[str, Any] = {}
     names = list(ways)
@@ -126,6 +129,25 @@ def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
             cpu, out = _cpu(ways[name])
             best[name] = min(best.get(name, cpu), cpu)
             rows[name] = out
+    return best, rows
+
+
+def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
+                     records: Sequence[str] = RECORDS, repeats: int = 3,
+                     seed: int = 2026) -> dict[str, Any]:
+    """Play the unit bare and at each record level on both tables ``repeats`` times; the
+    figures as JSON-ready data (module docstring)."""
+    cache = GameCache()
+    warm = simulation_unit(min(hands, 100), bots, seed + 1)
+    _rows_of(warm, cache), _rows_of(warm, cache, fast=True)  # kernels, tables
+    units = {r: simulation_unit(hands, bots, seed, r) for r in records}
+    reason = fast_reason(units[records[0]], cache)
+    ways: dict[str, Callable[[], Any]] = {"bare": lambda: _bare(units[records[0]], cache)}
+    for r in records:
+        ways[r] = functools.partial(_rows_of, units[r], cache)
+        if reason is None:
+            ways["fast " + r] = functools.partial(_rows_of, units[r], cache, True)
+    best, rows = _timed(ways, repeats)
     bare = best["bare"]
     recording = recording_cost(units, cache)
     levels = {}
@@ -138,11 +160,22 @@ def bench_simulation(hands: int = 2000, bots: Sequence[str] = BOTS,
                 "recording": _per_1000(best[r] - bare, hands),
                 "recording_per_hand_least": recording[r]},
             "rows": rows[r]}
+        if reason is None:
+            fast = best["fast " + r]
+            levels[r]["fast_table"] = {
+                "hands_per_cpu_s": round(hands / fast, 1),
+                "cpu_s_per_1000_hands": _per_1000(fast, hands),
+                "speedup": round(best[r] / fast, 2), "rows": rows["fast " + r],
+                "rows_equal": rows["fast " + r] == rows[r]}
     return {"benchmark": "simulation", "variant": "holdem", "betting": "no_limit",
             "players": len(bots), "bots": list(bots), "hands": hands,
             "repeats": max(1, repeats), "seed": seed, "native": native.compiled(),
+            "fast_table": reason or "plays this unit",
             "timing": "CPU seconds (time.process_time) of this process, the least of the "
-            "repeats; engine_and_bots: the unit's match without rows, recording: a "
+            "repeats; the reference table (play_unit on the engine, views, guard and "
+            "Python bots) at each level, and beside it the fast table (fast_table: the "
+            "rules kernel and the bots' compiled policies, the same rows); "
+            "engine_and_bots: the reference unit's match without rows, recording: a "
             "level's CPU over it; recording_per_hand_least: the level's recorder timed "
             "hand by hand on one match, the least of 3 tries of each hand (steadier on a "
             "loaded machine)",

@@ -95,9 +95,10 @@ def register_simulation(sub: argparse._SubParsersAction) -> None:
         "simulation", help="a worker's unit of 6-max no-limit hold'em per CPU second, "
         "engine and bots against recording, per record level",
         description="One unit of 6-max no-limit hold'em played in this process as a "
-        "worker plays it (play_unit), at each record level, and the same match without "
-        "rows (the engine and the bots alone): hands per CPU second, CPU seconds per "
-        "1,000 hands and the split, the least of the repeats.")
+        "worker plays it (play_unit), at each record level on the reference table and "
+        "on the fast table, and the same match without rows (the engine and the bots "
+        "alone): hands per CPU second, CPU seconds per 1,000 hands and the split, the "
+        "least of the repeats.")
     p.add_argument("--hands", type=int, default=2000, metavar="N",
                    help="hands in the unit (default 2000)")
     p.add_argument("--record", choices=("full", "hands"), action="append",
@@ -138,6 +139,13 @@ def run_simulation(args: argparse.Namespace) -> int:
               f"{x['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands "
               f"(recording {split['recording']:.3f}; hand by hand "
               f"{split['recording_per_hand_least']:.3f})")
+        fast = x.get("fast_table")
+        if fast:
+            print(f"    fast table {'':<13} {fast['hands_per_cpu_s']:>9,.0f} hands/s  "
+                  f"{fast['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands "
+                  f"({fast['speedup']:.2f}x; same row counts: {fast['rows_equal']})")
+    if r["fast_table"] != "plays this unit":
+        print(f"  fast table: not for this unit ({r['fast_table']})")
     return 0
 
 

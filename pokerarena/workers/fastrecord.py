@@ -53,7 +53,7 @@ from pokerarena.tournaments.variance import (
     _high_ranking,
     _split_sums,
 )
-from pokerarena.workers.records import EQUITY_SAMPLES, UnitRecorder
+from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
 from pokerarena.workers.rows import ACTIONS, HANDS, SEATS, Table
 from pokerarena.workers.unit import Unit
 
@@ -203,7 +203,7 @@ def _hands_table(unit: Unit, game: Game, stack: int, a: HandArrays, hand_no: np.
     """The ``hands`` rows (the recorder's ``_hand_row``): one rotation, no passed deals,
     the rake what the seats' nets lose."""
     h = a.hands
-    shared = UnitRecorder(unit, game, stack, None).game_columns  # ``bb`` .. ``options``
+    shared = game_columns(unit.options, game, stack)  # ``bb`` .. ``options``
     names = HANDS.names
     cols: dict[str, Any] = dict(zip(names[names.index("bb"):], shared, strict=True))
     cols.update(

@@ -20,7 +20,9 @@ from pokerarena.cards import NUM_CODES, card_str
 from pokerarena.engine import Game
 from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN
 from pokerarena.tournaments.variance import equity_deltas
+from pokerarena.workers import fasttable
 from pokerarena.workers.bots import new_bot
+from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS, TABLES, UNITS
 from pokerarena.workers.unit import Unit
@@ -59,11 +61,6 @@ class GameCache:
         return game
 
 
-def _bb(game: Game) -> int:
-    """The normalising unit of a game: its big blind, else its small bet."""
-    return max(game.blinds) if game.blinds and max(game.blinds) > 0 else game.small_bet
-
-
 @dataclass
 class PlayedUnit:
     """What :func:`play_unit` returns: the unit's data tables, and each entrant's
@@ -95,14 +92,7 @@ class _Recorder:
         self.full = unit.record != "hands"  # "hands": no action rows
         self.seat_bots: dict[tuple[int, ...], list[str]] = {}  # by seating: bot by seat
         self.positions: dict[int, list[int]] = {}  # by button: each seat's position
-        desc = game.describe()
-        blinds = list(game.blinds)
-        # the columns every hand of the unit shares, from ``bb`` to ``options``
-        self.game_columns = (
-            _bb(game), stack, desc["ante"],
-            min(b for b in blinds if b) if any(blinds) else 0, max(blinds) if blinds else 0,
-            desc["bring_in"], desc["small_bet"], desc["big_bet"], desc["min_bet"],
-            desc["max_bet"], game.max_raises, json.dumps(unit.options, sort_keys=True))
+        self.game_columns = game_columns(unit.options, game, stack)
         self.stack = stack
         # carried stacks: each seat's chips at the end of its last hand (for ``rebuy``)
         self.kept: list[int] | None = [stack] * self.n if unit.carry_stacks else None
@@ -259,8 +249,6 @@ UnitRecorder = _Recorder
 ``on_hand``; rows in ``hands``, ``seats``, ``actions``): the simulation benchmark times
 it on the very hands of a match."""
 
-EQUITY_SAMPLES = 4000  # Monte Carlo boards per all-in runout (standard error ~0.6%)
-
 
 def _streets(length: int, decided: dict[int, Any]) -> list[int]:
     """Each log entry's street: a decision's own; dealer entries and forced bets carry
@@ -337,16 +325,24 @@ def unit_table(unit: Unit, cache: GameCache | None = None) -> UnitTable:
 
 
 def play_unit(unit: Unit, cache: GameCache | None = None,
-              observer: UnitObserver | None = None) -> PlayedUnit:
+              observer: UnitObserver | None = None, fast: bool | None = None) -> PlayedUnit:
     """Play the unit's hands; return its ``hands``, ``seats``, ``actions`` and ``faults``
     tables and each entrant's decisions and thinking time. The hands are played by the
     arena's ``play_match`` (bots' hooks, time limits and the irregularity policy), seeded
     from the unit's SeedSequence; ``observer`` (optional) hears of every decision's time,
-    every hand and every fault."""
+    every hand and every fault. A unit the fast table plays exactly as the reference
+    does (:mod:`~pokerarena.workers.fasttable`: hold'em with the built-in bots) is played
+    there, the same rows faster; ``fast``: True or False to choose (None: unless
+    ``POKERARENA_FAST_TABLE=0``)."""
     from pokerarena.arena.match import play_match
 
     t = unit_table(unit, cache)
     game, stack = t.game, t.stack
+    if (fasttable.enabled() if fast is None else fast) and \
+            fasttable.unsupported(unit, game, t.entrants) is None:
+        tables, decisions, think = fasttable.play(unit, game, t.table_seed, t.entrants,
+                                                  stack, observer)
+        return PlayedUnit({**tables, "faults": FAULTS.table([])}, decisions, think)
     rec = _Recorder(unit, game, stack, observer)
     if unit.baseline:
         rec.baseline = _baseline_nets(unit, game, stack, t.table_seed, t.policy)

@@ -1,0 +1,108 @@
+"""The fast table plays a unit with the reference table's very rows.
+
+A unit of hold'em with the built-in bots goes to the fast table
+(:mod:`pokerarena.workers.fasttable`: the rules kernel, the bots' compiled policies and
+rows built from arrays); every table it returns must equal the reference's for the same
+unit (``play_unit(..., fast=False)``: the engine, the views, the fault guard and the
+Python bots), row for row, at both record levels, and so must each entrant's decisions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pyarrow as pa
+import pytest
+
+from pokerarena.workers import fasttable
+from pokerarena.workers.records import GameCache, play_unit, unit_table
+from pokerarena.workers.unit import Unit
+
+CACHE = GameCache()
+
+
+def _unit(bots: tuple[str, ...], betting: str = "no_limit", hands: int = 150,
+          stack: int | None = None, seed: int = 7, record: str = "full", match: int = 0,
+          first_hand: int = 0, deal_key: tuple[int, ...] = ()) -> Unit:
+    return Unit(unit_id=f"u{match}", index=match, match=match, shard=0, variant="holdem",
+                betting=betting, options={"betting": betting}, bots=bots, hands=hands,
+                first_hand=first_hand, seed=seed, spawn_key=(match, 0), stack=stack,
+                run_id="fast-test", deal_key=deal_key, record=record)  # type: ignore[arg-type]
+
+
+def _same(unit: Unit) -> None:
+    """The unit's tables and decisions on both tables are equal (column by column, with
+    the first differing row named)."""
+    t = unit_table(unit, CACHE)
+    assert fasttable.unsupported(unit, t.game, t.entrants) is None
+    fast = play_unit(unit, CACHE, fast=True)
+    ref = play_unit(unit, CACHE, fast=False)
+    for name, want in ref.tables.items():
+        got = fast.tables[name]
+        assert got.schema == want.schema, name
+        assert got.num_rows == want.num_rows, (name, got.num_rows, want.num_rows)
+        for col in want.column_names:
+            a, b = got.column(col).to_pylist(), want.column(col).to_pylist()
+            if a != b:
+                k = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+                row = {c: want.column(c)[k].as_py() for c in want.column_names[:4]}
+                raise AssertionError(f"{name}.{col} row {k} {row}: fast {a[k]!r}, "
+                                     f"reference {b[k]!r}")
+    assert fast.decisions == ref.decisions
+
+
+CASES = [
+    pytest.param(("tag", "lag", "rock", "equity", "tag", "lag"), "no_limit", None,
+                 id="6max-nl-strength"),
+    pytest.param(("tag", "equity", "lag", "call", "rock", "equity"), "no_limit", 40,
+                 id="6max-nl-short-allins"),
+    pytest.param(("equity", "lag"), "no_limit", 30, id="headsup-nl-short"),
+    pytest.param(("rock", "tag", "equity"), "pot_limit", 60, id="3max-pl"),
+    pytest.param(("lag", "tag", "call", "equity", "rock", "lag", "tag", "equity", "call"),
+                 "fixed_limit", None, id="9max-fl"),
+    pytest.param(("tag", "lag", "equity", "rock"), "fixed_limit", 16, id="4max-fl-short"),
+]
+
+
+@pytest.mark.parametrize(("bots", "betting", "stack"), CASES)
+def test_the_fast_table_gives_the_reference_rows(bots: tuple[str, ...], betting: str,
+                                                 stack: int | None) -> None:
+    _same(_unit(bots, betting, stack=stack))
+
+
+def test_hands_level_shared_deals_and_later_matches_give_the_reference_rows() -> None:
+    """``record = "hands"``, a unit that is not its match's first shard, a later match
+    and deals shared across lineups (a tournament's): still the reference's rows."""
+    _same(_unit(("equity", "tag", "lag", "rock", "tag", "call"), hands=120,
+                record="hands", match=3, first_hand=240, deal_key=(3,), seed=11))
+
+
+def test_units_the_fast_table_cannot_play_go_to_the_reference_table() -> None:
+    """Duplicate deals, a bot it has no policy for, another variant: named reasons, and
+    ``play_unit`` plays them on the reference table (the same rows with fast on)."""
+    base = _unit(("tag", "lag"), hands=20)
+    cases = {
+        "duplicate": dataclasses.replace(base, duplicate=True),
+        "random": dataclasses.replace(base, bots=("tag", "random")),
+        "omaha": dataclasses.replace(base, variant="omaha"),
+    }
+    for word, unit in cases.items():
+        t = unit_table(unit, CACHE)
+        why = fasttable.unsupported(unit, t.game, t.entrants)
+        assert why, word
+        a = play_unit(unit, CACHE, fast=True).tables["seats"]
+        b = play_unit(unit, CACHE, fast=False).tables["seats"]
+        assert a.equals(b), word
+
+
+def test_the_environment_switch_sends_units_to_the_reference_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``POKERARENA_FAST_TABLE=0``: the default (``fast=None``) plays on the reference
+    table; otherwise on the fast one (either way the same rows)."""
+    monkeypatch.setenv(fasttable.ENV, "0")
+    assert not fasttable.enabled()
+    monkeypatch.setenv(fasttable.ENV, "1")
+    assert fasttable.enabled()
+    unit = _unit(("tag", "equity", "lag"), hands=40)
+    got = play_unit(unit, CACHE).tables["hands"]
+    assert isinstance(got, pa.Table) and got.num_rows == 40
