@@ -10,10 +10,13 @@ Python bots), row for row, at both record levels, and so must each entrant's dec
 from __future__ import annotations
 
 import dataclasses
+import random
+from typing import Any
 
 import pyarrow as pa
 import pytest
 
+from pokerarena.errors import UserError
 from pokerarena.workers import fasttable
 from pokerarena.workers.records import GameCache, play_unit, unit_table
 from pokerarena.workers.unit import Unit
@@ -106,3 +109,61 @@ def test_the_environment_switch_sends_units_to_the_reference_table(
     unit = _unit(("tag", "equity", "lag"), hands=40)
     got = play_unit(unit, CACHE).tables["hands"]
     assert isinstance(got, pa.Table) and got.num_rows == 40
+
+
+def _random_options(rng: random.Random, betting: str) -> dict[str, Any]:
+    """A draw of hold'em's table options (RULES.md §4 and the engine's ``GameOptions``):
+    stakes, caps, the reopening rules, the odd chip, antes, free folds."""
+    opts: dict[str, Any] = {"betting": betting}
+    pick = rng.random
+    if pick() < 0.4:
+        sb = rng.choice((1, 2, 5))
+        opts["blinds"] = [sb, sb * rng.choice((2, 3))]
+    if pick() < 0.3:
+        opts["ante"] = rng.choice((1, 2))
+        if pick() < 0.5:
+            opts["ante_by"] = rng.choice(("all", "dealer", "big_blind"))
+    if betting == "fixed_limit" and pick() < 0.5:
+        opts["max_raises"] = rng.choice((1, 2, 4, "none"))
+        if pick() < 0.5:
+            opts["heads_up_max_raises"] = rng.choice((2, "none"))
+        opts["half_bet_reopens"] = pick() < 0.5
+    if pick() < 0.3:
+        opts["max_raises_per_player"] = rng.choice((1, 2))
+    if pick() < 0.4:
+        opts["all_in_reopen"] = rng.choice(("cumulative", "single"))
+    if pick() < 0.3:
+        opts["odd_chip"] = "position"
+    if pick() < 0.3:
+        opts["free_fold"] = False
+    if betting != "fixed_limit" and pick() < 0.3:
+        opts["min_bet_big_blind"] = False
+    return opts
+
+
+@pytest.mark.parametrize("draw", range(24))
+def test_random_tables_give_the_reference_rows_or_a_named_reason(draw: int) -> None:
+    """Random hold'em tables (betting system, 2-10 seats, stacks from a few big blinds to
+    deep, option draws, lineups of the built-in bots, either record level): where the
+    fast table says it plays the unit, its rows are the reference's; where not, it
+    names why and ``play_unit`` still plays it (on the reference table)."""
+    rng = random.Random(9000 + draw)
+    betting = rng.choice(("no_limit", "pot_limit", "fixed_limit"))
+    opts = _random_options(rng, betting)
+    n = rng.randint(2, 10)
+    bots = tuple(rng.choice(("tag", "lag", "rock", "equity", "call")) for _ in range(n))
+    stack = rng.choice((None, 12, 30, 80, 400))
+    unit = dataclasses.replace(
+        _unit(bots, betting, hands=50, stack=stack, seed=draw,
+              record=rng.choice(("full", "hands")), match=draw % 3),
+        options=opts)
+    try:
+        t = unit_table(unit, CACHE)
+    except UserError:
+        return  # an option set the engine itself refuses (checked elsewhere)
+    why = fasttable.unsupported(unit, t.game, t.entrants)
+    if why is None:
+        _same(unit)
+    else:
+        assert isinstance(why, str) and why
+        assert play_unit(unit, CACHE, fast=True).tables["hands"].num_rows == 50
