@@ -3,7 +3,7 @@
 Usage: ``python tools/prepare.py [--native]`` (the ``.venv`` bootstrap of ``make demo``
 runs it once). It fills the caches the demo's warm-up would otherwise fill on its first
 run: numba's compiled kernels (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the
-sources) and the evaluator's and pre-flop tables (``POKERARENA_CACHE``, else
+sources; the fast hold'em table's among them) and the evaluator's and pre-flop tables (``POKERARENA_CACHE``, else
 ``~/.cache/pokerarena``), so that ``make demo`` on a fresh clone finds them ready.
 
 The order avoids doing the same work twice on a machine with few cores. Every game's
@@ -59,6 +59,22 @@ def _shared(spec: Any, console: Any) -> float:
     return time.perf_counter() - t0
 
 
+def _fast_table(console: Any) -> None:
+    """Compile the fast hold'em table's kernels (rules, the bots' policies, the rows) by
+    playing a few hands of every bot it seats, so that the first unit a worker plays
+    loads them from numba's disk cache."""
+    from pokerarena.workers.records import play_unit
+    from pokerarena.workers.unit import Unit
+
+    t0 = time.perf_counter()
+    unit = Unit(unit_id="prepare", index=0, match=0, shard=0, variant="holdem",
+                betting="no_limit", options={"betting": "no_limit"},
+                bots=("tag", "lag", "rock", "equity", "call", "tag"), hands=4,
+                first_hand=0, seed=1, spawn_key=(0,), run_id="prepare", record="full")
+    play_unit(unit, fast=True)
+    console.print(f"fast hold'em table ready in {time.perf_counter() - t0:.1f} s")
+
+
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
     from rich.console import Console
@@ -76,6 +92,10 @@ def main(argv: list[str]) -> int:
         _shared(spec, console)
     except Exception as exc:  # noqa: BLE001 - the demo's warm-up does it again
         console.print(f"[yellow]shared kernels not prepared[/yellow] ({exc})")
+    try:
+        _fast_table(console)
+    except Exception as exc:  # noqa: BLE001 - the first unit compiles it instead
+        console.print(f"[yellow]fast table not prepared[/yellow] ({exc})")
     if native is not None:
         out, _ = native.communicate()
         lines = out.strip().splitlines()
