@@ -18,6 +18,7 @@ import pytest
 
 from pokerarena.errors import UserError
 from pokerarena.workers import fasttable
+from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.records import GameCache, play_unit, unit_table
 from pokerarena.workers.unit import Unit
 
@@ -167,3 +168,35 @@ def test_random_tables_give_the_reference_rows_or_a_named_reason(draw: int) -> N
     else:
         assert isinstance(why, str) and why
         assert play_unit(unit, CACHE, fast=True).tables["hands"].num_rows == 50
+
+
+class _Heard(UnitObserver):
+    """What a unit's observer hears: decisions per bot, hands and evaluations."""
+
+    def __init__(self) -> None:
+        self.decisions: dict[str, int] = {}
+        self.hands: list[tuple[int, int]] = []
+
+    def on_decision(self, bot: str, seconds: float) -> None:
+        assert seconds >= 0.0
+        self.decisions[bot] = self.decisions.get(bot, 0) + 1
+
+    def on_hand(self, hand: int, evaluations: int) -> None:
+        self.hands.append((hand, evaluations))
+
+
+def test_the_observer_hears_the_same_decisions_hands_and_evaluations() -> None:
+    """Metrics and progress come through the unit's observer: on the fast table it hears
+    every decision of every bot, every hand by its match number and each hand's
+    showdown evaluations, as on the reference table (only the seconds differ: the fast
+    table reports each decision at the unit's mean)."""
+    unit = _unit(("tag", "call", "equity", "lag"), hands=80, first_hand=160, match=2)
+    heard = {}
+    for fast in (True, False):
+        h = heard[fast] = _Heard()
+        played = play_unit(unit, CACHE, observer=h, fast=fast)
+        assert sum(h.decisions.values()) == sum(played.decisions)
+    assert heard[True].decisions == heard[False].decisions
+    assert heard[True].hands == heard[False].hands
+    assert [n for n, _ in heard[True].hands] == list(range(160, 240))
+    assert sum(e for _, e in heard[True].hands) > 0
