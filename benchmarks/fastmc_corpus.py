@@ -2,14 +2,17 @@
 and time the recorded calls per mode: the corpus that ``tests/test_fastmc_identity.py``
 replays (the kernel's results must never change), and the kernel's figures.
 
-    .venv/bin/python benchmarks/fastmc_corpus.py record tests/data/fastmc_corpus.npz
+    .venv/bin/python benchmarks/fastmc_corpus.py record tests/data/fastmc_corpus.npz [OLD.py]
     .venv/bin/python benchmarks/fastmc_corpus.py time tests/data/fastmc_corpus.npz [OLD.py]
 
 (``OLD.py``: another copy of fastmc.py, timed alongside, turn about.)
 
 The units (hold'em at 2/3/6/9 seats, no/pot/fixed limit, the equity bot among others,
-Omaha, Omaha hi-lo, seven-card stud, razz, short deck) are :data:`UNITS`; a plan is
-named by its game (:func:`plans`), so a replay rebuilds its tables.
+Omaha, Omaha hi-lo, seven-card stud, razz, short deck, and the kernel's other ranking
+modes: Cincinnati's and Lame Brain Pete's bit-mask highs, three-card, wild-card stud)
+are :data:`UNITS`; a plan is named by its game (:func:`plans`), so a replay rebuilds
+its tables. The corpus was recorded by the kernel as it was before it was tuned (the
+``OLD.py`` of ``record``: ``git show 07bfa32:pokerarena/bots/strength/fastmc.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ UNITS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
     ("stud7_hilo", "fixed_limit", ("equity", "tag", "lag"), 20),
     ("razz", "fixed_limit", ("equity", "tag", "rock"), 20),
     ("holdem_short", "no_limit", ("equity", "tag", "lag"), 40),
+    ("cincinnati", "fixed_limit", ("equity", "tag", "lag"), 20),
+    ("three_card", "fixed_limit", ("equity", "tag", "lag"), 30),
+    ("lame_brain_pete", "fixed_limit", ("equity", "tag", "rock"), 15),
+    ("crisscross", "fixed_limit", ("equity", "tag", "lag"), 15),
+    ("stud7_low_hole_wild", "fixed_limit", ("equity", "tag", "lag"), 15),
 )
 NSCALAR = 11  # players, hole_final, board_final, seed, max_total, min_total, batch, nth,
 # score_mode, pilot, plan
@@ -97,19 +105,26 @@ class Recorder:
         return out
 
 
-def record(scale: float = 1.0) -> list[tuple[Any, ...]]:
+def record(scale: float = 1.0, inner: Any = None) -> list[tuple[Any, ...]]:
     """Play :data:`UNITS` with the kernel wrapped; the calls (each game's pre-flop
     tables built first, unrecorded: a hand of each unit)."""
     cache = GameCache()
     for variant, betting, bots, _ in UNITS:
-        play_unit(unit(variant, betting, bots, 1), cache)
+        play_unit(unit(variant, betting, bots, 1), cache, fast=False)
     rec = Recorder()
+    if inner is not None:  # another copy's kernel answers (see main)
+        rec.inner = inner
+    saved = fastmc._mc_kernel
     fastmc._mc_kernel = rec  # type: ignore[assignment]
     try:
         for variant, betting, bots, hands in UNITS:
-            play_unit(unit(variant, betting, bots, max(1, int(hands * scale))), cache)
+            out = play_unit(unit(variant, betting, bots, max(1, int(hands * scale))), cache,
+                            fast=False)  # the reference table: its calls are Python calls
+            # a bot's error is a fault, not an exception: none may hide a failing kernel
+            if out.tables["faults"].num_rows:
+                raise RuntimeError(f"{variant}: the bots faulted while recording")
     finally:
-        fastmc._mc_kernel = rec.inner  # type: ignore[assignment]
+        fastmc._mc_kernel = saved
     return rec.calls
 
 
@@ -214,14 +229,15 @@ def kernel_of(path: str) -> Any:
     spec = importlib.util.spec_from_file_location("fastmc_other", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # (numba's cache finds its functions' module by name)
     spec.loader.exec_module(mod)
     return mod._mc_kernel
 
 
 def main(argv: list[str]) -> None:
     what, path = argv[1], argv[2]
-    if what == "record":
-        calls = record()
+    if what == "record":  # (with OLD.py: the calls answered by that copy's kernel)
+        calls = record(inner=kernel_of(argv[3]) if len(argv) > 3 else None)
         save(path, calls)
         print(len(calls), "calls", sorted(Counter((c[1][0], c[1][8]) for c in calls).items()))
         return

@@ -1,10 +1,12 @@
 """The strength bots' Monte-Carlo kernel gives exactly the results it gave when its calls
 were recorded: every ``fastmc._mc_kernel`` call of a few seeded units (hold'em at 2, 3,
 6 and 9 seats under no, pot and fixed limit with the equity bot's narrowed ranges,
-Omaha, Omaha hi-lo, seven-card stud, stud hi-lo, razz, short deck), replayed from
-``tests/data/fastmc_corpus.npz`` (recorded by ``benchmarks/fastmc_corpus.py``). The
-kernel is tuned for speed; a changed float, deal count or early stop is a bug: the
-fast table compares its rows with the reference path's bit for bit."""
+Omaha, Omaha hi-lo, seven-card stud, stud hi-lo, razz, short deck, Cincinnati, Lame
+Brain Pete, criss-cross, three-card, wild-card stud), replayed from
+``tests/data/fastmc_corpus.npz``, recorded by ``benchmarks/fastmc_corpus.py`` with the
+kernel as it was before it was tuned. The kernel is tuned for speed; a changed float,
+deal count or early stop is a bug: the fast table compares its rows with the
+reference path's bit for bit."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from pokerarena.bots.strength import fastmc  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "fastmc_corpus.npz"
 # the recorded results' digest (corpus.results_digest): the file is the one recorded
-DIGEST = "b20582296b0366de1c19"
+DIGEST = "dbe46c9f4e4d511dca37"
 # a compact sample written out: (flat cards, players, hole_final, board_final, seed,
 # max_total, min_total, batch, z, nth, t0..t3, frac of the opponents, score_mode,
 # pilot, game) and the result (total as float.hex, used, dealt)
@@ -38,10 +40,10 @@ SAMPLE = [  # one call of each group of the corpus (its first)
      2, 0.531441, 0.38738738738738737, 0.0, 0.0, [0.7250940449970257] * 3,
      1, 48, 'holdem', '0x1.4000000000000p+1', 16, 38),
     (b'\x02&1\x00\x00\x03+3,\x00', 3, 2, 5, 1613669626, 300, 16, 8, 2.0,
-     1, 0.36, 0.0, 0.0, 0.0, [0.8319013704780385, 0.8319013704780385],
+     1, 0.36, 0.0, 0.0, 0.0, [0.8319013704780385] * 2,
      2, 48, 'holdem', '0x1.9000000000000p+3', 16, 23),
     (b'\x02#\x19\x00\x00\x03+3,\x00', 3, 2, 5, 1068147483, 150, 16, 8, 2.0,
-     2, 0.48999999999999994, 0.36571428571428566, 0.0, 0.0, [1.0, 1.0],
+     2, 0.48999999999999994, 0.36571428571428566, 0.0, 0.0, [1.0] * 2,
      0, 0, 'holdem', '0x1.1000000000000p+5', 120, 120),
     (b'\x04$&\x02 \x00\x03#\x131\x00', 2, 4, 5, 1897597327, 150, 16, 8, 2.0,
      2, 0.6699999999999999, 0.31034482758620685, 0.0, 0.0, [1.0],
@@ -50,11 +52,29 @@ SAMPLE = [  # one call of each group of the corpus (its first)
      2, 0.6499999999999999, 0.2925, 0.0, 0.0, [0.7469448521860451],
      2, 48, 'omaha', '0x1.9a00000000000p+7', 300, 400),
     (b'\x042,$-\x00\x00\x03\x10*!\x00', 3, 4, 5, 1845165645, 150, 16, 8, 2.0,
-     1, 0.3844, 0.0, 0.0, 0.0, [1.0, 1.0],
+     1, 0.3844, 0.0, 0.0, 0.0, [1.0] * 2,
      0, 0, 'omaha', '0x1.5000000000000p+3', 16, 16),
     (b'\x04\x19.\x02&\x00\x00\x03\x10*!\x00', 3, 4, 5, 1417275441, 300, 16, 8, 2.0,
      2, 0.4488999999999999, 0.2830188679245283, 0.0, 0.0, [0.7532979605800553] * 2,
      2, 48, 'omaha', '0x1.2c00000000000p+6', 275, 528),
+    (b'\x05\x0c/\x01\x082\x00\x00\x01$\x00', 3, 5, 5, 1546249390, 150, 16, 8, 2.0,
+     1, 0.3844, 0.0, 0.0, 0.0, [1.0] * 2,
+     0, 0, 'cincinnati', '0x1.c000000000000p+2', 32, 32),
+    (b'\x05\x05\x1b\x0b,(\x00\x01$\x00', 2, 5, 5, 252457781, 150, 16, 8, 2.0,
+     3, 0.6300000000000001, 0.2657142857142857, 0.3, 0.0, [1.0],
+     0, 0, 'cincinnati', '0x1.2400000000000p+5', 72, 72),
+    (b'\x05&\x02 3\x00\x00\x03$1\x13\x00', 2, 5, 5, 2090712486, 300, 16, 8, 2.0,
+     1, 0.58, 0.0, 0.0, 0.0, [0.7300000000000001],
+     2, 48, 'cincinnati', '0x1.6800000000000p+7', 300, 365),
+    (b'\x05"*\x1c\x1b\x17\x00\x00\x03%\x0b2\x00', 3, 5, 5, 795984358, 300, 16, 8, 2.0,
+     1, 0.36, 0.0, 0.0, 0.0, [1.0, 0.5816999732750144],
+     2, 48, 'cincinnati', '0x1.0000000000000p+1', 16, 26),
+    (b'\x012\x00\x00\x00\x00', 3, 3, 0, 1546249390, 150, 16, 8, 2.0,
+     1, 0.3844, 0.0, 0.0, 0.0, [1.0] * 2,
+     0, 0, 'three_card', '0x1.1000000000000p+5', 64, 64),
+    (b'\x01\x01\x00\x00\x00', 2, 3, 0, 1897597327, 300, 16, 8, 2.0,
+     2, 0.6499999999999999, 0.2657142857142857, 0.0, 0.0, [1.0],
+     0, 0, 'three_card', '0x1.3000000000000p+4', 40, 40),
 ]
 
 
@@ -66,13 +86,13 @@ def recorded():
 
 def test_corpus_is_the_recorded_one(recorded):
     calls, total, counts = recorded
-    assert len(calls) > 4000
+    assert len(calls) > 5000
     assert corpus.results_digest(total, counts) == DIGEST
     groups = {corpus.mode_of(c) for c in calls}
     # heads-up and multi-way; no narrowing, pre-flop and made-hand narrowing; the
-    # fast tables and Omaha
-    assert {("hu", 0, 1), ("hu", 2, 1), ("multi", 1, 1), ("multi", 2, 1),
-            ("hu", 0, 2), ("multi", 2, 2)} <= groups
+    # fast tables, Omaha, bit-mask highs and the two/three-card table
+    assert {("hu", 0, 1), ("hu", 2, 1), ("multi", 1, 1), ("multi", 2, 1), ("hu", 0, 2),
+            ("multi", 2, 2), ("hu", 2, 3), ("multi", 2, 3), ("multi", 0, 4)} <= groups
 
 
 def test_recorded_calls_rerun_exactly(recorded):
