@@ -84,15 +84,15 @@ class DecisionTimer:
     def __init__(self) -> None:
         self.data: dict[str, dict[str, Any]] = {}
 
-    def observe(self, bot: str, seconds: float) -> None:
-        """Count one decision of ``bot`` that took ``seconds``."""
+    def observe(self, bot: str, seconds: float, count: int = 1) -> None:
+        """Count ``count`` decisions of ``bot`` that took ``seconds`` each."""
         d = self.data.get(bot)
         if d is None:
             d = self.data[bot] = {"buckets": [0] * (len(LATENCY_BUCKETS) + 1), "sum": 0.0,
                                   "count": 0}
-        d["buckets"][bisect.bisect_left(LATENCY_BUCKETS, seconds)] += 1
-        d["sum"] += seconds
-        d["count"] += 1
+        d["buckets"][bisect.bisect_left(LATENCY_BUCKETS, seconds)] += count
+        d["sum"] += seconds * count
+        d["count"] += count
 
 
 class UnitMetrics(UnitObserver):
@@ -106,6 +106,9 @@ class UnitMetrics(UnitObserver):
 
     def on_decision(self, bot: str, seconds: float) -> None:
         self.timer.observe(bot, seconds)
+
+    def on_decisions(self, bot: str, count: int, seconds: float) -> None:
+        self.timer.observe(bot, seconds, count)
 
     def on_hand(self, hand: int, evaluations: int) -> None:
         self.evaluations += evaluations

@@ -110,10 +110,12 @@ def _run(params: np.ndarray, decks: np.ndarray, unit: Unit, game: Game,
 
 def _tell(observer: UnitObserver, unit: Unit, arrays: HandArrays, decided: np.ndarray,
           evaluations: Any, each: float) -> None:
-    """The observer hears of every decision (at the unit's mean time) and every hand."""
-    bots = unit.bots
-    for seat in arrays.actor[decided].tolist():
-        observer.on_decision(bots[seat], each)
+    """The observer hears of every decision (at the unit's mean time, a bot's at once)
+    and every hand."""
+    counts = np.bincount(arrays.actor[decided].astype(np.int64), minlength=len(unit.bots))
+    for bot, count in zip(unit.bots, counts.tolist(), strict=True):
+        if count:
+            observer.on_decisions(bot, count, each)
     first = unit.first_hand
     for h, ev in enumerate(evaluations):
         observer.on_hand(first + h, int(ev))

@@ -18,6 +18,13 @@ class UnitObserver:
         ``seconds`` (not called for a decision the policy made without asking it: a
         removed bot, a spent hand budget)."""
 
+    def on_decisions(self, bot: str, count: int, seconds: float) -> None:
+        """``count`` decisions of ``bot`` took ``seconds`` each (the fast table times a
+        unit's decisions together: :mod:`~pokerarena.workers.fasttable`); by default
+        :meth:`on_decision` ``count`` times."""
+        for _ in range(count):
+            self.on_decision(bot, seconds)
+
     def on_hand(self, hand: int, evaluations: int) -> None:
         """Hand ``hand`` (match numbering) ended; ``evaluations``: hands scored at its
         showdown (one per seat and ranking)."""
