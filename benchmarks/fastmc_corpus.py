@@ -4,6 +4,7 @@ replays (the kernel's results must never change), and the kernel's figures.
 
     .venv/bin/python benchmarks/fastmc_corpus.py record tests/data/fastmc_corpus.npz [OLD.py]
     .venv/bin/python benchmarks/fastmc_corpus.py time tests/data/fastmc_corpus.npz [OLD.py]
+    .venv/bin/python benchmarks/fastmc_corpus.py synthetic - [OLD.py]
 
 (``OLD.py``: another copy of fastmc.py, timed alongside, turn about.)
 
@@ -180,6 +181,59 @@ def load(path: str) -> tuple[list[tuple[Any, ...]], np.ndarray, np.ndarray]:
     return calls, z["total"], z["counts"]
 
 
+SYNTHETIC = ("holdem", "holdem_short", "omaha", "omaha_hilo", "cincinnati", "crisscross",
+             "stud7")
+
+
+def synthetic_calls(n: int = 60, seed: int = 11) -> list[tuple[Any, ...]]:
+    """Kernel calls of random spots that the bots' units make seldom, ``n`` a game of
+    :data:`SYNTHETIC`: suited boards (flushes while a range is narrowed), narrow ranges
+    (most deals redealt), two to five players, up to four thresholds, a few dead cards;
+    the arguments of :func:`load`'s calls."""
+    import random
+
+    from pokerarena.bots.strength.estimate import Profile
+    from pokerarena.engine import Game
+
+    rng = random.Random(seed)
+    calls: list[tuple[Any, ...]] = []
+    for v in SYNTHETIC:
+        prof = Profile(Game(v))
+        plan = prof.plan
+        assert plan is not None
+        hole, board_final = prof.hole_final, prof.board_final
+        for i in range(n):
+            players = 2 + i % 4
+            deck = list(prof.deck_list)
+            rng.shuffle(deck)
+            if board_final and rng.random() < 0.6:  # a board of mostly one suit
+                suit = rng.randrange(4)
+                late = [(c & 3) != suit or rng.random() < 0.3 for c in deck]
+                deck = ([c for c, x in zip(deck, late, strict=True) if not x]
+                        + [c for c, x in zip(deck, late, strict=True) if x])
+            nb = (0, 3, 4, 5)[(i // 4) % 4] if board_final else 0
+            board, rest = deck[:nb], deck[nb:]
+            rng.shuffle(rest)
+            known = (0 if board_final else min(hole - 1, 2 + i % 3))
+            rows = [rest[:hole if board_final else known]]
+            rest = rest[len(rows[0]):]
+            for _ in range(1, players):
+                up = 0 if board_final else known - 2 if known > 2 else 0
+                rows.append(rest[:up])
+                rest = rest[up:]
+            dead = rest[:i % 3] if not board_final else []
+            frac = np.ones(16, dtype=np.float64)
+            frac[1:players] = [rng.uniform(0.12, 0.95) for _ in range(players - 1)]
+            score = (2 if nb >= 3 else 1 if board_final and hole == 2 and "omaha" not in v
+                     else 0)
+            nth = i % 5
+            t = sorted(rng.uniform(0.1, 0.9) for _ in range(4))
+            calls.append((fastmc.pack(rows, board, dead), players, hole, board_final,
+                          rng.getrandbits(31), 200 + 100 * (i % 3), 16, 8, 2.0, nth, *t,
+                          frac, score, 48 if i % 7 else 20, plan.deck, *plan.packed))
+    return calls
+
+
 def replay(calls: list[tuple[Any, ...]]) -> list[tuple[float, int, int]]:
     """Each call rerun on the kernel (the module's workspace)."""
     k: Any = fastmc._mc_kernel
@@ -240,6 +294,14 @@ def main(argv: list[str]) -> None:
         calls = record(inner=kernel_of(argv[3]) if len(argv) > 3 else None)
         save(path, calls)
         print(len(calls), "calls", sorted(Counter((c[1][0], c[1][8]) for c in calls).items()))
+        return
+    if what == "synthetic":  # the digest of the synthetic calls' results
+        got = replay(synthetic_calls())
+        if len(argv) > 3:
+            k = kernel_of(argv[3])
+            got = [k(*c, fastmc._WS) for c in synthetic_calls()]
+        print(results_digest([g[0] for g in got], [g[1:] for g in got]),
+              sorted(Counter((c[1], c[15]) for c in synthetic_calls()).items()))
         return
     calls, total, counts = load(path)
     got = replay(calls)

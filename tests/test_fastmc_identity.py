@@ -124,3 +124,19 @@ def test_sample_calls_give_their_recorded_results(call):
     got = fastmc._mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.packed,
                             fastmc._WS)
     assert got == (float.fromhex(total), used, dealt)
+
+
+# the results' digest of corpus.synthetic_calls() under the kernel before it was tuned
+# (``benchmarks/fastmc_corpus.py synthetic - OLD.py``)
+SYNTHETIC_DIGEST = "90d164863dfd6d6bc1b6"
+
+
+def test_synthetic_spots_give_the_old_kernels_results():
+    """Spots the units make seldom: flushes while a range is narrowed on the flop and
+    turn, narrow multi-way ranges, four thresholds, dead cards, a short pilot."""
+    calls = corpus.synthetic_calls()
+    assert len(calls) == 60 * len(corpus.SYNTHETIC)
+    assert {(c[1], c[15]) for c in calls} >= {(2, 1), (5, 1), (2, 2), (5, 2), (3, 0)}
+    got = corpus.replay(calls)
+    assert corpus.results_digest([g[0] for g in got], [g[1:] for g in got]) \
+        == SYNTHETIC_DIGEST
