@@ -20,7 +20,7 @@ from pokerarena.errors import UserError
 from pokerarena.workers import fasttable
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.records import GameCache, play_unit, unit_table
-from pokerarena.workers.unit import Unit
+from pokerarena.workers.unit import Unit, UnitLimits
 
 CACHE = GameCache()
 
@@ -82,18 +82,24 @@ def test_hands_level_shared_deals_and_later_matches_give_the_reference_rows() ->
 
 
 def test_units_the_fast_table_cannot_play_go_to_the_reference_table() -> None:
-    """Duplicate deals, a bot it has no policy for, another variant: named reasons, and
+    """Duplicate deals, a bot it has no policy for, another variant, time limits tight
+    enough for a built-in bot to fault (the fault policy is the reference table's):
+    named reasons, and
     ``play_unit`` plays them on the reference table (the same rows with fast on)."""
     base = _unit(("tag", "lag"), hands=20)
     cases = {
         "duplicate": dataclasses.replace(base, duplicate=True),
         "random": dataclasses.replace(base, bots=("tag", "random")),
         "omaha": dataclasses.replace(base, variant="omaha"),
+        "decision limit": dataclasses.replace(
+            base, limits=UnitLimits(decision_seconds=1e-7)),
+        "hand limit": dataclasses.replace(base, limits=UnitLimits(hand_seconds=0.5)),
     }
     for word, unit in cases.items():
         t = unit_table(unit, CACHE)
         why = fasttable.unsupported(unit, t.game, t.entrants)
         assert why, word
+        assert word.split()[0] in why, (word, why)
         a = play_unit(unit, CACHE, fast=True).tables["seats"]
         b = play_unit(unit, CACHE, fast=False).tables["seats"]
         assert a.equals(b), word

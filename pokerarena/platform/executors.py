@@ -147,11 +147,15 @@ class RayExecutor:
         ray.get([a.ready.remote() for a in self._actors])
 
     def _new_actor(self) -> Any:
+        from pokerarena.workers import fasttable
         from pokerarena.workers.actor import RemoteTableWorker
         from pokerarena.workers.fsys import env_settings
 
-        # the object store's AWS variables go with the actor (a node need not have them)
+        # the object store's AWS variables go with the actor (a node need not have them),
+        # and the driver's choice of table (POKERARENA_FAST_TABLE) where it made one
         env = dict(env_settings())
+        if os.environ.get(fasttable.ENV):
+            env[fasttable.ENV] = os.environ[fasttable.ENV]
         if env:
             return RemoteTableWorker.options(runtime_env={"env_vars": env}).remote()
         return RemoteTableWorker.remote()

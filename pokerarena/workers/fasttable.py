@@ -34,6 +34,11 @@ from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.unit import Unit
 
 ENV = "POKERARENA_FAST_TABLE"
+# Time limits a built-in bot can meet (its decisions take microseconds to a millisecond
+# or two, a hand well under a second): tighter ones test the fault policy, which only
+# the reference table applies.
+DECISION_FLOOR = 1.0
+HAND_FLOOR = 10.0
 LOG_PER_HAND = 48  # log entries reserved per hand at first (doubled when a unit needs more)
 
 
@@ -53,6 +58,11 @@ def unsupported(unit: Unit, game: Game, entrants: list[Any]) -> str | None:
         return "a baseline bot"
     if unit.record not in ("full", "hands"):
         return f"record level {unit.record!r}"
+    lim = unit.limits
+    if lim.decision_seconds is not None and lim.decision_seconds < DECISION_FLOOR:
+        return f"a decision limit of {lim.decision_seconds} s (a bot may fault)"
+    if lim.hand_seconds is not None and lim.hand_seconds < HAND_FLOOR:
+        return f"a hand limit of {lim.hand_seconds} s (a bot may fault)"
     why = kernel.unsupported(game, len(entrants))
     if why is not None:
         return why
