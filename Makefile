@@ -66,6 +66,7 @@ demo: $(STAMP) $(PREPARED) native-or-pure
 
 test: $(STAMP) system-deps native typecheck
 	$(VENV)/bin/ruff check pokerarena tests benchmarks tools
+	@$(PY) tools/prepare.py --fast-table || echo "(fast table not prepared: the first test compiles it)"
 	$(PY) -m pytest
 
 lint: $(STAMP)

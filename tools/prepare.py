@@ -1,10 +1,13 @@
 """Prepare a fresh machine once, at install time: the native build and the demo's caches.
 
 Usage: ``python tools/prepare.py [--native]`` (the ``.venv`` bootstrap of ``make demo``
-runs it once). It fills the caches the demo's warm-up would otherwise fill on its first
-run: numba's compiled kernels (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the
-sources; the fast hold'em table's among them) and the evaluator's and pre-flop tables (``POKERARENA_CACHE``, else
-``~/.cache/pokerarena``), so that ``make demo`` on a fresh clone finds them ready.
+runs it once); ``--fast-table`` compiles only the fast hold'em table's kernels (``make
+test`` runs it before the tests, so that no test's clock pays for their first compile).
+It fills the caches the demo's warm-up would otherwise fill on its first run: numba's
+compiled kernels (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the sources; the fast
+hold'em table's among them) and the evaluator's and pre-flop tables
+(``POKERARENA_CACHE``, else ``~/.cache/pokerarena``), so that ``make demo`` on a fresh
+clone finds them ready.
 
 The order avoids doing the same work twice on a machine with few cores. Every game's
 warm-up starts with the same evaluator tables and the same Monte Carlo kernels: warmed
@@ -82,6 +85,9 @@ def main(argv: list[str]) -> int:
     from pokerarena import demo
 
     console = Console(highlight=False)
+    if "--fast-table" in argv:
+        _fast_table(console)
+        return 0
     t0 = time.perf_counter()
     native = _start_native() if "--native" in argv else None
     spec = demo._spec(demo._bots())
