@@ -274,7 +274,8 @@ UNITS = Table(
     _c('bot_think_seconds', 'list of double',
         "time each bot of `bots` spent deciding (inside `act` and its hooks, as the table's "
         "time guard measures it), in that order; against `play_seconds` it is the bots' share "
-        "of the unit's time"),
+        "of the unit's time. A unit played on the fast table (docs/architecture.md) times its "
+        "decisions together: each bot gets its decisions times the unit's mean"),
 ))
 
 PLACES = Table(
