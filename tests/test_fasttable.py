@@ -206,3 +206,20 @@ def test_the_observer_hears_the_same_decisions_hands_and_evaluations() -> None:
     assert heard[True].hands == heard[False].hands
     assert [n for n, _ in heard[True].hands] == list(range(160, 240))
     assert sum(e for _, e in heard[True].hands) > 0
+
+
+def test_a_unit_the_fast_table_has_no_room_for_plays_on_the_reference_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand beyond the fast table's fixed room (``fasttable.Overflow``) sends its unit
+    to the reference table, whose rows it then has, from bots as fresh as the first
+    try's (the fast table changes a bot only after a unit's last hand)."""
+    unit = _unit(("tag", "equity", "lag"), hands=40)
+    want = play_unit(unit, CACHE, fast=False).tables
+
+    def no_room(*args: Any, **kwargs: Any) -> Any:
+        raise fasttable.Overflow("fastpolicy: the equity memo of a hand is full")
+
+    monkeypatch.setattr(fasttable, "_run", no_room)
+    got = play_unit(unit, CACHE, fast=True).tables
+    for name in ("hands", "seats", "actions"):
+        assert got[name].equals(want[name]), name

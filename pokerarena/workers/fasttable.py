@@ -42,6 +42,12 @@ HAND_FLOOR = 10.0
 LOG_PER_HAND = 48  # log entries reserved per hand at first (doubled when a unit needs more)
 
 
+class Overflow(RuntimeError):
+    """A hand needed more room than the fast table keeps (an equity memo of more than
+    :data:`~pokerarena.bots.strength.fastpolicy.MEMO` entries for one seat): the unit is
+    played on the reference table instead."""
+
+
 def enabled() -> bool:
     """False when ``POKERARENA_FAST_TABLE=0`` sends every unit to the reference table."""
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "no", "off")
@@ -63,7 +69,7 @@ def unsupported(unit: Unit, game: Game, entrants: list[Any]) -> str | None:
         return f"a decision limit of {lim.decision_seconds} s (a bot may fault)"
     if lim.hand_seconds is not None and lim.hand_seconds < HAND_FLOOR:
         return f"a hand limit of {lim.hand_seconds} s (a bot may fault)"
-    why = kernel.unsupported(game, len(entrants))
+    why = kernel.unsupported(game, len(entrants)) or fastpolicy.unsupported_game(game)
     if why is not None:
         return why
     for bot in entrants:
@@ -111,8 +117,13 @@ def _run(params: np.ndarray, decks: np.ndarray, unit: Unit, game: Game,
     while True:
         state = fastpolicy.policy_state(entrants, game, n)
         out = HandArrays.empty(unit.hands, n, room)
-        used = kernel.play(params, decks, unit.match, state, fastpolicy.decide,
-                           fastpolicy.end_hand, out)
+        try:
+            used = kernel.play(params, decks, unit.match, state, fastpolicy.decide,
+                               fastpolicy.end_hand, out)
+        except ValueError as exc:
+            if "memo" in str(exc):
+                raise Overflow(str(exc)) from exc
+            raise
         if used >= 0:
             return out.cut(used), state
         room *= 2

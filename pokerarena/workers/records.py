@@ -340,9 +340,14 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
     game, stack = t.game, t.stack
     if (fasttable.enabled() if fast is None else fast) and \
             fasttable.unsupported(unit, game, t.entrants) is None:
-        tables, decisions, think = fasttable.play(unit, game, t.table_seed, t.entrants,
-                                                  stack, observer)
-        return PlayedUnit({**tables, "faults": FAULTS.table([])}, decisions, think)
+        try:
+            tables, decisions, think = fasttable.play(unit, game, t.table_seed, t.entrants,
+                                                      stack, observer)
+            return PlayedUnit({**tables, "faults": FAULTS.table([])}, decisions, think)
+        except fasttable.Overflow:
+            # a hand beyond the fast table's fixed room (an equity memo of more than
+            # 128 entries): the reference table plays the unit, from fresh bots
+            t = unit_table(unit, cache)
     rec = _Recorder(unit, game, stack, observer)
     if unit.baseline:
         rec.baseline = _baseline_nets(unit, game, stack, t.table_seed, t.policy)
