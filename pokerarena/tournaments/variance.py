@@ -76,25 +76,39 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
     if board is None:
         return None
     res = hand.result()
-    out = [float(d) for d in res.deltas]
     seen: dict[tuple[int, ...], list[float]] = {}  # a pot's live seats -> their equities
-    for pot in res.pots:
-        paid = {int(s): float(v) for s, v in pot.winners.items()}
+
+    def shares(live: list[int]) -> list[float]:
+        key = tuple(live)
+        found = seen.get(key)
+        if found is None:
+            exact = _enumerate(len(live), len(board), game, samples)
+            found = seen[key] = _equities([hand.cards_of(s) for s in live], board, game,
+                                          exact, samples, seed)
+        return found
+
+    pots = [({int(s): float(v) for s, v in pot.winners.items()},
+             [s for s in pot.eligible if s in res.showdown_raw]) for pot in res.pots]
+    return settle_by_equity([float(d) for d in res.deltas], pots, shares)
+
+
+def settle_by_equity(deltas: list[float], pots: list[tuple[dict[int, float], list[int]]],
+                     shares: Any) -> list[float]:
+    """``deltas`` with each pot's payments replaced by its value times each live seat's
+    equity (``shares(live)``, in ``live``'s order); a pot with fewer than two live seats
+    (``pots``: what it paid each winner, its live seats) keeps its payments. The one
+    settlement of both recorders (:func:`equity_deltas`, ``workers.fastrecord``): the
+    same operations in the same order, so the same floats."""
+    out = list(deltas)
+    for paid, live in pots:
         value = sum(paid.values())
         for s, v in paid.items():
             out[s] -= v
-        live = [s for s in pot.eligible if s in res.showdown_raw]
         if len(live) < 2:
             for s, v in paid.items():
                 out[s] += v
             continue
-        holes = [hand.cards_of(s) for s in live]
-        exact = _enumerate(len(live), len(board), game, samples)
-        key = tuple(live)
-        shares = seen.get(key)
-        if shares is None:
-            shares = seen[key] = _equities(holes, board, game, exact, samples, seed)
-        for s, p in zip(live, shares, strict=True):
+        for s, p in zip(live, shares(live), strict=True):
             out[s] += value * p
     return out
 

@@ -52,6 +52,7 @@ from pokerarena.tournaments.variance import (
     _equities,
     _high_ranking,
     _split_sums,
+    settle_by_equity,
 )
 from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
 from pokerarena.workers.rows import ACTIONS, HANDS, SEATS, Table
@@ -288,17 +289,8 @@ def _equity_nets(game: Game, a: HandArrays, first_hand: int) -> np.ndarray:
             for _, live in pots if len(live) >= 2}
     shares = _all_shares(a, jobs, variant, first_hand)
     for h, _, pots in plans:
-        row = [float(d) for d in a.deltas[h].tolist()]
-        for paid, live in pots:
-            value = sum(paid.values())
-            for s, v in paid.items():
-                row[s] -= v
-            if len(live) < 2:
-                for s, v in paid.items():
-                    row[s] += v
-                continue
-            for s, p in zip(live, shares[h, tuple(live)], strict=True):
-                row[s] += value * p
+        row = settle_by_equity([float(d) for d in a.deltas[h].tolist()], pots,
+                               lambda live, h=h: shares[h, tuple(live)])
         out[h] = [round(x, 3) for x in row]
     return out.ravel()
 

@@ -103,7 +103,7 @@ def play(unit: Unit, game: Game, table_seed: int, entrants: list[Any], stack: in
     total = int(decisions.sum())
     each = seconds / total if total else 0.0
     if observer is not None:
-        _tell(observer, unit, arrays, decided, evaluations, each)
+        _tell(observer, unit, decisions, evaluations, each)
     return tables, [int(d) for d in decisions], [float(d) * each for d in decisions]
 
 
@@ -129,12 +129,11 @@ def _run(params: np.ndarray, decks: np.ndarray, unit: Unit, game: Game,
         room *= 2
 
 
-def _tell(observer: UnitObserver, unit: Unit, arrays: HandArrays, decided: np.ndarray,
-          evaluations: Any, each: float) -> None:
+def _tell(observer: UnitObserver, unit: Unit, decisions: np.ndarray, evaluations: Any,
+          each: float) -> None:
     """The observer hears of every decision (at the unit's mean time, a bot's at once)
     and every hand."""
-    counts = np.bincount(arrays.actor[decided].astype(np.int64), minlength=len(unit.bots))
-    for bot, count in zip(unit.bots, counts.tolist(), strict=True):
+    for bot, count in zip(unit.bots, decisions.tolist(), strict=True):
         if count:
             observer.on_decisions(bot, count, each)
     first = unit.first_hand
