@@ -87,6 +87,52 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
                    "DIR/bench/evaluator/ (default: $POKERARENA_DATA, else ./data)")
     p.set_defaults(func=run_evaluator)
     register_simulation(sub)
+    register_calibration(sub)
+
+
+def register_calibration(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench calibration``."""
+    p = sub.add_parser(
+        "calibration", help="every estimator replayed many times at a known truth: "
+        "coverage and error rates with their binomial intervals",
+        description="Replays each estimator the platform prints (leaderboard intervals "
+        "on shared deals, few odd blocks, all-in settlement of duplicate twins, the "
+        "interval after a sequential stop and its alpha, the study's skill edge, game "
+        "families' duplicate comparison) many times at a truth known by construction, "
+        "and prints each coverage or error rate with its 95%% binomial interval.")
+    p.add_argument("--case", action="append", metavar="NAME",
+                   help="only this case, or the cases starting with NAME (repeatable)")
+    p.add_argument("--reps", type=int, default=None, metavar="N",
+                   help="replications per case (default: each case's own, at least 300)")
+    p.add_argument("--quick", action="store_true",
+                   help="each case's few quick replications (a smoke run, not a measure)")
+    p.add_argument("--seed", type=int, default=2026, help="the replications' seed")
+    p.add_argument("--list", action="store_true", help="list the cases and stop")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=run_calibration)
+
+
+def run_calibration(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench calibration``."""
+    import sys
+
+    from pokerarena.bench.calibration import all_cases, report, run_cases, table
+
+    if args.list:
+        for c in all_cases():
+            print(f"{c.name:44} finding {c.finding}  {c.default_reps} replications")
+        return 0
+    if args.reps is not None and not 1 <= args.reps <= 1_000_000:
+        raise UserError("--reps must be between 1 and 1,000,000")
+
+    def progress(line: str) -> None:
+        print(f"calibration: {line}", file=sys.stderr, flush=True)
+
+    results = run_cases(args.case, reps=args.reps, seed=args.seed, quick=args.quick,
+                        progress=progress)
+    out = report(results)
+    print(json.dumps(out) if args.json else table(results))
+    return 0
 
 
 def register_simulation(sub: argparse._SubParsersAction) -> None:
