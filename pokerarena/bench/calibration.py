@@ -80,14 +80,25 @@ class Coverage:
         lo, hi = self.interval
         d: dict[str, Any] = {
             "case": self.case, "finding": self.finding, "what": self.what,
-            "kind": self.kind, "nominal": self.nominal, "hits": self.hits,
-            "reps": self.reps, "rate": round(self.rate, 4),
-            "interval95": [round(lo, 4), round(hi, 4)], "ok": self.ok,
-            "within": lo <= self.nominal <= hi,
+            "kind": self.kind, "nominal": float(self.nominal), "hits": int(self.hits),
+            "reps": int(self.reps), "rate": round(float(self.rate), 4),
+            "interval95": [round(lo, 4), round(hi, 4)], "ok": bool(self.ok),
+            "within": bool(lo <= self.nominal <= hi),
             "seconds": round(self.seconds, 2)}
         if self.extra:
-            d["extra"] = self.extra
+            d["extra"] = _plain(self.extra)
         return d
+
+
+def _plain(x: Any) -> Any:
+    """``x`` with numpy scalars and arrays as Python numbers and lists (for JSON)."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    return x
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from pokerarena.platform.storage import (
     runs_root,
     scan_parts,
 )
+from pokerarena.tournaments.estimates import t95_sql
 from pokerarena.tournaments.profiles import PROFILES_VIEW_SQL
 from pokerarena.workers import fsys
 from pokerarena.workers.parts import check_part
@@ -198,31 +199,41 @@ def _files_sql(files: list[str]) -> str:
     return "[" + ", ".join(_sql_str(f) for f in files) + "]"
 
 
-LEADERBOARD_VIEW_SQL = """
+LEADERBOARD_VIEW_SQL = f"""
 CREATE VIEW leaderboard AS
 WITH per_deal AS (
-    SELECT s.run_id, s.bot, s.match, coalesce(h.deal, h.hand) AS deal, count(*) AS n,
+    SELECT s.run_id, s.bot, coalesce(h.deal, h.hand) AS deal, count(*) AS n,
            sum(s.net / h.bb) AS bbs,
            sum(s.net) AS net, sum(CASE WHEN s.net > 0 THEN 1 ELSE 0 END) AS won,
            sum(CASE WHEN s.showdown THEN 1 ELSE 0 END) AS shown, sum(s.faults) AS faults
     FROM seats s JOIN hands h USING (run_id, match, hand)
-    GROUP BY s.run_id, s.bot, s.match, coalesce(h.deal, h.hand)),
+    GROUP BY s.run_id, s.bot, coalesce(h.deal, h.hand)),
+rated AS (
+    SELECT *, sum(bbs) OVER w / sum(n) OVER w AS rate, count(*) OVER w AS k,
+           avg(n) OVER w AS mean_n
+    FROM per_deal WINDOW w AS (PARTITION BY run_id, bot)),
 results AS (
 SELECT run_id, bot,
        sum(n) AS hands,
        sum(net) AS net,
        round(1000.0 * sum(bbs) / sum(n), 1) AS mbb_per_hand,
-       round(1000.0 * 1.96 * coalesce(stddev_samp(bbs / n), 0) / sqrt(count(*)), 1)
-           AS ci95_mbb,
+       round(CASE WHEN any_value(k) < 2 THEN NULL ELSE
+             1000.0 * {t95_sql("any_value(k) - 1")}
+             * sqrt(sum((bbs - rate * n) ^ 2) / (any_value(k) * (any_value(k) - 1)))
+             / any_value(mean_n) END, 1) AS ci95_mbb,
        round(sum(won) / sum(n), 4) AS won_rate,
        round(sum(shown) / sum(n), 4) AS showdown_rate,
        sum(faults) AS faults
-FROM per_deal
+FROM rated
 GROUP BY run_id, bot)
 SELECT r.*, t.decisions, round(t.think_seconds, 4) AS think_seconds,
        round(t.decisions / nullif(t.think_seconds, 0)) AS decisions_per_s
 FROM results r LEFT JOIN bot_time t USING (run_id, bot)
 """
+"""Per run and bot; the interval is :func:`~pokerarena.tournaments.estimates.block_rate`'s
+with a deal as the block across matches (common deals give every match of a game the
+same cards, so a bot's results on one deal are correlated across its matches:
+:mod:`pokerarena.tournaments.standings`)."""
 
 LEADERBOARD_COLUMNS = ("bot", "hands", "net", "mbb_per_hand", "ci95_mbb", "won_rate",
                        "showdown_rate", "faults", "decisions", "decisions_per_s")

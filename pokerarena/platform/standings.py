@@ -41,15 +41,26 @@ GROUP BY s.match, coalesce(h.deal, h.hand), s.bot
 ORDER BY 1, 2, 3
 """
 REDUCTION_SQL = """
-WITH b AS (
-    SELECT h.variant, h.betting, s.match, coalesce(h.deal, h.hand) AS deal, s.bot,
-           count(*) AS n, sum(s.net / h.bb) AS raw, sum({equity} / h.bb) AS eq,
+WITH lineups AS (
+    SELECT run_id, match,
+           array_to_string(list_sort(list_distinct(flatten(list(string_split(bots, ','))))),
+                           ',') AS pairing
+    FROM units GROUP BY run_id, match),
+b AS (
+    SELECT h.variant, h.betting, l.pairing, s.match, coalesce(h.deal, h.hand) AS deal,
+           s.bot, count(*) AS n, sum(s.net / h.bb) AS raw, sum({equity} / h.bb) AS eq,
            sum((s.net - {baseline}) / h.bb) AS base
-    FROM seats s JOIN hands h USING (run_id, match, hand) GROUP BY ALL)
-SELECT variant, betting, count(*) AS blocks, stddev_samp(raw / n) AS sd_raw,
+    FROM seats s JOIN hands h USING (run_id, match, hand)
+         JOIN lineups l ON l.run_id = s.run_id AND l.match = s.match
+    GROUP BY ALL)
+SELECT variant, betting, pairing, count(*) AS blocks, stddev_samp(raw / n) AS sd_raw,
        stddev_samp(eq / n) AS sd_equity, stddev_samp(base / n) AS sd_baseline
-FROM b GROUP BY 1, 2 ORDER BY 1, 2
+FROM b GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
 """
+"""Each reduction per game and pairing (the bots of a match, sorted): pooled over the
+pairings of a game, one pairing's gain hid another's loss (issue 25: tag v lag and
+maniac v call settled by equity under duplicate, ×1.09 and ×5.36, published as one
+ratio)."""
 PROFILES_SQL = (f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles "
                 "ORDER BY bot, variant, betting")
 
@@ -71,12 +82,14 @@ def reduction_sql(columns: set[str]) -> str:
 
 
 def _reductions(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
-    """Per game: the standard deviation of the per-hand block results raw, with all-in
-    runouts settled by equity, and net of the baseline bot; each reduction as the
-    ratio of standard deviations and the share of hands it needs for the same interval."""
+    """Per game and pairing: the standard deviation of the per-hand block results raw,
+    with all-in runouts settled by equity, and net of the baseline bot; each reduction
+    as the ratio of standard deviations and the share of hands it needs for the same
+    interval."""
     out = []
-    for variant, betting, blocks, raw, eq, base in rows:
-        d: dict[str, Any] = {"variant": variant, "betting": betting, "blocks": blocks,
+    for variant, betting, pairing, blocks, raw, eq, base in rows:
+        d: dict[str, Any] = {"variant": variant, "betting": betting, "pairing": pairing,
+                             "blocks": blocks,
                              "sd_raw": None if raw is None else round(raw, 4)}
         for name, sd in (("equity", eq), ("baseline", base)):
             red = Reduction(raw, sd) if sd is not None and raw else None
@@ -132,7 +145,7 @@ SCHEMAS: dict[str, pa.Schema] = {name: pa.schema([("run_id", _S), *cols]) for na
     "cumulative": [("bot", _S), ("point", _I), ("hands", _I), ("bb", _F), ("band", _F)],
     "profiles": [(c, _S if c in ("bot", "variant", "betting") else _I if c == "hands" else _F)
                  for c in PROFILE_COLUMNS],
-    "variance_reduction": [("variant", _S), ("betting", _S), ("blocks", _I),
+    "variance_reduction": [("variant", _S), ("betting", _S), ("pairing", _S), ("blocks", _I),
                            *((c, _F) for c in ("sd_raw", "sd_equity", "equity_sd_ratio",
                                                "equity_hands_ratio", "sd_baseline",
                                                "baseline_sd_ratio", "baseline_hands_ratio"))],

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerarena.tournaments.estimates import t95
+
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 
 
@@ -71,23 +73,47 @@ def _win_matrix(pairs: Sequence[tuple[int, int, float]], k: int) -> np.ndarray:
 
 
 def bradley_terry(bots: Sequence[str], pairs: Sequence[tuple[int, int, float]], *,
-                  resamples: int = 200, seed: int = 0) -> list[Rating]:
+                  clusters: Sequence[int] | None = None, resamples: int = 200,
+                  seed: int = 0) -> list[Rating]:
     """Elo-scale Bradley-Terry ratings (mean 0) of ``bots`` from heads-up block results
-    ``(i, j, chips i won from j)``, with percentile intervals from a bootstrap over the
-    blocks (resampled within each pairing, so every pairing keeps its size)."""
+    ``(i, j, chips i won from j)``, with percentile intervals from a bootstrap.
+
+    ``clusters[r]``: what result ``r`` shares with others (its deals: with common deals,
+    segment *k* of every pairing was dealt the same cards); the bootstrap resamples
+    whole clusters, every pairing's results of a cluster together, so the correlation
+    between pairings stays in the interval. Without ``clusters``, results are resampled
+    within each pairing (every pairing keeps its size), which is right only when no two
+    results share cards.
+    """
     k = len(bots)
     base = _bt_fit(_win_matrix(pairs, k)) * ELO
-    groups: dict[tuple[int, int], list[tuple[int, int, float]]] = {}
-    for r in pairs:
-        groups.setdefault((min(r[0], r[1]), max(r[0], r[1])), []).append(r)
+    groups: dict[Any, list[tuple[int, int, float]]] = {}
+    if clusters is None:
+        for r in pairs:
+            groups.setdefault((min(r[0], r[1]), max(r[0], r[1])), []).append(r)
+    else:
+        if len(clusters) != len(pairs):
+            raise ValueError("clusters needs one entry per result")
+        for r, c in zip(pairs, clusters, strict=True):
+            groups.setdefault(c, []).append(r)
     rng = np.random.default_rng(seed)
     draws = np.empty((resamples, k))
+    members = list(groups.values())
     for b in range(resamples):
         sample: list[tuple[int, int, float]] = []
-        for rows in groups.values():
-            sample.extend(rows[i] for i in rng.integers(0, len(rows), len(rows)))
+        if clusters is None:
+            for rows in members:
+                sample.extend(rows[i] for i in rng.integers(0, len(rows), len(rows)))
+        else:
+            for c in rng.integers(0, len(members), len(members)):
+                sample.extend(members[c])
         draws[b] = _bt_fit(_win_matrix(sample, k)) * ELO
-    lo, hi = np.quantile(draws, [0.025, 0.975], axis=0)
+    if clusters is None:
+        lo, hi = np.quantile(draws, [0.025, 0.975], axis=0)
+    else:  # few clusters: the bootstrap's spread, widened as Student's t is for few blocks
+        g = len(members)
+        half = t95(g - 1) * np.sqrt(g / max(1, g - 1)) * draws.std(axis=0, ddof=1)
+        lo, hi = base - half, base + half
     return [Rating(bots[i], float(base[i]), float(lo[i]), float(hi[i])) for i in range(k)]
 
 

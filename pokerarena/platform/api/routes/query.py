@@ -113,8 +113,9 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
     blocks = [[row[c] for c in ("match", "deal", "bot", "bbs", "hands", "lineup")]
               for row in records(out["blocks"])]
     try:
-        reduction = [[row[c] for c in ("variant", "betting", "blocks", "sd_raw", "sd_equity",
-                                       "sd_baseline")] for row in records(out["reduction"])]
+        reduction = [[row[c] for c in ("variant", "betting", "pairing", "blocks", "sd_raw",
+                                       "sd_equity", "sd_baseline")]
+                     for row in records(out["reduction"])]
         result: dict[str, Any] = await run_in_threadpool(
             from_rows, run_id, blocks, records(out["profiles"]), reduction)
     except NoStandings:
