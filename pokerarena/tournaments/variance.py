@@ -9,11 +9,40 @@
   by symmetry), so subtracting it keeps the mean and removes the luck that both share.
 
 Both return per-seat deltas in chips, comparable to the hand's own deltas.
+
+**Duplicate twins** (:func:`settle_deal`): the hands of one duplicate deal (the same
+cards, one hand per seating) often go all in at different points, or one all in and
+its twin not at all. Settling each hand alone at its own all-in point replaces the
+board luck of one twin by its equity and leaves the other's raw: the shared board no
+longer cancels between them, and duplicate gets noisier, not quieter (issue 25
+measured ×1.09 tag v lag, ×5.36 maniac v call; now ×0.99 and ×1.00, ``bench calibration
+--case allin``). So a deal is settled at the point all its hands
+share: let a hand's *depth* (:func:`result_depth`) be the board cards its result
+depends on (an all-in runout: the board at its last decision; a hand ended by folds:
+the board dealt; a showdown without runout: the full board) and ``P`` the deal's
+largest. Every runout hand of the deal is credited with its conditional expectation
+given the actual board's first ``P`` cards; at ``P`` = the full board every hand keeps
+its raw result (which is its expectation given the whole board). Why it is unbiased:
+whether every hand's betting is over by board card ``k`` is known from the play up to
+card ``k``, so ``P`` is a stopping time of the deal's board, and the tower property
+gives ``E[E[X | F_P]] = E[X]`` for every hand (every other hand's result is already
+fixed by ``F_P``: it stays as it is). That needs bots that carry nothing from one twin
+to the next (duplicate itself needs it too). The remaining board given ``F_P`` is
+uniform over the cards nobody holds: the conditional expectation removes every hole
+card of the deal (folded players' too: their folds told something about them), and
+the Monte Carlo boards are seeded by the deal, so twins settled at the same point
+evaluate the very same boards and their board luck cancels to the sampling's last bit
+(a seeded sample is an unbiased estimate over its draws, which do not depend on the
+cards). Settling each hand at its own point, even on common boards, cannot do this: a
+twin whose result depends on a later card stays raw, and its settled twin no longer
+cancels it. Without duplicate every hand is settled alone (:func:`equity_deltas`), as
+the fast table does too.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -87,9 +116,75 @@ def equity_deltas(hand: Any, samples: int | None = None, seed: int = 0
                                           exact, samples, seed)
         return found
 
-    pots = [({int(s): float(v) for s, v in pot.winners.items()},
+    return settle_by_equity([float(d) for d in res.deltas], _pots(res), shares)
+
+
+def _pots(res: Any) -> list[tuple[dict[int, float], list[int]]]:
+    """Each pot of a hand's result as :func:`settle_by_equity` takes it: what it paid
+    each winner, and its live seats (eligible and at the showdown)."""
+    return [({int(s): float(v) for s, v in pot.winners.items()},
              [s for s in pot.eligible if s in res.showdown_raw]) for pot in res.pots]
-    return settle_by_equity([float(d) for d in res.deltas], pots, shares)
+
+
+def result_depth(hand: Any) -> int:
+    """The number of board cards the hand's result depends on: for an all-in runout the
+    board when the last decision was taken (the rest is luck only), else the board dealt
+    (a hand ended by folds never saw the later cards; a showdown saw the full board).
+    Whether it is at most ``k`` is known once the play up to board card ``k`` is: the
+    stopping time of :func:`settle_deal`."""
+    board = allin_board(hand)
+    return len(board) if board is not None else len(hand.board)
+
+
+def settle_deal(hands: Sequence[Any], samples: int | None = None, seed: int = 0
+                ) -> list[list[float] | None]:
+    """Each hand of one duplicate deal (``hands``: one per seating, the same cards) with
+    its all-in runout settled at the point every hand of the deal shares (see the
+    module's docstring): its equity given the first ``P`` cards of the actual board,
+    ``P`` the deepest :func:`result_depth` of the deal, every hole card of the deal dead.
+    None where a hand keeps its raw deltas: no runout, ``P`` the full board, or a game
+    :data:`EQUITY_GAMES` does not evaluate. ``samples``: Monte Carlo boards where
+    enumerating would take more (seeded by ``seed``, the deal's: every hand of the deal
+    evaluates the same boards); exact by default."""
+    out: list[list[float] | None] = [None] * len(hands)
+    if not hands:
+        return out
+    first = hands[0]
+    game = EQUITY_GAMES.get(first.game.variant_id)
+    if game is None or getattr(first.game.options, "wild", None):
+        return out
+    runouts = [i for i, h in enumerate(hands) if allin_board(h) is not None]
+    depth = max(result_depth(h) for h in hands)
+    if not runouts or depth >= BOARD_CARDS:
+        return out
+    board = [int(c) for c in hands[runouts[0]].board[:depth]]
+    dead: list[int] = []
+    for h in hands:
+        if [int(c) for c in h.board[:depth]] != board[:len(h.board)]:
+            raise ValueError("settle_deal: the hands were not dealt the same board")
+        cards = sorted(int(c) for s in range(len(h.result().deltas)) for c in h.cards_of(s))
+        if dead and cards != dead:
+            raise ValueError("settle_deal: the hands were not dealt the same hole cards")
+        dead = cards
+    g = GAMES[game]
+    left = deck(g.deck).size - len(dead) - depth
+    exact = samples is None or math.comb(left, BOARD_CARDS - depth) <= samples
+    seen: dict[tuple[tuple[int, ...], ...], list[float]] = {}  # live holes -> equities
+
+    for i in runouts:
+        h = hands[i]
+
+        def shares(live: list[int], h: Any = h) -> list[float]:
+            holes = tuple(tuple(int(c) for c in h.cards_of(s)) for s in live)
+            found = seen.get(holes)
+            if found is None:
+                found = seen[holes] = _equities([list(x) for x in holes], board, game,
+                                                exact, samples, seed, dead)
+            return found
+
+        res = h.result()
+        out[i] = settle_by_equity([float(d) for d in res.deltas], _pots(res), shares)
+    return out
 
 
 def settle_by_equity(deltas: list[float], pots: list[tuple[dict[int, float], list[int]]],
@@ -122,12 +217,16 @@ def _enumerate(players: int, board_cards: int, game: str, samples: int | None) -
 
 
 def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
-              samples: int | None, seed: int) -> list[float]:
+              samples: int | None, seed: int, dead: Sequence[int] = ()) -> list[float]:
     """Each hole's equity in a pot: the evaluator's equity, or for the high games
     without Omaha's rule (hold'em, short deck) the same figures computed without its
     per-call checks and report: the same boards (every completion, or the same seeded
-    samples) and the same integer shares, so the same floats."""
+    samples) and the same integer shares, so the same floats. ``dead``: cards off the
+    deck besides ``holes`` and ``board`` (:func:`settle_deal`: every hole card of the
+    deal, so the remaining boards, and the seeded samples, do not depend on who is live)."""
     if game not in _DIRECT:
+        if dead:
+            return _dead_equities(holes, board, game, exact, samples, seed, dead)
         eq = (equity(holes, board, game, exact=True) if exact
               else equity(holes, board, game, samples=samples, seed=seed))
         return [p.equity for p in eq.players]
@@ -137,6 +236,7 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
     used = np.zeros(NUM_CODES, dtype=bool)
     used[h.ravel()] = True
     used[b] = True
+    used[np.asarray(dead, dtype=np.intp)] = True
     d = deck(g.deck)
     rest = d[~used[d]]
     k = BOARD_CARDS - b.size
@@ -166,6 +266,48 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
 
 
 _DIRECT = frozenset(("holdem", "short_deck"))  # _equities' own path (high, two hole cards)
+
+
+def _dead_equities(holes: list[Any], board: list[int], game: str, exact: bool,
+                   samples: int | None, seed: int, dead: Sequence[int]) -> list[float]:
+    """:func:`_equities` of the evaluator's games (Omaha high, high-low) with ``dead``
+    cards off the deck: its boards (every completion, or the seeded samples drawn as
+    ``evaluator.equity.monte_carlo_equity`` draws them) and its shares."""
+    from pokerarena.evaluator.equity import _shares as game_shares
+    from pokerarena.evaluator.equity import _unit, sample_without_replacement
+
+    g = GAMES[game]
+    h = np.array(holes, dtype=np.uint8)
+    b = np.array(board, dtype=np.uint8)
+    used = np.zeros(NUM_CODES, dtype=bool)
+    used[h.ravel()] = True
+    used[b] = True
+    used[np.asarray(dead, dtype=np.intp)] = True
+    d = deck(g.deck)
+    rest = d[~used[d]]
+    k = BOARD_CARDS - b.size
+    unit = _unit(g, h.shape[0])
+    total = np.zeros(h.shape[0], dtype=np.int64)
+    boards = 0
+    if exact:
+        tails = _completions(rest.size, k)
+        parts = [tails[i:i + CHUNK] for i in range(0, tails.shape[0], CHUNK)]
+    else:
+        assert samples is not None
+        rng = np.random.default_rng(seed)
+        parts = []
+        while boards < samples:
+            m = min(CHUNK, samples - boards)
+            parts.append(sample_without_replacement(rng, rest.size, k, m))
+            boards += m
+        boards = 0
+    for part in parts:
+        rows = np.empty((part.shape[0], BOARD_CARDS), dtype=np.uint8)
+        rows[:, :b.size] = b
+        rows[:, b.size:] = rest[part]
+        total += game_shares(g, h, rows, unit).sum(axis=1)
+        boards += part.shape[0]
+    return [float(x / (unit * boards)) for x in total.tolist()]
 
 
 @lru_cache(maxsize=8)

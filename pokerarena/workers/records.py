@@ -19,7 +19,7 @@ import pyarrow as pa
 from pokerarena.cards import NUM_CODES, card_str
 from pokerarena.engine import Game
 from pokerarena.engine.actions import PLAYER_KINDS, UNKNOWN
-from pokerarena.tournaments.variance import equity_deltas
+from pokerarena.tournaments.variance import equity_deltas, settle_deal
 from pokerarena.workers import fasttable
 from pokerarena.workers.bots import new_bot
 from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
@@ -97,6 +97,9 @@ class _Recorder:
         # carried stacks: each seat's chips at the end of its last hand (for ``rebuy``)
         self.kept: list[int] | None = [stack] * self.n if unit.carry_stacks else None
         self.baseline: list[list[int]] = []  # per hand: each seat's baseline net
+        # duplicate: the current deal's hands and the index of each one's first seat row,
+        # settled together once its last seating is played (variance.settle_deal)
+        self.deal: list[tuple[Any, int]] = []
         self.hands: list[tuple] = []
         self.seats: list[tuple] = []
         self.actions: list[tuple] = []
@@ -128,7 +131,12 @@ class _Recorder:
         end = hand.observation(hand.button)
         self.hands.append(self._hand_row(hand_no, local_no, hand, res, end, decisions, won))
         base = self.baseline[local_no] if self.baseline else None
+        first_row = len(self.seats)
         evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults, base)
+        if self.unit.duplicate:
+            self.deal.append((hand, first_row))
+            if local_no % self.rotations == self.rotations - 1:
+                self._settle_deal(hand_no // self.rotations)
         if self.observer is not None:
             self.observer.on_hand(hand_no, evaluations)
 
@@ -202,7 +210,9 @@ class _Recorder:
         categories = showdown_categories(hand, self.game) if sd else {}
         button = hand.button
         evaluations = 0
-        eq = equity_deltas(hand, samples=EQUITY_SAMPLES, seed=hand_no) if sd else None
+        # duplicate: equity_net is the raw net until the deal is settled (_settle_deal)
+        eq = equity_deltas(hand, samples=EQUITY_SAMPLES, seed=hand_no) \
+            if sd and not u.duplicate else None
         starts, rebuys = self._starts(res)
         positions = self.positions.get(button)
         if positions is None:
@@ -231,6 +241,21 @@ class _Recorder:
                 None if base is None else int(base[seat]), rebuys[seat]))
         return evaluations
 
+    def _settle_deal(self, deal: int) -> None:
+        """Fill the ``equity_net`` of the deal's seat rows: its hands settled together at
+        the point they share, the Monte Carlo boards seeded by the deal (the same boards
+        for every seating); settling each hand alone would undo duplicate's cancelling."""
+        hands = [h for h, _ in self.deal]
+        settled = settle_deal(hands, samples=EQUITY_SAMPLES, seed=deal)
+        for (_, first), eq in zip(self.deal, settled, strict=True):
+            if eq is None:
+                continue
+            for seat in range(self.n):
+                row = self.seats[first + seat]
+                self.seats[first + seat] = (*row[:_EQUITY], round(eq[seat], 3),
+                                            *row[_EQUITY + 1:])
+        self.deal.clear()
+
     def _starts(self, res: Any) -> tuple[list[int], list[int]]:
         """Each seat's chips at the hand's start and what it bought in before it: the
         unit's stack and nothing when stacks reset; with carried stacks the start is
@@ -243,6 +268,8 @@ class _Recorder:
         self.kept = ends
         return starts, rebuys
 
+
+_EQUITY = SEATS.names.index("equity_net")  # its place in a seats row
 
 UnitRecorder = _Recorder
 """The recorder :func:`play_unit` gives ``play_match`` (its ``on_decision`` and

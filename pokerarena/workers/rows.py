@@ -187,8 +187,12 @@ SEATS = Table(
     _c('equity_net', 'double',
         '`net` with an all-in runout settled by equity (every player still in all in before '
         'the last card: each credited with its equity in each pot it can win, 4,000 seeded '
-        'Monte Carlo boards; hold\'em, short deck and Omaha); equal to `net` otherwise. A '
-        'variance reduction: same expectation, less luck'),
+        'Monte Carlo boards where enumerating takes more; hold\'em, short deck and Omaha); '
+        'equal to `net` otherwise. Duplicate deals: the hands of a deal are settled '
+        'together, at the deepest board any of them depends on (no settlement when that '
+        'is the full board), every hole card of the deal dead and the boards seeded by '
+        'the deal, so twins share their board luck. A variance reduction: same '
+        'expectation, less luck'),
     _c('baseline_net', 'int64',
         "what the spec's `baseline` bot won in this seat on the same deal, every seat played "
         'by the baseline (a control variate: `net - baseline_net` has the same expectation '
