@@ -7,7 +7,9 @@ API (``GET /api/runs/{id}/report``) both call :func:`write_report`.
 A study's cells are its matches, in plan order (the spec's games as expanded, each with
 every mix). Every metric is a ratio of two per-deal columns of one wide table ``dl``
 (one row per cell and deal), so the cells' moments and the paired cross moments are
-each one ``GROUP BY`` over it, whatever the number of hands.
+each one ``GROUP BY`` over it, whatever the number of hands. The skill edge's pair is
+chosen on half of the deals and its edge measured on the other half (:func:`held_out`),
+so that equally strong bots do not look apart by the luck that chose them.
 """
 
 from __future__ import annotations
@@ -68,14 +70,35 @@ SELECT match, hand, count(*) AS rounds, sum(raises) AS raises, max(raises) AS wa
 FROM rounds GROUP BY ALL
 """
 
+
+def held_out(deal: str, players: str) -> str:
+    """SQL: whether a deal measures the skill edge (else it chooses the pair). Deals go
+    by whole orbits of the button (``players`` deals in a row, where every seat takes
+    every position once), alternately to the choice (even orbits) and to the
+    measurement (odd orbits): a rule fixed before any hand is played, the same deal
+    numbers in every cell of a table size (common deals), and each half balanced over
+    the positions, so a position's advantage cannot pass for skill in one half."""
+    return f"(({deal}) // greatest({players}, 1)) % 2 = 1"
+
+
+SKILL_RULE = ("the pair is chosen on the baseline rules' even orbits of the button (deals "
+              "0..P-1, 2P..3P-1, ... at a table of P) and every cell's edge is measured "
+              "on the odd orbits only, so the choice never sees the hands that measure it")
+"""How the skill pair is chosen, as the report says it."""
+
 # The stronger and the weaker bot of each cell: the best and the worst result per seat
-# taken, and the seats each holds at a table (cells whose mix seats one bot have none);
-# :func:`_same_pairs` then gives every cell its mix's pair under the baseline's rules.
-SKILL_SQL = """
+# taken on the deals that choose (:func:`held_out` false), and the seats each holds at
+# a table (cells whose mix seats one bot have none); :func:`_same_pairs` then gives
+# every cell its mix's pair under the baseline's rules. Choosing the pair on the
+# deals that measure it would be the winner's curse: among equally strong bots the
+# best and the worst of the sample always look apart.
+SKILL_SQL = f"""
 CREATE TEMP TABLE sw AS
 WITH b AS (SELECT match, bot, sum(net / bb) / count(*) AS rate,
                   count(*) / count(DISTINCT hand) AS seats
-           FROM seats JOIN (SELECT match, hand, bb FROM hands) USING (match, hand)
+           FROM seats JOIN (SELECT match, hand, bb, coalesce(deal, hand) AS deal, players
+                            FROM hands) USING (match, hand)
+           WHERE NOT {held_out("deal", "players")}
            GROUP BY ALL),
 r AS (SELECT *, row_number() OVER (PARTITION BY match ORDER BY rate DESC, bot) AS hi,
              row_number() OVER (PARTITION BY match ORDER BY rate ASC, bot) AS lo,
@@ -84,6 +107,9 @@ SELECT s.match, s.bot AS strong, w.bot AS weak, s.seats AS strong_seats,
        w.seats AS weak_seats
 FROM r s JOIN r w ON s.match = w.match AND s.hi = 1 AND w.lo = 1 AND s.bots > 1
 """
+
+HELD_OUT_METRICS = frozenset({"skill_edge"})
+"""The metrics measured on the held-out deals only (``dl.held_out``)."""
 
 
 HIGH_ORDER = ("five_of_a_kind", "straight_flush", "four_of_a_kind", "full_house",
@@ -118,7 +144,8 @@ WITH hs AS (
            h.winners, h.pot / h.bb AS pot_bb, coalesce(r.rounds, 0) AS rounds,
            coalesce(r.raises, 0) AS raises, coalesce(r.war, 0) AS war,
            coalesce(r.faced, 0) AS faced, coalesce(r.folds, 0) AS folds,
-           coalesce(bs.has_best, 0) AS has_best, coalesce(bs.best_wins, 0) AS best_wins
+           coalesce(bs.has_best, 0) AS has_best, coalesce(bs.best_wins, 0) AS best_wins,
+           {held_out("coalesce(h.deal, h.hand)", "h.players")} AS held_out
     FROM hands h LEFT JOIN r USING (match, hand) LEFT JOIN bs USING (match, hand)),
 ss AS (
     SELECT s.match, s.hand, {pos + "," if pos else ""} {cats + "," if cats else ""}
@@ -149,7 +176,7 @@ SELECT hs.match, hs.deal, count(*)::DOUBLE AS hands,
        sum(ss.sd_seats)::DOUBLE AS sd_seats, sum(ss.sd_winners)::DOUBLE AS sd_winners,
        sum(ss.wild_winners)::DOUBLE AS wild_winners, sum(ss.tie::INT)::DOUBLE AS ties,
        sum(hs.has_best)::DOUBLE AS has_best, sum(hs.best_wins)::DOUBLE AS best_wins,
-       sum(ss.edge) AS edge
+       sum(ss.edge) AS edge, bool_and(hs.held_out) AS held_out
 FROM hs JOIN ss USING (match, hand)
 GROUP BY hs.match, hs.deal
 """
@@ -176,22 +203,28 @@ def _moment_sums(x: str, y: str, prefix: str = "") -> str:
     return f"sum({x}), sum({y}), sum({x} * {x}), sum({y} * {y}), sum({x} * {y})"
 
 
-def _moments(con: Any, cols: dict[str, tuple[str, str]]) -> dict[int, dict[str, Moments]]:
-    """Each cell's moments of every metric."""
+def _moments(con: Any, cols: dict[str, tuple[str, str]], where: str = "true"
+             ) -> dict[int, dict[str, Moments]]:
+    """Each cell's moments of every metric, over the deals ``where`` holds for."""
     select = ", ".join(_moment_sums(x, y) for x, y in cols.values())
     out: dict[int, dict[str, Moments]] = {}
-    for row in con.execute(f"SELECT match, count(*), {select} FROM dl GROUP BY match "
-                           "ORDER BY match").fetchall():
+    if not cols:
+        return out
+    for row in con.execute(f"SELECT match, count(*), {select} FROM dl WHERE {where} "
+                           "GROUP BY match ORDER BY match").fetchall():
         match, n, sums = int(row[0]), int(row[1]), row[2:]
         out[match] = {name: Moments(n, *(float(v or 0) for v in sums[5 * i:5 * i + 5]))
                       for i, name in enumerate(cols)}
     return out
 
 
-def _cross(con: Any, cols: dict[str, tuple[str, str]], refs: dict[int, int]
-           ) -> dict[int, dict[str, CrossMoments]]:
+def _cross(con: Any, cols: dict[str, tuple[str, str]], refs: dict[int, int],
+           where: str = "true") -> dict[int, dict[str, CrossMoments]]:
     """Per cell, the paired moments of every metric against its reference cell
-    (``refs``) on the deals both played."""
+    (``refs``) on the deals both played (``where``: of those, the deals it holds for;
+    ``c`` is the cell's row, ``b`` its reference's)."""
+    if not cols:
+        return {}
     parts = []
     for x, y in cols.values():
         xc, yc, xb, yb = (f"coalesce({t}.{c}, 0)" for t, c in
@@ -204,7 +237,7 @@ def _cross(con: Any, cols: dict[str, tuple[str, str]], refs: dict[int, int]
         con.executemany("INSERT INTO refs VALUES (?, ?)", [[c, r] for c, r in refs.items()])
     rows = con.execute(
         f"SELECT c.match, count(*), {', '.join(parts)} FROM dl c JOIN refs USING (match) "
-        "JOIN dl b ON b.match = refs.ref AND c.deal = b.deal "
+        f"JOIN dl b ON b.match = refs.ref AND c.deal = b.deal WHERE {where} "
         "GROUP BY c.match ORDER BY c.match").fetchall()
     out: dict[int, dict[str, CrossMoments]] = {}
     for row in rows:
@@ -276,40 +309,59 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
     spec = parse_spec(store.spec_doc()["spec"])
     if spec.kind != "study":
         raise NotAStudy(f"run {run_id!r} is a {spec.kind}, not a study (kind = \"study\")")
-    cells = _cells(spec)
-    settings = parse_settings(spec.study or {}, len(cells))
     con = connect(data, run_id)
     try:
-        freezeouts = _set_freezeouts_apart(con, len(cells), settings.freezeouts)
-        (hands_total,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
-        if not hands_total:
-            raise NotAStudy(f"run {run_id!r} has no finished hands yet")
-        positions = int((con.execute("SELECT max(players) FROM hands").fetchone() or (0,))[0])
-        con.execute(SKILL_SQL)
-        _same_pairs(con, settings.baseline, len(spec.lineups()))
-        family = run_family(spec)
-        if family is None:
-            cols, categories, wilds, starts = _poker_deal_table(con, cells, positions)
-        else:  # a game family's study: its own metrics (platform.family_standings)
-            record = fs.dealer_record(family)
-            con.execute(fs.deal_table_sql(positions, record))
-            cols, categories, wilds, starts = fs.metric_columns(positions, record), [], {}, []
-        moments = _moments(con, cols)
-        for cell, m in freezeouts.items():
-            moments.setdefault(cell, {})["hands_per_freezeout"] = m
-        refs = references(settings.baseline, len(cells), len(spec.lineups()))
-        cross = _cross(con, cols, refs) if spec.common_deals else {}
-        pairs = {int(m): (s, w) for m, s, w, *_ in con.execute("SELECT * FROM sw").fetchall()}
-        hands = {int(m): int(n) for m, n in con.execute(
-            "SELECT match, count(*) FROM hands GROUP BY 1 ORDER BY 1").fetchall()}
-        quantiles, ecdf = _quantiles(con, {int(m): int(n) for m, n in con.execute(
-            "SELECT match, count(*) FROM hands WHERE NOT passed GROUP BY 1").fetchall()}) \
-            if family is None else ([], {})
+        out = results_from(con, spec, run_id)
     finally:
         con.close()
+    family = out["family"]
+    out["exact_tables"] = exact_tables(_cells(spec)) if exact and family is None else None
+    return out
+
+
+def results_from(con: Any, spec: RunSpec, run_id: str) -> dict[str, Any]:
+    """:func:`study_results` (without the exact tables) from a DuckDB connection whose
+    ``hands``, ``seats`` and ``actions`` (and ``places`` with freeze-outs) hold the rows
+    of ``spec``'s study: what the calibration (:mod:`pokerarena.bench.calib_study`)
+    replays on rows played in process, so it measures the very estimator users get."""
+    cells = _cells(spec)
+    settings = parse_settings(spec.study or {}, len(cells))
+    freezeouts = _set_freezeouts_apart(con, len(cells), settings.freezeouts)
+    (hands_total,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
+    if not hands_total:
+        raise NotAStudy(f"run {run_id!r} has no finished hands yet")
+    positions = int((con.execute("SELECT max(players) FROM hands").fetchone() or (0,))[0])
+    con.execute(SKILL_SQL)
+    _same_pairs(con, settings.baseline, len(spec.lineups()))
+    family = run_family(spec)
+    if family is None:
+        cols, categories, wilds, starts = _poker_deal_table(con, cells, positions)
+    else:  # a game family's study: its own metrics (platform.family_standings)
+        record = fs.dealer_record(family)
+        con.execute(fs.deal_table_sql(positions, record))
+        cols, categories, wilds, starts = fs.metric_columns(positions, record), [], {}, []
+    # the skill edge on the held-out deals only (SKILL_SQL chose its pair on the others)
+    split = {k: v for k, v in cols.items() if k in HELD_OUT_METRICS}
+    whole = {k: v for k, v in cols.items() if k not in HELD_OUT_METRICS}
+    moments = _moments(con, whole)
+    for cell, by_metric in _moments(con, split, "held_out").items():
+        moments.setdefault(cell, {}).update(by_metric)
+    for cell, m in freezeouts.items():
+        moments.setdefault(cell, {})["hands_per_freezeout"] = m
+    refs = references(settings.baseline, len(cells), len(spec.lineups()))
+    cross: dict[int, dict[str, CrossMoments]] = {}
+    if spec.common_deals:
+        cross = _cross(con, whole, refs)
+        for cell, paired in _cross(con, split, refs, "c.held_out AND b.held_out").items():
+            cross.setdefault(cell, {}).update(paired)
+    pairs = {int(m): (s, w) for m, s, w, *_ in con.execute("SELECT * FROM sw").fetchall()}
+    hands = {int(m): int(n) for m, n in con.execute(
+        "SELECT match, count(*) FROM hands GROUP BY 1 ORDER BY 1").fetchall()}
+    quantiles, ecdf = _quantiles(con, {int(m): int(n) for m, n in con.execute(
+        "SELECT match, count(*) FROM hands WHERE NOT passed GROUP BY 1").fetchall()}) \
+        if family is None else ([], {})
     out = _assemble(run_id, spec, settings, cells, moments, cross, refs, pairs, hands,
                     quantiles, ecdf, categories, set(wilds), {m for m, *_ in starts})
-    out["exact_tables"] = exact_tables(cells) if exact and family is None else None
     out["family"] = family
     return out
 
@@ -370,8 +422,8 @@ first ones, the same deals in every cell, so the comparison stays paired."""
 
 def _same_pairs(con: Any, base: int, mixes: int) -> None:
     """Every cell measures the skill edge of the pair its mix has in the baseline's
-    rules (the best and the worst bot there), so the edges compare across rules: a
-    rule set may narrow the edge, or turn it round."""
+    rules (the best and the worst bot there, on its choosing deals), so the edges
+    compare across rules: a rule set may narrow the edge, or turn it round."""
     rows = {int(r[0]): r[1:] for r in con.execute("SELECT * FROM sw").fetchall()}
     g_base = base // mixes
     cells = [int(r[0]) for r in con.execute("SELECT DISTINCT match FROM hands").fetchall()]
@@ -473,8 +525,9 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
         if base is None or base not in moments:
             continue
         for name, m in by_metric.items():
-            b = moments[base][name]
-            if not (applies(name, cell) and applies(name, base)) or m.sy == 0 or b.sy == 0:
+            b = moments[base].get(name)
+            if b is None or not (applies(name, cell) and applies(name, base)) or m.sy == 0 \
+                    or b.sy == 0:
                 continue
             if name == "skill_edge" and pairs.get(cell) != pairs.get(base):
                 continue  # a skill edge compares only between the same two bots
@@ -485,12 +538,19 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
     comparisons = [{**c.as_dict(), "effect": "lineup" if mixes[c.cell] != mixes[c.baseline]
                     else "rules"} for c in correct(items, settings.correction, settings.alpha)]
     skill = []
+    mixes_n = len(spec.lineups())
+    chooser = (settings.baseline // mixes_n) * mixes_n
     for cell, (strong, weak) in sorted(pairs.items()):
-        edge = ratio_interval(moments[cell]["skill_edge"])
-        need = hands_to_separate(edge, hands.get(cell, 0))
+        held = moments.get(cell, {}).get("skill_edge")
+        if held is None:
+            continue  # no held-out deal: too few hands to measure a chosen pair
+        edge = ratio_interval(held)
+        need = hands_to_separate(edge, int(held.sy))
         skill.append({"cell": cell, "strong": strong, "weak": weak, **{
             f"edge_{k}": v for k, v in edge.as_dict().items() if k != "n"},
-            **{f"hands_{k}": v for k, v in need.as_dict().items() if k != "n"}})
+            **{f"hands_{k}": v for k, v in need.as_dict().items() if k != "n"},
+            "chosen_in": chooser + cell % mixes_n, "edge_deals": held.n,
+            "edge_hands": int(held.sy)})
     for c in cells:
         c["hands"] = hands.get(c["cell"], 0)
         c["deals"] = next(iter(moments.get(c["cell"], {}).values()), Moments(0, 0, 0, 0, 0, 0)).n
@@ -498,7 +558,7 @@ def _assemble(run_id: str, spec: RunSpec, settings: StudySettings,
             "settings": settings.model_dump(mode="json"), "common_deals": spec.common_deals,
             "seed": spec.seed, "cells": cells, "metrics": metrics,
             "comparisons": comparisons, "quantiles": quantiles, "ecdf": ecdf,
-            "skill": skill, "categories": categories}
+            "skill": skill, "skill_rule": SKILL_RULE, "categories": categories}
 
 
 def _bounded(name: str, m: Moments) -> dict[str, Any]:

@@ -181,7 +181,10 @@ _BASE = (
                "points in a deal minus the mean of the other seats'"),
     MetricInfo("skill_edge", "skill edge", "bb per hand",
                "(stronger bot's net - weaker bot's net) / 2 per hand, the two bots of the "
-               "cell's mix with the best and the worst result under the baseline's rules"),
+               "cell's mix with the best and the worst result under the baseline's rules "
+               "on half of its deals (the even orbits of the button), measured in every "
+               "cell on the other half only (the odd orbits): chosen and measured on the "
+               "same hands, equally strong bots would seem apart"),
 )
 METRICS: dict[str, MetricInfo] = {m.name: m for m in _BASE}
 """The scalar metrics of every cell; ``seat_net:P``, ``category:C`` and

@@ -411,16 +411,22 @@ def _quantile_table(results: dict[str, Any]) -> str:
 
 
 def _skill_table(results: dict[str, Any]) -> str:
+    """The edges, each of a pair chosen on deals its edge does not use (the report's
+    ``skill_rule`` says which: choosing on the measured deals is the winner's curse)."""
     labels = {c["cell"]: c["label"] for c in results["cells"]}
+    rule = results.get("skill_rule")
+    note = (f"<p class=note>How the pair is chosen: {_esc(rule)}.</p>" if rule else "")
     rows = [[_td(_esc(f"{s['cell']}: {labels.get(s['cell'], '')}")),
-             _td(_esc(f"{s['strong']} over {s['weak']}")),
+             _td(_esc(f"{s['strong']} over {s['weak']}"
+                      + (f" (chosen in cell {s['chosen_in']}; edge on {s['edge_hands']:,} "
+                         "held-out hands)" if "chosen_in" in s else ""))),
              _td(f"{_num(s['edge_value'])} <span class=ci>[{_num(s['edge_lo'])}, "
                  f"{_num(s['edge_hi'])}]</span>", True),
              _td(f"{_num(s['hands_value'])} <span class=ci>[{_num(s['hands_lo'])}, "
                  f"{_num(s['hands_hi'] if s['hands_hi'] is not None else math.inf)}]</span>",
                  True)] for s in results["skill"]]
-    return _table("table-skill", ["cell", "stronger over weaker", "edge, bb per hand",
-                                  "hands to beat the weaker at 95%"], rows)
+    return note + _table("table-skill", ["cell", "stronger over weaker", "edge, bb per hand",
+                                         "hands to beat the weaker at 95%"], rows)
 
 
 def _comparisons_table(results: dict[str, Any]) -> str:
