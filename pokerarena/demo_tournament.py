@@ -17,7 +17,7 @@ FROM seats s JOIN hands h USING (run_id, match, hand) GROUP BY s.bot
 
 
 def ratings(console: Console, data: Any, run_id: str) -> None:
-    """Each bot's rate with its block-bootstrap interval next to the interval the same
+    """Each bot's rate with its interval over deals next to the interval the same
     hands would give without duplicate deals, the Bradley-Terry and OpenSkill ratings
     with theirs, and the two ACPC rankings."""
     from pokerarena.platform.query import connect
@@ -48,11 +48,11 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
                   f"{o['rating']:.1f}±{(o['hi'] - o['lo']) / 2:.1f}")
     console.print(t)
     games = ", ".join(f"{r['variant']} {r['betting'].replace('_', '-')} "
-                      f"sd ×{r['equity_sd_ratio']:.2f} (hands ×{r['equity_hands_ratio']:.2f})"
+                      f"{r['pairing'].replace(',', ' v ')} sd ×{r['equity_sd_ratio']:.2f}"
                       for r in board["variance_reduction"]
                       if r["equity_sd_ratio"] is not None)
-    console.print("All-in equity settlement (reported next to the raw figures, never "
-                  f"instead): {games}.")
+    console.print("All-in equity settlement, per pairing (reported next to the raw "
+                  f"figures, never instead): {games}.")
     st = board.get("stability")
     console.print("Total bankroll: " + ", ".join(r["bot"] for r in board["total_bankroll"])
                   + ".  Instant run-off: " + ", ".join(board["instant_runoff"]) + "."

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.tournaments.estimates import t95
+from pokerarena.tournaments.estimates import Z95
 
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 
@@ -110,9 +110,8 @@ def bradley_terry(bots: Sequence[str], pairs: Sequence[tuple[int, int, float]], 
         draws[b] = _bt_fit(_win_matrix(sample, k)) * ELO
     if clusters is None:
         lo, hi = np.quantile(draws, [0.025, 0.975], axis=0)
-    else:  # few clusters: the bootstrap's spread, widened as Student's t is for few blocks
-        g = len(members)
-        half = t95(g - 1) * np.sqrt(g / max(1, g - 1)) * draws.std(axis=0, ddof=1)
+    else:  # the normal bootstrap interval: the percentiles of few, discrete wins skew
+        half = Z95 * draws.std(axis=0, ddof=1)
         lo, hi = base - half, base + half
     return [Rating(bots[i], float(base[i]), float(lo[i]), float(hi[i])) for i in range(k)]
 
