@@ -231,14 +231,7 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
               else equity(holes, board, game, samples=samples, seed=seed))
         return [p.equity for p in eq.players]
     g = GAMES[game]
-    h = np.array(holes, dtype=np.uint8)
-    b = np.array(board, dtype=np.uint8)
-    used = np.zeros(NUM_CODES, dtype=bool)
-    used[h.ravel()] = True
-    used[b] = True
-    used[np.asarray(dead, dtype=np.intp)] = True
-    d = deck(g.deck)
-    rest = d[~used[d]]
+    h, b, rest = _known_and_rest(holes, board, dead, g.deck)
     k = BOARD_CARDS - b.size
     unit = math.lcm(*range(1, h.shape[0] + 1))
     rk = _high_ranking(g.ranking, g.deck)
@@ -268,6 +261,20 @@ def _equities(holes: list[Any], board: list[int], game: str, exact: bool,
 _DIRECT = frozenset(("holdem", "short_deck"))  # _equities' own path (high, two hole cards)
 
 
+def _known_and_rest(holes: list[Any], board: list[int], dead: Sequence[int], deck_name: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The holes and board as arrays, and the deck's cards none of them (nor ``dead``)
+    holds, in deck order: the cards the rest of the board is drawn from."""
+    h = np.array(holes, dtype=np.uint8)
+    b = np.array(board, dtype=np.uint8)
+    used = np.zeros(NUM_CODES, dtype=bool)
+    used[h.ravel()] = True
+    used[b] = True
+    used[np.asarray(dead, dtype=np.intp)] = True
+    d = deck(deck_name)
+    return h, b, d[~used[d]]
+
+
 def _dead_equities(holes: list[Any], board: list[int], game: str, exact: bool,
                    samples: int | None, seed: int, dead: Sequence[int]) -> list[float]:
     """:func:`_equities` of the evaluator's games (Omaha high, high-low) with ``dead``
@@ -277,14 +284,7 @@ def _dead_equities(holes: list[Any], board: list[int], game: str, exact: bool,
     from pokerarena.evaluator.equity import _unit, sample_without_replacement
 
     g = GAMES[game]
-    h = np.array(holes, dtype=np.uint8)
-    b = np.array(board, dtype=np.uint8)
-    used = np.zeros(NUM_CODES, dtype=bool)
-    used[h.ravel()] = True
-    used[b] = True
-    used[np.asarray(dead, dtype=np.intp)] = True
-    d = deck(g.deck)
-    rest = d[~used[d]]
+    h, b, rest = _known_and_rest(holes, board, dead, g.deck)
     k = BOARD_CARDS - b.size
     unit = _unit(g, h.shape[0])
     total = np.zeros(h.shape[0], dtype=np.int64)
