@@ -113,7 +113,8 @@ def test_sprt_state_reports_everything_the_command_prints():
     for x in (1.0, 2.0, 3.0, 4.0):
         s.add(x)
     st = s.state()
-    assert set(st) == {"decision", "pairs", "hands", "llr", "bounds", "mbb_per_hand", "ci95"}
+    assert set(st) == {"decision", "pairs", "hands", "llr", "bounds", "mbb_per_hand", "ci95",
+                       "ci95_method", "ci95_fixed"}
     assert st["pairs"] == 4 and st["hands"] == 8 and st["mbb_per_hand"] == 2.5
     assert st["ci95"][0] < 2.5 < st["ci95"][1]
 

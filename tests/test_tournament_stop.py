@@ -49,7 +49,8 @@ def test_a_strong_bot_is_found_ahead_long_before_the_hand_limit(strong_weak) -> 
     assert (d["decision"], d["ahead"], d["bots"]) == ("H1", "tag", ["tag", "random"])
     assert d["shards"] <= 4 and d["hands"] == 100 * d["shards"] <= SPEC["hands"] / 10
     assert d["pairs"] == 50 * d["shards"] >= 40  # looked at after whole shards only
-    assert d["llr"] >= d["bounds"][1] == pytest.approx(math.log(0.95 / 0.05), abs=1e-3)
+    # two-sided (the default): alpha/2 per side, so alpha for the whole match
+    assert d["llr"] >= d["bounds"][1] == pytest.approx(math.log(0.95 / 0.025), abs=1e-3)
     assert d["hands_saved"] == SPEC["hands"] - d["hands"] and d["units_saved"] == 40 - d["shards"]
     lo, hi = d["ci95"]
     assert 0 < lo < d["mbb_per_hand"] < hi
@@ -178,13 +179,14 @@ def _outcomes(mean: float, two_sided: bool, trials: int = 400) -> Counter:
 def test_error_rates_of_the_shard_by_shard_test() -> None:
     """Measured (400 matches each): one-sided, a true 0 is taken for H1 9 times (2.2%,
     alpha 5%) and a true +100 accepted as H1 385 times (96%, 1 - beta 95%); two-sided, a
-    true 0 has one side or the other found ahead 25 times (6.2%: each side about alpha/2
-    here, at most alpha), a true -100 finds the second bot ahead 389 times."""
+    true 0 has one side or the other found ahead 12 times (3%: alpha/2 per side, alpha in
+    all; it was 25 times, 6.2%, when each side spent alpha), a true -100 finds the
+    second bot ahead 389 times."""
     noise = 3 * math.sqrt(400 * 0.05 * 0.95)  # three binomial standard deviations
     one = _outcomes(0, False)
     assert one[("H1", "a")] <= 400 * 0.05 + noise and one[None] == 0
     assert _outcomes(100, False)[("H1", "a")] >= 400 * 0.95 - noise
     two = _outcomes(0, True)
     assert max(two[("H1", "a")], two[("H1", "b")]) <= 400 * 0.05 + noise
-    assert two[("H1", "a")] + two[("H1", "b")] <= 400 * 0.10 + noise
+    assert two[("H1", "a")] + two[("H1", "b")] <= 400 * 0.05 + noise
     assert _outcomes(-100, True)[("H1", "b")] >= 400 * 0.95 - noise

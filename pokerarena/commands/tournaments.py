@@ -38,8 +38,10 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", required=True, metavar="NEW,OLD")
     p.add_argument("--h0", type=float, default=0.0, help="mbb/hand under H0 (default 0)")
     p.add_argument("--h1", type=float, default=50.0, help="mbb/hand under H1 (default 50)")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="P(accept H1) when H0 is true (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05,
+                   help="P(accept H0) when H1 is true (default 0.05)")
     p.add_argument("--max-hands", type=int, default=200_000, metavar="N")
     p.add_argument("--batch-pairs", type=int, default=250, metavar="K",
                    help="pairs per batch (one batch per worker task; default 250)")
@@ -59,9 +61,9 @@ def llr_bar(state: dict[str, Any]) -> str:
 
 
 def _print_progress(state: dict[str, Any]) -> None:
-    lo, hi = state["ci95"]
+    lo, hi = state["ci95_fixed"]  # while running: no stop yet to correct for
     print(f"{llr_bar(state)}  llr {state['llr']:+.2f}  pairs {state['pairs']:>7,}  "
-          f"{state['mbb_per_hand']:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}]",
+          f"{state['mbb_per_hand']:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f} fixed-n]",
           file=sys.stderr, flush=True)
 
 
@@ -87,9 +89,12 @@ def _sprt(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(state))
     else:
+        (lo, hi), (flo, fhi) = state["ci95"], state["ci95_fixed"]
+        fixed = ("" if state["ci95"] == state["ci95_fixed"] else
+                 f"; fixed-sample {flo:+.1f} to {fhi:+.1f}, not valid after the stop")
         print(f"decision: {state['decision']} after {state['hands']:,} hands "
               f"({state['mbb_per_hand']:+.1f} mbb/hand, 95% interval "
-              f"{state['ci95'][0]:+.1f} to {state['ci95'][1]:+.1f})")
+              f"{lo:+.1f} to {hi:+.1f}: {state['ci95_method']}{fixed})")
     return 0
 
 
@@ -194,7 +199,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if "bradley_terry" in out:
         print("Bradley-Terry (Elo): " + ", ".join(
             f"{r['bot']} {r['rating']:+.0f} " + (
-                "(too few segments for an interval)" if r["lo"] is None
+                "(no interval: too few segments, or every segment won by one bot)"
+                if r["lo"] is None
                 else f"[{r['lo']:+.0f}, {r['hi']:+.0f}]")
             for r in sorted(out["bradley_terry"], key=lambda r: -r["rating"])))
         st = out["stability"]
@@ -207,7 +213,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
             "-" if p[k] is None else f"{p[k]:.2f}"
             for k in ("vpip", "pfr", "aggression", "wtsd", "wsd", "fold_to_bet")))
     for r in out["variance_reduction"]:
-        print(f"variance reduction, {r['variant']}/{r['betting']}: " + "; ".join(
+        print(f"variance reduction, {r['variant']}/{r['betting']}, "
+              f"{r['pairing'].replace(',', ' v ')}: " + "; ".join(
             f"{label} sd x{r[key + '_sd_ratio']:.2f} (hands x{r[key + '_hands_ratio']:.2f})"
             for key, label in (("equity", "all-in equity"), ("baseline", "baseline"))
             if r[key + "_sd_ratio"] is not None))

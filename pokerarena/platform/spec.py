@@ -115,12 +115,18 @@ class Limits(_Strict):
 class StopRule(_Strict):
     """Early stopping of every heads-up match of a tournament: a generalized SPRT on the
     match's duplicate blocks (H0: the lineup's first bot wins ``h0`` mbb/hand against
-    the second, H1: ``h1``), checked after each shard in shard order."""
+    the second, H1: ``h1``), checked after each shard in shard order. The interval
+    recorded with the decision (``ci95``) is the one valid after the stop; the
+    fixed-sample one of the same deals, which undercovers after a stop, is
+    ``ci95_fixed``."""
 
     h0: float = Field(0.0, ge=-1e6, le=1e6)
     h1: float = Field(ge=-1e6, le=1e6)
-    alpha: float = Field(0.05, gt=0, lt=0.5)
-    beta: float = Field(0.05, gt=0, lt=0.5)
+    alpha: float = Field(0.05, gt=0, lt=0.5, description="the chance that a match "
+                         "between equal bots finds one ahead, for the whole match "
+                         "(two-sided: alpha/2 per side)")
+    beta: float = Field(0.05, gt=0, lt=0.5, description="the chance of missing a "
+                        "difference of h1 (per side)")
     two_sided: bool = Field(True, description="also test the mirror (H1: -h1), so a "
                             "match stops once it is known which bot is ahead, if either")
 

@@ -42,6 +42,8 @@ from pokerarena.platform.planner import Unit, UnitLimits, match_units, plan
 from pokerarena.platform.spec import RunSpec, StopRule
 from pokerarena.platform.storage import is_uri, read_part
 from pokerarena.tournaments.pairings import swiss_round
+from pokerarena.tournaments.sequential_interval import METHOD as SEQUENTIAL
+from pokerarena.tournaments.sequential_interval import sequential_interval
 from pokerarena.tournaments.sprt import MIN_PAIRS, Sprt
 
 __all__ = ["MatchTest", "Schedule", "StageMismatch", "UnitResult", "load_summary",
@@ -104,20 +106,26 @@ class MatchTest:
     than after every pair, so each test's error rates stay at or under α and β).
 
     One-sided (``two_sided = false``): the test of H0 (``h0`` mbb/hand) against H1
-    (``h1``) decides. Two-sided: the mirrored test (H0 ``-h0`` against H1 ``-h1``: the
-    second bot's view) runs beside it; a test's decision, once taken, stands. The match
-    stops with ``H1`` as soon as either test accepts its H1 (that side is ahead;
-    ``ahead`` names the bot), with ``H0`` once both accepted H0 (neither is ahead by
-    ``h1``); ``inconclusive`` when the hands run out first. Two bots of equal strength
-    are then found "ahead" up to 2α of the time (α per side; measured in the tests)."""
+    (``h1``) at α and β decides. Two-sided: the mirrored test (H0 ``-h0`` against H1
+    ``-h1``: the second bot's view) runs beside it, each side at α/2, so that two bots
+    of equal strength are found "ahead" at most α of the time in all, as written
+    (measured in the tests); a test's decision, once taken, stands. The match stops
+    with ``H1`` as soon as either test accepts its H1 (that side is ahead; ``ahead``
+    names the bot), with ``H0`` once both accepted H0 (neither is ahead by ``h1``);
+    ``inconclusive`` when the hands run out first. The interval in :meth:`state` is
+    the one valid after the stop (:mod:`~pokerarena.tournaments.sequential_interval`,
+    with these looks and this two-sided design)."""
 
     def __init__(self, rule: StopRule, lineup: tuple[str, ...]) -> None:
         self.rule = rule
         self.lineup = lineup
-        self.tests = [Sprt(rule.h0, rule.h1, rule.alpha, rule.beta, min_pairs=_NEVER)]
+        alpha = rule.alpha / 2 if rule.two_sided else rule.alpha
+        self.tests = [Sprt(rule.h0, rule.h1, alpha, rule.beta, min_pairs=_NEVER)]
         if rule.two_sided:
-            self.tests.append(Sprt(-rule.h0, -rule.h1, rule.alpha, rule.beta,
+            self.tests.append(Sprt(-rule.h0, -rule.h1, alpha, rule.beta,
                                    min_pairs=_NEVER))
+        self.looks: list[int] = []  # pairs at each look, up to the decision
+        self.stopped_at: int | None = None
 
     def add(self, pairs: Iterable[float]) -> None:
         """Feed one shard's deal results (in deal order)."""
@@ -128,8 +136,17 @@ class MatchTest:
     def check(self) -> tuple[str, str | None] | None:
         """Look at the test after a shard: ``(decision, bot ahead or None)`` once
         decided, else None."""
-        if self.tests[0].n < MIN_PAIRS:
+        n = self.tests[0].n
+        if n < MIN_PAIRS:
             return None
+        if self.stopped_at is None and (not self.looks or self.looks[-1] < n):
+            self.looks.append(n)
+        verdict = self._verdict()
+        if verdict is not None and self.stopped_at is None:
+            self.stopped_at = self.looks[-1]
+        return verdict
+
+    def _verdict(self) -> tuple[str, str | None] | None:
         for t in self.tests:
             lo, hi = t.bounds
             if t.decision is None and t.llr >= hi:
@@ -144,11 +161,20 @@ class MatchTest:
         return None
 
     def state(self, hands_per_pair: int) -> dict[str, Any]:
-        """The forward test's figures (pairs, hands, LLR, bounds, mbb/hand with its
-        95% interval) and the mirror's LLR."""
-        out = self.tests[0].state(hands_per_pair)
+        """The forward test's figures (pairs, hands, LLR, bounds, the plain mean in
+        mbb/hand), the mirror's LLR, and the 95% interval of the mean valid after the
+        stop (``ci95``; ``ci95_method`` names it) beside the fixed-sample one of the
+        same deals (``ci95_fixed``, which undercovers after a stop)."""
+        fwd = self.tests[0]
+        out = fwd.state(hands_per_pair, final=False)
         out.pop("decision")
         out["llr_mirror"] = round(self.tests[1].llr, 3) if len(self.tests) > 1 else None
+        if self.looks:
+            iv = sequential_interval(fwd.results, self.looks, fwd.h0, fwd.h1, fwd.bounds,
+                                     two_sided=self.rule.two_sided)
+            if iv is not None:
+                out["ci95"] = [round(iv[0], 2), round(iv[1], 2)]
+                out["ci95_method"] = SEQUENTIAL
         return out
 
 

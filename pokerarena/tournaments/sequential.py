@@ -72,13 +72,15 @@ def batches(variant: str, betting: str | None, options: dict[str, Any],
 def run_test(test: Sprt, results: Iterable[list[float]],
              progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Feed batches of pair results (in batch order) to ``test`` until it decides or the
-    results run out; ``progress(state)`` after each batch. Returns the final state."""
+    results run out; ``progress(state)`` after each batch (its ``ci95`` the fixed-sample
+    interval, as the test is still running). Returns the final state, whose ``ci95`` is
+    the interval valid after the stop."""
     for batch in results:
         for x in batch:
             if test.add(x):
                 break
         if progress is not None:
-            progress(test.state())
+            progress(test.state(final=False))
         if test.decision:
             break
     return test.state()
