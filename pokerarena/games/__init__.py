@@ -52,7 +52,10 @@ class Family:
     object with ``start_game(view)``, ``act(view) -> action`` and ``end_game(view)``);
     ``view_json(view)`` and ``action_json(action)`` / ``parse_action(obj, view)`` are the
     JSON forms of the HTTP protocol; ``record``/``record_rows(hand)``: the score record
-    of one finished game, rows in ``record.columns`` order."""
+    of one finished game, rows in ``record.columns`` order; ``score_range(game, players)``:
+    the least and the most points one seat can end a game with, where the rules bound
+    them (a module function, so the family pickles): the duplicate comparison's interval
+    needs it when every seed gives the same result (None: no bound declared)."""
 
     id: str
     name: str
@@ -67,6 +70,7 @@ class Family:
     parse_action: Callable[[Any, Any], Any] | None = None
     record: RecordTable | None = None
     record_rows: Callable[[Any], Sequence[tuple[Any, ...]]] | None = None
+    score_range: Callable[[Any, int], tuple[float, float]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Anything else a family wants to publish (documented where it is read)."""
 

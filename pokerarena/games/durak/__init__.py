@@ -41,14 +41,19 @@ def play_series(options: dict[str, Any] | None, bots: Sequence[str], games: int,
     return out
 
 
+def score_range(game: DurakGame, players: int) -> tuple[float, float]:
+    """A game costs its durak one point and nobody else anything."""
+    return -1.0, 0.0
+
+
 def family() -> Family:
     """American durak's catalogue entry (see :mod:`pokerarena.games`)."""
     return Family(
         "durak", DurakGame.name, DurakGame.players, "36|52", DurakGame, play_series,
         tuple(BOTS), make_bot, lambda view: view.as_json(), lambda a: a.as_json(),
-        action_from_json, RECORD, record_rows)
+        action_from_json, RECORD, record_rows, score_range)
 
 
 __all__ = ["BOTS", "DurakAction", "DurakError", "DurakGame", "DurakHand", "DurakOptions",
            "DurakResult", "DurakView", "beat", "family", "make_bot", "parse_action",
-           "play_series", "throw"]
+           "play_series", "score_range", "throw"]

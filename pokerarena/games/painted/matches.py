@@ -1,70 +1,40 @@
 """Playing whole games between painted-poker bots, and the duplicate comparison.
 
-The game loop is the families' own (:mod:`pokerarena.games.play`, re-exported here);
-this module keeps painted poker's duplicate comparison, whose figures in docs/games.md
-were made with the first dealer drawn by lot and a normal interval. ``duplicate``
-plays every deal sequence (one seed: the same first dealer and the same cards in
-every deal) once in each seating of two bots (alternating seats, then shifted by
-one), so each seat's cards are played by both, and reports the per-game difference
-with a 95% interval.
+The game loop is the families' own (:mod:`pokerarena.games.play`, re-exported here), and
+so are the duplicate comparison's seatings, per-seed differences and interval
+(:func:`pokerarena.games.play.seed_diffs`, :class:`~pokerarena.games.play.Comparison`:
+Student's t over the deal sequences). What stays painted poker's own: ``duplicate``
+takes a :class:`PaintedGame` and keyword options per bot, scores the game's
+``totals``, and draws the first dealer by lot from the seed (as the figures in
+docs/games.md were made). It plays every deal sequence (one seed: the same first dealer
+and the same cards in every deal) once in each seating of two bots (every rotation of
+the two alternating round the table), so each seat's cards are played by both, and
+reports the per-game difference with a 95% interval.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from pokerarena.games.painted.bots import make_bot
 from pokerarena.games.painted.game import PaintedGame
-from pokerarena.games.play import play_game, seatings
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """``a`` against ``b``: per deal sequence, the mean points per game of ``a``'s seats
-    minus ``b``'s, over the seatings; the mean and its 95% half-width."""
-
-    a: str
-    b: str
-    diffs: tuple[float, ...]
-
-    @property
-    def mean(self) -> float:
-        return float(np.mean(self.diffs))
-
-    @property
-    def ci95(self) -> float:
-        n = len(self.diffs)
-        return 1.96 * float(np.std(self.diffs, ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-
-    def as_text(self) -> str:
-        return (f"{self.a} - {self.b}: {self.mean:+.1f} ± {self.ci95:.1f} points per game "
-                f"(95%, {len(self.diffs)} deal sequences)")
+from pokerarena.games.play import Comparison, play_game, seatings, seed_diffs
 
 
 def duplicate(game: PaintedGame, a: str, b: str, *, players: int = 4, games: int = 10,
               seed: int = 0, options: dict[str, dict[str, Any]] | None = None) -> Comparison:
     """Bot ``a`` against bot ``b`` on ``games`` deal sequences (see the module docstring);
-    ``options``: keyword options per bot name."""
+    ``options``: keyword options per bot name. No score bound is declared, so a
+    comparison whose every deal sequence gave the same difference has no interval."""
     opts = options or {}
-    diffs = []
-    for g in range(games):
-        deal_seed = seed * 1_000_003 + g
-        d = 0.0
-        layouts = seatings(a, b, players)
-        for names in layouts:
-            bots = [make_bot(nm, seed=deal_seed * 31 + i, **opts.get(nm, {}))
-                    for i, nm in enumerate(names)]
-            totals = play_game(game, bots, deal_seed).result().totals
-            mine = [t for t, nm in zip(totals, names, strict=True) if nm == a]
-            theirs = [t for t, nm in zip(totals, names, strict=True) if nm == b]
-            d += (float(np.mean(mine)) - float(np.mean(theirs))) / len(layouts)
-        diffs.append(d)
-    return Comparison(a, b, tuple(diffs))
+
+    def play(names: list[str], s: int) -> Sequence[float]:
+        bots = [make_bot(nm, seed=s * 31 + i, **opts.get(nm, {}))
+                for i, nm in enumerate(names)]
+        return play_game(game, bots, s).result().totals
+
+    return Comparison(a, b, seed_diffs(play, a, b, players=players, games=games, seed=seed))
 
 
 def play_games(options: dict[str, Any] | None, bots: Sequence[str], games: int,
@@ -78,3 +48,6 @@ def play_games(options: dict[str, Any] | None, bots: Sequence[str], games: int,
         players = [make_bot(name, seed=(seed + g) * 31 + i) for i, name in enumerate(bots)]
         out.append(tuple(play_game(game, players, seed + g, g % len(bots)).result().totals))
     return out
+
+
+__all__ = ["Comparison", "duplicate", "play_game", "play_games", "seatings"]

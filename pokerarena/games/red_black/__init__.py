@@ -14,7 +14,7 @@ from pokerarena.cards import card_str
 from pokerarena.games import Family, RecordTable
 from pokerarena.games.red_black.actions import Bet, action_from_json, parse_action
 from pokerarena.games.red_black.game import RedBlackGame, RedBlackHand, RedBlackResult
-from pokerarena.games.red_black.rules import RedBlackError, RedBlackOptions
+from pokerarena.games.red_black.rules import RedBlackError, RedBlackOptions, rounds_for
 from pokerarena.games.red_black.view import BetRecord, RedBlackView
 
 RECORD = RecordTable("red_black_bets", "one row per settled bet (a round and a player)", (
@@ -45,6 +45,14 @@ def play(options: dict[str, Any] | None, bots: list[str], games: int,
     return play_games(family(), options, bots, games, seed)
 
 
+def score_range(game: RedBlackGame, players: int) -> tuple[float, float]:
+    """A bet pays at most twice its stake either way, and the banker answers every
+    player's bet of every round."""
+    o = game.options
+    most = 2 * o.max_bet * rounds_for(o, players - 1) * (players - 1)
+    return float(-most), float(most)
+
+
 def family() -> Family:
     """Red and black's catalogue entry (see :mod:`pokerarena.games`)."""
     from pokerarena.games.red_black.bots import BOTS, new_bot
@@ -53,9 +61,9 @@ def family() -> Family:
         "red_black", RedBlackGame.name, RedBlackGame.players, "52|36", RedBlackGame,
         play,
         tuple(BOTS), new_bot, RedBlackView.as_json, Bet.as_json, action_from_json,
-        RECORD, record_rows)
+        RECORD, record_rows, score_range)
 
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
            "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action", "play",
-           "record_rows"]
+           "record_rows", "score_range"]
