@@ -132,6 +132,9 @@ def test_dashboard_shows_a_tournaments_standings(browser, service, tmp_path):
     page.goto(f"{url}/#{run_id}")
     page.wait_for_selector(f"tr.run[data-run-id='{run_id}'][data-status='finished']",
                            timeout=300_000)
+    # the standings drawn from the finished run (a render while it ran shows fewer bots)
+    page.wait_for_selector(f"#run-detail[data-results-for='{run_id}:finished']",
+                           timeout=60_000)
     page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
     st = client.get(f"/api/runs/{run_id}/standings").json()
     ranked = page.eval_on_selector_all("#chart-ranking g.rank-item",
