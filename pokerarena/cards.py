@@ -129,15 +129,19 @@ def parse_card(text: str) -> int:
 # Decks -----------------------------------------------------------------------
 
 DECK_NAMES = ("standard", "short", "standard+joker", "standard+2jokers",
-              "strip2", "strip3", "strip4", "strip5")
+              "strip2", "strip3", "strip4", "strip5", "kuhn", "leduc")
+# The tiny decks of the games with exact answers (docs/exact.md): Kuhn poker's three
+# cards (J, Q, K of spades) and Leduc hold'em's six (J, Q, K of hearts and spades).
+_TINY_DECKS = {"kuhn": ((9, 10, 11), (3,)), "leduc": ((9, 10, 11), (2, 3))}
 
 
 def deck(name: str = "standard") -> np.ndarray:
     """The cards of a named deck as a sorted ``uint8`` array.
 
     ``standard`` (52), ``standard+joker`` (53), ``standard+2jokers`` (54), ``stripN``
-    (2s up to rank N removed: 48, 44, 40, 36 cards) and ``short`` (the 36-card 6..A
-    deck, the same cards as ``strip5``).
+    (2s up to rank N removed: 48, 44, 40, 36 cards), ``short`` (the 36-card 6..A
+    deck, the same cards as ``strip5``), ``kuhn`` (Js Qs Ks) and ``leduc`` (J, Q, K of
+    hearts and spades).
     """
     if name == "standard":
         codes = list(range(52))
@@ -148,6 +152,9 @@ def deck(name: str = "standard") -> np.ndarray:
     elif name in ("short", "strip5", "strip2", "strip3", "strip4"):
         lowest_kept = 4 if name == "short" else int(name[-1]) - 1
         codes = [c for c in range(52) if c >> 2 >= lowest_kept]
+    elif name in _TINY_DECKS:
+        ranks, suits = _TINY_DECKS[name]
+        codes = [r * 4 + s for r in ranks for s in suits]
     else:
         raise CardError(f"unknown deck {name!r}; choose one of {', '.join(DECK_NAMES)}")
     return np.array(codes, dtype=np.uint8)

@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "games"),
     ("bots",),
     ("arena",),
-    ("tournaments", "studies"),
+    ("tournaments", "studies", "solvers"),
     ("workers",),
     ("platform",),
     ("commands", "cli", "bench", "demo", "demo_tournament", "demo_study"),

@@ -46,7 +46,7 @@ def test_bad_cards_raise(bad):
 
 def test_deck_sizes_and_contents():
     sizes = {"standard": 52, "short": 36, "standard+joker": 53, "standard+2jokers": 54,
-             "strip2": 48, "strip3": 44, "strip4": 40, "strip5": 36}
+             "strip2": 48, "strip3": 44, "strip4": 40, "strip5": 36, "kuhn": 3, "leduc": 6}
     assert set(sizes) == set(DECK_NAMES)
     for name, size in sizes.items():
         d = deck(name)
@@ -55,5 +55,7 @@ def test_deck_sizes_and_contents():
     assert short == set("6789TJQKA")
     assert np.array_equal(deck("short"), deck("strip5"))
     assert "2c" not in cards_str(deck("strip2").tolist(), " ")
+    assert cards_str(deck("kuhn").tolist(), " ") == "Js Qs Ks"
+    assert cards_str(deck("leduc").tolist(), " ") == "Jh Js Qh Qs Kh Ks"
     with pytest.raises(CardError):
         deck("pinochle")

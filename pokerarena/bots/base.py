@@ -32,7 +32,8 @@ from pokerarena.engine.actions import (
 from pokerarena.engine.hand import DOWN_KIND
 
 __all__ = [
-    "BaseBot", "Bot", "HandSummary", "MatchInfo", "SeatView", "action_from_json",
+    "BaseBot", "Bot", "DeclaresPolicy", "HandSummary", "Policy", "canonical_action",
+    "declared_policy", "MatchInfo", "SeatView", "action_from_json",
     "action_to_json", "build_summary", "down_cards", "legal_to_json", "legalize",
     "passive_action",
     "view_to_json",
@@ -85,13 +86,46 @@ class HandSummary:
 
 @runtime_checkable
 class Bot(Protocol):
-    """What the table needs from a bot; only ``act`` is required."""
+    """What the table needs from a bot; only ``act`` is required. A bot may also declare
+    its policy (:class:`DeclaresPolicy`)."""
 
     name: str
 
     def act(self, view: SeatView) -> Action:
         """The bot's action for the view's legal actions."""
         ...
+
+
+Policy = list[tuple[Action, float]]
+
+
+@runtime_checkable
+class DeclaresPolicy(Protocol):
+    """A bot that declares its strategy: ``policy(view)`` is exactly the distribution its
+    ``act`` draws from at that view, as ``[(action, probability), ...]`` (distinct
+    actions, probabilities > 0 summing to 1; the cards of a discard or turn-up as a
+    sorted tuple, since their order is no part of the move). The method is optional;
+    exact tools (``pokerarena exact``) and estimators that correct at decisions need
+    it, and it must be a function of the view alone."""
+
+    def policy(self, view: SeatView) -> Policy:
+        """The distribution of ``act(view)``."""
+        ...
+
+
+def declared_policy(bot: Any) -> Any:
+    """The bot's ``policy`` method, or None when it declares none."""
+    method = getattr(bot, "policy", None)
+    return method if callable(method) else None
+
+
+def canonical_action(action: Action) -> Action:
+    """``action`` as a policy names it: the cards of a discard or turn-up sorted (their
+    order is not part of the move), nothing else changed."""
+    if action.kind in (DISCARD_KIND, EXPOSE_KIND) and len(action.cards) > 1:
+        return Action(action.kind, action.amount, tuple(sorted(action.cards)),
+                      action.target, action.face_up)
+    return action
 
 
 class BaseBot:

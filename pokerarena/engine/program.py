@@ -432,7 +432,17 @@ def _showdown(v: Variant, o: GameOptions) -> tuple[Showdown, Scorer]:
 
 
 def options_of(variant: Variant, options: GameOptions | dict[str, Any] | None) -> GameOptions:
-    """``options`` validated (a user error names the variant and the field)."""
+    """``options`` validated (a user error names the variant and the field), over the
+    variant file's own ``options`` (the defaults of this variant: the caller's win)."""
+    if variant.options:
+        try:
+            GameOptions.model_validate(variant.options)
+        except ValidationError as exc:
+            raise VariantError(f"{variant.id}: options (of the variant file): "
+                               f"{format_validation_error(exc)}") from None
+        given = (options.model_dump(exclude_unset=True) if isinstance(options, GameOptions)
+                 else dict(options or {}))
+        options = {**variant.options, **given}
     if isinstance(options, GameOptions):
         return options
     try:

@@ -413,6 +413,11 @@ class Variant(_Strict):
         "в первом круге ставок, игра аннулируется»); false for stud, which goes on")
     phh: dict[str, str] = Field(default_factory=dict,
                                 description="PHH variant code for each betting system")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="game options this variant is played with unless the game sets them "
+        "(any game option: Kuhn poker's raise cap of 0, no fold when a check is free); "
+        "checked when a game is made, as the game's own options are")
 
     @model_validator(mode="before")
     @classmethod

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from pokerarena.bots.base import BaseBot, SeatView, down_cards, legalize
+from pokerarena.bots.base import (
+    BaseBot,
+    Policy,
+    SeatView,
+    canonical_action,
+    down_cards,
+    legalize,
+)
 from pokerarena.bots.simple.discards import keep_pairs_discard
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -25,6 +32,10 @@ class CallBot(BaseBot):
         if legal is not None and CALL_KIND in legal.kinds:
             return CHECK_CALL  # checking or calling is allowed: the whole decision
         return legalize(self._act(view), legal, view.hole, down_cards(view))
+
+    def policy(self, view: SeatView) -> Policy:
+        """Declared: ``act`` draws nothing, so its one action has probability 1."""
+        return [(canonical_action(self.act(view)), 1.0)]
 
     def _act(self, view: SeatView) -> Action:
         """Check or call."""

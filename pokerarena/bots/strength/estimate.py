@@ -656,6 +656,8 @@ class Profile:
         if self.board_final and board.size >= 3:
             bt = np.tile(board, (opp.shape[0], 1))
             return self._values(self.high, opp, bt).astype(np.float64)
+        if self.board_final and not self.omaha and opp.shape[1] == 1:
+            return (opp[:, 0] >> 2).astype(np.float64)  # one hole card (Leduc): its rank
         if self.board_final and not self.omaha:
             r = (opp >> 2).astype(np.int64)
             hi, lo = r.max(axis=1), r.min(axis=1)

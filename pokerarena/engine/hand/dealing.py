@@ -103,6 +103,12 @@ class DealingHand(HandState):
         return Legal((DEAL_HOLE_KIND, DEAL_BOARD_KIND) if self.owe_board else (DEAL_HOLE_KIND,),
                      deal_to=to, deal_board=self.owe_board)
 
+    def owed_to(self, seat: int) -> int:
+        """Cards the manual dealer still owes ``seat`` now (down, up and draw
+        replacements): what exact tools enumerate at a deal (docs/exact.md)."""
+        p = self.pos_of[seat]
+        return self.owe_down[p] + self.owe_up[p] + self.owed[p]
+
     def _check_new_cards(self, cards: tuple[int, ...]) -> None:
         seen = set()
         deck = self.prog.deck_list
