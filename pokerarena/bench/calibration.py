@@ -30,6 +30,7 @@ CASE_MODULES: tuple[str, ...] = (
     "pokerarena.bench.calib_sprt",     # finding 3: intervals and α after a sequential stop
     "pokerarena.bench.calib_study",    # finding 5: the study's skill edge
     "pokerarena.bench.calib_games",    # finding 6: game families' duplicate comparison
+    "pokerarena.bench.calib_aivat",    # issue 26: AIVAT at Leduc's exact values
 )
 
 

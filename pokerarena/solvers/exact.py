@@ -77,12 +77,14 @@ class Node:
 
 @dataclass(frozen=True)
 class GameTree:
-    """The walked game: the played game, the root, and how many states and deals."""
+    """The walked game: the played game, the root, how many states and deals, and the
+    button's seat (1 unless asked: seat 0 acts first)."""
 
     game: Game
     root: Node
     nodes: int
     deals: int
+    button: int = 1
 
 
 @dataclass(frozen=True)
@@ -152,15 +154,16 @@ class _Walker:
     """Builds the tree by replaying each state from the start (a hand is a pure function
     of its actions: nothing is copied, so nothing can leak between branches)."""
 
-    def __init__(self, played: Game, walk: Game, max_nodes: int) -> None:
+    def __init__(self, played: Game, walk: Game, max_nodes: int, button: int = 1) -> None:
         self.played, self.walk, self.max_nodes = played, walk, max_nodes
+        self.button = button
         self.info = game_info_of(played)
         stack = played.variant.stakes.stack
         self.stacks = [stack, stack]
         self.nodes = 0
 
     def replay(self, path: list[tuple[int, Action]]) -> Any:
-        hand = self.walk.new_hand(0, 2, self.stacks, button=1)
+        hand = self.walk.new_hand(0, 2, self.stacks, button=self.button)
         for actor, action in path:
             hand.apply(action, DEALER if actor == DEALER else None)
         return hand
@@ -205,15 +208,17 @@ class _Walker:
 
 
 def build_tree(variant: Any, options: dict[str, Any] | None = None, *,
-               max_nodes: int = MAX_NODES) -> GameTree:
-    """Walk every deal and every move of ``variant`` played heads-up with ``options``."""
+               max_nodes: int = MAX_NODES, button: int = 1) -> GameTree:
+    """Walk every deal and every move of ``variant`` played heads-up with ``options``;
+    ``button``: the dealer's seat (1: seat 0 acts first, as every figure here assumes;
+    AIVAT follows hands dealt with either button, so it walks both)."""
     opts = dict(options or {})
     played = Game(variant, opts)
     deals = _check_walkable(played)
     walk = Game(variant, {**opts, "dealing": "manual"})
-    walker = _Walker(played, walk, max_nodes)
+    walker = _Walker(played, walk, max_nodes, button)
     root = walker.expand([], frozenset(), 0)
-    return GameTree(played, root, walker.nodes, deals)
+    return GameTree(played, root, walker.nodes, deals, button)
 
 
 # Policies, values, best responses -------------------------------------------------------
@@ -222,6 +227,9 @@ def _move_key(action: Action) -> tuple[Any, ...]:
     amount a bot writes in them)."""
     a = canonical_action(action)
     return (a.kind, a.amount if a.kind == RAISE_KIND else 0, a.cards)
+
+
+move_key = _move_key  # public: AIVAT matches declared and played moves the same way
 
 
 class Declared:
