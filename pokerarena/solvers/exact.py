@@ -252,18 +252,29 @@ class Declared:
         return got
 
     def _read(self, node: Node) -> list[float]:
-        index = {_move_key(a): i for i, (a, _, _) in enumerate(node.children)}
-        out = [0.0] * len(node.children)
-        for action, p in self.fn(node.view):
-            i = index.get(_move_key(action))
-            if i is None or not p >= 0.0:
-                raise ExactError(f"exact: bot {self.label!r} declares {action} with "
-                                 f"probability {p}, which is not a legal move")
-            out[i] += float(p)
-        if abs(sum(out) - 1.0) > TOLERANCE:
-            raise ExactError(f"exact: bot {self.label!r} declares probabilities that sum "
-                             f"to {sum(out)!r}, not 1")
-        return out
+        assert node.view is not None
+        try:
+            return policy_over(self.fn, node.view, [a for a, _, _ in node.children])
+        except ValueError as exc:
+            raise ExactError(f"exact: bot {self.label!r} {exc}") from None
+
+
+def policy_over(fn: Any, view: SeatView, moves: Sequence[Action]) -> list[float]:
+    """The probability a declared policy ``fn`` gives each of ``moves`` (the legal moves,
+    by :func:`move_key`) at ``view``; ValueError (worded to follow the bot's name) for a
+    declared move that is not legal, a negative probability, or a sum other than 1: the
+    one reading of a declared policy, for the exact walk and AIVAT alike."""
+    index = {_move_key(a): i for i, a in enumerate(moves)}
+    out = [0.0] * len(moves)
+    for action, p in fn(view):
+        i = index.get(_move_key(action))
+        if i is None or not p >= 0.0:
+            raise ValueError(f"declares {action} with probability {p}, which is not a "
+                             "legal move")
+        out[i] += float(p)
+    if abs(sum(out) - 1.0) > TOLERANCE:
+        raise ValueError(f"declares probabilities that sum to {sum(out)!r}, not 1")
+    return out
 
 
 def values(root: Node, players: Sequence[Declared]) -> tuple[float, float]:

@@ -53,6 +53,7 @@ from pokerarena.solvers.exact import (
     build_tree,
     info_key,
     move_key,
+    policy_over,
 )
 from pokerarena.tournaments.estimates import Estimate, Reduction, block_rate, reduction
 
@@ -133,18 +134,10 @@ class DeclaredPolicy:
         return got
 
     def _read(self, view: SeatView, moves: Sequence[Action]) -> list[float]:
-        index = {move_key(a): i for i, a in enumerate(moves)}
-        out = [0.0] * len(moves)
-        for action, p in self.fn(view):
-            i = index.get(move_key(action))
-            if i is None or not p >= 0.0:
-                raise AivatError(f"aivat: {self.label!r} declares {action} with "
-                                 f"probability {p}, which is not a legal move")
-            out[i] += float(p)
-        if abs(sum(out) - 1.0) > TOLERANCE:
-            raise AivatError(f"aivat: {self.label!r} declares probabilities summing to "
-                             f"{sum(out)!r}, not 1")
-        return out
+        try:
+            return policy_over(self.fn, view, moves)
+        except ValueError as exc:
+            raise AivatError(f"aivat: {self.label!r} {exc}") from None
 
 
 @dataclass(frozen=True)
