@@ -47,12 +47,8 @@ def ratings(console: Console, data: Any, run_id: str) -> None:
                   else f"{b['rating']:+.0f}±{(b['hi'] - b['lo']) / 2:.0f}",
                   f"{o['rating']:.1f}±{(o['hi'] - o['lo']) / 2:.1f}")
     console.print(t)
-    games = ", ".join(f"{r['variant']} {r['betting'].replace('_', '-')} "
-                      f"{r['pairing'].replace(',', ' v ')} sd ×{r['equity_sd_ratio']:.2f}"
-                      for r in board["variance_reduction"]
-                      if r["equity_sd_ratio"] is not None)
-    console.print("All-in equity settlement, per pairing (reported next to the raw "
-                  f"figures, never instead): {games}.")
+    console.print("All-in equity settlement, sd ratio per pairing (reported next to the "
+                  f"raw figures, never instead): {_reductions(board)}.")
     st = board.get("stability")
     console.print("Total bankroll: " + ", ".join(r["bot"] for r in board["total_bankroll"])
                   + ".  Instant run-off: " + ", ".join(board["instant_runoff"]) + "."
@@ -75,14 +71,18 @@ def live_sprt(console: Console, new: str, old: str, h1: float = 100.0) -> dict[s
     def show(state: dict[str, Any]) -> None:
         lo, hi = state["ci95"]
         console.print(f"  {llr_bar(state)}  pairs {state['pairs']:>5,}  "
-                      f"{state['mbb_per_hand']:+,.0f} mbb/hand [{lo:+,.0f}, {hi:+,.0f}]")
+                      f"{state['mbb_per_hand']:+,.0f} mbb/hand [{lo:+,.0f}, {hi:+,.0f}] "
+                      "fixed-n")
 
     state = run_test(Sprt(0.0, h1), map(play_batch, batches(
         "holdem", "fixed_limit", {}, (new, old), 2026, 50, 20_000)), show)
     verdict = {"H1": f"{new} is better (H1 accepted)", "H0": "no better (H0 accepted)",
                "inconclusive": "undecided at the hand limit"}[state["decision"]]
+    lo, hi = state["ci95"]
     console.print(f"  → {verdict} after {state['hands']:,} hands in "
-                  f"{time.perf_counter() - t0:.1f} s  (pokerarena sprt --bots {new},{old})")
+                  f"{time.perf_counter() - t0:.1f} s  (pokerarena sprt --bots {new},{old}); "
+                  f"{state['mbb_per_hand']:+,.0f} mbb/hand, 95% interval valid after the "
+                  f"stop [{lo:+,.0f}, {hi:+,.0f}]")
     return state
 
 
@@ -117,3 +117,16 @@ def painted(console: Console, data: Any) -> str:
     console.print(score_sheet(data, driver.run_id, game=0), markup=False, highlight=False,
                   soft_wrap=True)
     return driver.run_id
+
+
+def _reductions(board: dict[str, Any]) -> str:
+    """Per game, the range of the equity settlement's sd ratios over its pairings (each
+    pairing has its own: pooled, one pairing's gain hid another's loss)."""
+    by_game: dict[str, list[float]] = {}
+    for r in board["variance_reduction"]:
+        if r["equity_sd_ratio"] is not None:
+            game = f"{r['variant']} {r['betting'].replace('_', '-')}"
+            by_game.setdefault(game, []).append(r["equity_sd_ratio"])
+    return ", ".join(f"{g} ×{min(v):.2f}" + (f"–×{max(v):.2f} over {len(v)} pairings"
+                                              if len(v) > 1 else "")
+                     for g, v in by_game.items())
