@@ -326,7 +326,7 @@ PAIRS = {
                          [(v, p) for v, pairs in PAIRS.items() for p in pairs],
                          ids=lambda x: x if isinstance(x, str) else "-".join(x))
 def test_values_best_responses_and_exploitability_agree_with_openspiel(trees, variant, pair):
-    pytest.importorskip("pyspiel")
+    # OpenSpiel comes with the peers extra that `make test` installs: no skip
     from open_spiel.python.algorithms import best_response as os_br
     from open_spiel.python.algorithms import expected_game_score, exploitability
     from openspiel_peer import Mirror

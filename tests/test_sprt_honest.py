@@ -6,7 +6,6 @@ the user wrote α (it spent α per side)."""
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
@@ -38,16 +37,14 @@ def test_the_interval_after_a_stop_covers_the_truth_95_percent_of_the_time():
     assert covered >= 0.935 * 900, covered  # 95%: 855 (2 binomial sd: 842)
 
 
-def test_the_interval_is_labelled_seeded_and_quick():
-    """Each interval says what it is; the same pairs give the same interval; a test of
-    thousands of pairs gets it well under a second."""
+def test_the_interval_is_labelled_and_seeded():
+    """Each interval says what it is, and the same pairs give the same interval (its
+    speed is measured by `pokerarena bench calibration`, not asserted here)."""
     rng = np.random.default_rng(3)
     test = Sprt(0.0, 10.0)
     for x in 5 + SD * rng.standard_t(5, 6000):
         test.add(float(x))
-    t0 = time.perf_counter()
     st = test.state()
-    assert time.perf_counter() - t0 < 1.0
     assert st["ci95_method"].startswith("sequential") and st["ci95"] != st["ci95_fixed"]
     assert test.state() == st
     assert st["ci95"][0] < st["mbb_per_hand"] < st["ci95"][1]
