@@ -13,7 +13,7 @@ from handplay import cards, deal, manual
 
 from pokerarena.arena.views import build_view
 from pokerarena.bots.registry import make_bot
-from pokerarena.bots.simple.declared import DeclaredBot
+from pokerarena.bots.simple.declared import DeclaredBot, aggression
 from pokerarena.cli import main
 from pokerarena.engine import CHECK_CALL, DEALER, FOLD, Action, Game, IllegalAction, bet_to
 from pokerarena.engine.keys import game_info_of
@@ -31,36 +31,20 @@ J, Q, K = 9, 10, 11  # ranks
 
 
 # Fixed strategies --------------------------------------------------------------------
-def _mix(view, aggressive: float, call: float):
-    """Bet or raise with probability ``aggressive`` where allowed; facing a bet call
-    with ``call`` (of what is left), else fold; with nothing to call check."""
-    legal = view.legal
-    out = []
-    raise_p = aggressive if "cbr" in legal.kinds else 0.0
-    if raise_p:
-        out.append((bet_to(legal.min_to), raise_p))
-    rest = 1.0 - raise_p
-    if legal.call == 0:
-        out.append((CHECK_CALL, rest))
-    else:
-        out += [(CHECK_CALL, rest * call), (FOLD, rest * (1.0 - call))]
-    return [(a, p) for a, p in out if p > 0]
-
-
 def _rank(view) -> int:
     return view.hole[0] >> 2
 
 
 def k_bets(view):
     """Kuhn: bet and call with the king only; check or fold otherwise."""
-    return _mix(view, 1.0 if _rank(view) == K else 0.0, 1.0 if _rank(view) == K else 0.0)
+    return aggression(view, 1.0 if _rank(view) == K else 0.0, 1.0 if _rank(view) == K else 0.0)
 
 
 def kuhn_mixed(view):
     """Kuhn: bluff the jack a third of the time, call with the queen a third of the time,
     always bet and call with the king."""
     r = _rank(view)
-    return _mix(view, {J: 1 / 3, Q: 0.0, K: 1.0}[r], {J: 0.0, Q: 1 / 3, K: 1.0}[r])
+    return aggression(view, {J: 1 / 3, Q: 0.0, K: 1.0}[r], {J: 0.0, Q: 1 / 3, K: 1.0}[r])
 
 
 def leduc_pairs(view):
@@ -68,7 +52,7 @@ def leduc_pairs(view):
     r = _rank(view)
     paired = bool(view.board) and view.board[0] >> 2 == r
     strong = paired or r == K
-    return _mix(view, 1.0 if strong else 0.0, 1.0 if strong or r == Q else 0.0)
+    return aggression(view, 1.0 if strong else 0.0, 1.0 if strong or r == Q else 0.0)
 
 
 def leduc_mixed(view):
@@ -76,7 +60,7 @@ def leduc_mixed(view):
     40% otherwise."""
     r = _rank(view)
     paired = bool(view.board) and view.board[0] >> 2 == r
-    return _mix(view, 0.3, 0.7 if paired or r == K else 0.4)
+    return aggression(view, 0.3, 0.7 if paired or r == K else 0.4)
 
 
 FIXED = {"k_bets": k_bets, "kuhn_mixed": kuhn_mixed, "leduc_pairs": leduc_pairs,

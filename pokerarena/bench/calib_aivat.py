@@ -32,26 +32,11 @@ from typing import Any
 
 from pokerarena.bench.calibration import Case, Coverage
 from pokerarena.bots.base import Policy, SeatView
-from pokerarena.engine.actions import CHECK_CALL, FOLD, RAISE_KIND, bet_to
+from pokerarena.bots.simple.declared import aggression
 
 FINDING = 0  # issue 26 (the findings are issue 19's), said in each case's ``what``
 DEALS = 200  # duplicate deals a replication (400 hands)
 J, Q, K = 9, 10, 11  # ranks
-
-
-def _mix(view: SeatView, aggressive: float, call: float) -> Policy:
-    """Bet or raise with probability ``aggressive`` where allowed; facing a bet, call
-    with ``call`` of what is left, else fold; with nothing to call, check."""
-    legal = view.legal
-    assert legal is not None
-    raise_p = aggressive if RAISE_KIND in legal.kinds else 0.0
-    out = [(bet_to(legal.min_to), raise_p)] if raise_p else []
-    rest = 1.0 - raise_p
-    if legal.call == 0:
-        out.append((CHECK_CALL, rest))
-    else:
-        out += [(CHECK_CALL, rest * call), (FOLD, rest * (1.0 - call))]
-    return [(a, p) for a, p in out if p > 0]
 
 
 def leduc_fixed(view: SeatView) -> Policy:
@@ -59,15 +44,15 @@ def leduc_fixed(view: SeatView) -> Policy:
     raise 10/20/70% and call a bet 20/60/100% with a jack, queen, king."""
     r = view.hole[0] >> 2
     if view.board and view.board[0] >> 2 == r:
-        return _mix(view, 1.0, 1.0)
-    return _mix(view, {J: 0.1, Q: 0.2, K: 0.7}[r], {J: 0.2, Q: 0.6, K: 1.0}[r])
+        return aggression(view, 1.0, 1.0)
+    return aggression(view, {J: 0.1, Q: 0.2, K: 0.7}[r], {J: 0.2, Q: 0.6, K: 1.0}[r])
 
 
 def kuhn_fixed(view: SeatView) -> Policy:
     """A fixed mixed Kuhn strategy: bluff the jack a third of the time, call with the
     queen a third of the time, always bet and call with the king."""
     r = view.hole[0] >> 2
-    return _mix(view, {J: 1 / 3, Q: 0.0, K: 1.0}[r], {J: 0.0, Q: 1 / 3, K: 1.0}[r])
+    return aggression(view, {J: 1 / 3, Q: 0.0, K: 1.0}[r], {J: 0.0, Q: 1 / 3, K: 1.0}[r])
 
 
 FIXED: dict[str, Callable[[SeatView], Policy]] = {"leduc": leduc_fixed, "kuhn": kuhn_fixed}

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pokerarena.bots.base import BaseBot, Policy, SeatView
-from pokerarena.engine.actions import Action
+from pokerarena.engine.actions import CHECK_CALL, FOLD, RAISE_KIND, Action, bet_to
 
 PolicyFn = Callable[[SeatView], Policy]
 
@@ -45,3 +45,19 @@ class DeclaredBot(BaseBot):
             if u < acc:
                 return action
         return dist[-1][0]
+
+
+def aggression(view: SeatView, aggressive: float, call: float) -> Policy:
+    """A fixed-limit policy in two numbers, the building block of fixed strategies: bet
+    or raise with probability ``aggressive`` where allowed; facing a bet, call with
+    ``call`` of what is left, else fold; with nothing to call, check."""
+    legal = view.legal
+    assert legal is not None
+    raise_p = aggressive if RAISE_KIND in legal.kinds else 0.0
+    out = [(bet_to(legal.min_to), raise_p)] if raise_p else []
+    rest = 1.0 - raise_p
+    if legal.call == 0:
+        out.append((CHECK_CALL, rest))
+    else:
+        out += [(CHECK_CALL, rest * call), (FOLD, rest * (1.0 - call))]
+    return [(a, p) for a, p in out if p > 0]
