@@ -130,3 +130,20 @@ def test_the_leaderboard_view_clusters_deals_as_the_standings_do():
     assert set(got) == set(board)
     for bot, ci in got.items():
         assert ci == pytest.approx(board[bot]["ci95"], abs=0.11), bot
+
+
+def test_bench_calibration_runs_the_blocks_cases_and_refuses_an_unknown_one(capsys):
+    """``pokerarena bench calibration``: the blocks cases at a few replications give one
+    coverage per bot, pairing and rating, in JSON; an unknown case is one line, exit 2."""
+    import json
+
+    from pokerarena.cli import main
+
+    assert main(["bench", "calibration", "--case", "blocks", "--reps", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    names = [c["case"] for c in out["cases"]]
+    assert {"blocks.shared_deals.A", "blocks.shared_deals.bradley_terry",
+            "blocks.odd_block"} <= set(names)
+    assert all(c["reps"] >= 2 and 0 <= c["rate"] <= 1 for c in out["cases"])
+    assert main(["bench", "calibration", "--case", "nope"]) == 2
+    assert "unknown calibration case" in capsys.readouterr().err

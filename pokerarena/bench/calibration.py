@@ -143,15 +143,13 @@ def run_cases(names: Sequence[str] | None = None, *, reps: int | None = None,
     cases = all_cases()
     if names:
         known = {c.name for c in cases}
-        unknown = [n for n in names if n not in known and not any(
-            c.name.startswith(n + ".") or c.name.startswith(n) for c in cases)]
+        unknown = [n for n in names if not any(c.name.startswith(n) for c in cases)]
         if unknown:
             from pokerarena.errors import UserError
 
             raise UserError(f"unknown calibration case(s): {', '.join(unknown)} "
                             f"(known: {', '.join(sorted(known))})")
-        cases = [c for c in cases if any(c.name == n or c.name.startswith(n)
-                                         for n in names)]
+        cases = [c for c in cases if any(c.name.startswith(n) for n in names)]
     out: list[Coverage] = []
     for c in cases:
         n = reps if reps is not None else (c.quick_reps if quick else c.default_reps)
