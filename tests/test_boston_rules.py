@@ -321,18 +321,22 @@ def test_a_lone_proposal_made_takes_the_kitty_and_the_tariff_overtricks_double()
     assert delta == (-18.0, 94.0, -18.0, -18.0) and kitty == 0
 
 
-def test_a_lost_contract_pays_the_tariff_the_consolation_and_the_labet():
-    """«Тот из игроков, который не добирает своих взяток, кладет в коробку столько
-    жетонов, сколько там уже лежит, он также выплачивает каждому игроку дополнительно
-    столько, сколько получил бы с них в случае выигрыша. Но и это еще не все,
-    проигравший обязан уплатить так называемую консоляцию, т. е. каждому по две фишки.»
-    Junior alone (1 a trick), 4 tricks: 5 + 2 to each of three, and 40 to the kitty."""
-    delta, kitty = settle(O, Outcome(JUNIOR, 2, -1, (3, 3, 4, 3), -1), 40.0, 1)
-    assert delta == (7.0, 7.0, -61.0, 7.0) and kitty == 80
-    # option labet off: «касса переходит в собственность трех других игроков»
-    no_labet = BostonOptions(labet=False)
-    delta, kitty = settle(no_labet, Outcome(JUNIOR, 2, -1, (3, 3, 4, 3), -1), 42.0, 1)
+def test_a_lost_contract_pays_the_tariff_and_the_consolation_alone_the_kitty_goes():
+    """«Тот из игроков, который не добирает своих взяток, … выплачивает каждому игроку
+    дополнительно столько, сколько получил бы с них в случае выигрыша. Но и это еще не
+    все, проигравший обязан уплатить так называемую консоляцию, т. е. каждому по две
+    фишки.» Junior alone (1 a trick), 4 tricks: 5 + 2 to each of three, and the three
+    share the kitty of 42 (``test_rule_readings_32`` quotes that rule); the labet
+    instead with option ``lone_loss = "labet"``."""
+    delta, kitty = settle(O, Outcome(JUNIOR, 2, -1, (3, 3, 4, 3), -1), 42.0, 1)
     assert delta == (21.0, 21.0, -21.0, 21.0) and kitty == 0
+    lone_labet = BostonOptions(lone_loss="labet")
+    delta, kitty = settle(lone_labet, Outcome(JUNIOR, 2, -1, (3, 3, 4, 3), -1), 40.0, 1)
+    assert delta == (7.0, 7.0, -61.0, 7.0) and kitty == 80
+    # option labet off concerns partnerships: alone, the kitty goes to the three anyway
+    no_labet = BostonOptions(labet=False)
+    assert settle(no_labet, Outcome(JUNIOR, 2, -1, (3, 3, 4, 3), -1), 42.0, 1) == \
+        ((21.0, 21.0, -21.0, 21.0), 0.0)
 
 
 def test_a_team_takes_eight_together_and_a_partner_who_made_his_quota_is_quits():
@@ -366,12 +370,13 @@ def test_solo_and_independence_eight_alone_nine_nine_alone():
         (-24.0, -24.0, -24.0, 112.0)
     assert settle(O, Outcome(INDEPENDENCE, 3, -1, (1, 1, 1, 10), -1), 0.0, 1)[0] == \
         (-36.0, -36.0, -36.0, 108.0)
-    assert settle(O, Outcome(SOLO, 3, -1, (2, 2, 2, 7), -1), 40.0, 1) == \
-        ((26.0, 26.0, 26.0, -118.0), 80.0)
+    # lost alone: the tariff and the consolation to each, and the kitty to the three
+    assert settle(O, Outcome(SOLO, 3, -1, (2, 2, 2, 7), -1), 42.0, 1) == \
+        ((40.0, 40.0, 40.0, -78.0), 0.0)
     assert settle(O, Outcome(NINE_JUNIOR, 1, -1, (1, 9, 2, 1), -1), 40.0, 1)[0] == \
         (-36.0, 148.0, -36.0, -36.0)
-    assert settle(O, Outcome(NINE_SENIOR, 1, -1, (1, 8, 2, 2), -1), 40.0, 1) == \
-        ((47.0, -181.0, 47.0, 47.0), 80.0)
+    assert settle(O, Outcome(NINE_SENIOR, 1, -1, (1, 8, 2, 2), -1), 42.0, 1) == \
+        ((61.0, -141.0, 61.0, 61.0), 0.0)
 
 
 def test_misere_takes_no_trick_without_trumps_and_without_the_boston():
@@ -383,8 +388,8 @@ def test_misere_takes_no_trick_without_trumps_and_without_the_boston():
     определенную сумму игрокам.» Misère tariff: a flat 30."""
     assert settle(O, Outcome(MISERE, 0, -1, (0, 5, 4, 4), 2), 40.0, 1) == \
         ((130.0, -30.0, -30.0, -30.0), 0.0)
-    assert settle(O, Outcome(MISERE, 0, -1, (1, 5, 4, 3), 2), 40.0, 1) == \
-        ((-136.0, 32.0, 32.0, 32.0), 80.0)
+    assert settle(O, Outcome(MISERE, 0, -1, (1, 5, 4, 3), 2), 42.0, 1) == \
+        ((-96.0, 46.0, 46.0, 46.0), 0.0)
     d = spade_deal()
     d.apply(1, bid(MISERE))
     for s in (2, 3, 0):
@@ -432,6 +437,7 @@ def test_a_whole_deal_through_the_game_all_thirteen_tricks_with_the_boston():
 @pytest.mark.parametrize("bad, word", [({"stake": -1}, "stake"), ({"misere": "x"}, "misere"),
                                        ({"tariff": {"grand": 3}}, "grand"),
                                        ({"simple_tours": 0, "double_tours": 0}, "tour"),
+                                       ({"lone_loss": "bete"}, "lone_loss"),
                                        ({"jokers": 1}, "jokers")])
 def test_bad_options_are_one_clear_error(bad, word):
     """Every option is checked; the message names the field."""
@@ -444,8 +450,8 @@ def test_defaults_are_the_documents():
     """«берется 480 фишек» «Обычно ставка составляет 10 фишек» «каждому по две фишки»
     «получает с каждого игрока по 2 фишки» «8 простых и 2 двойных тура»."""
     assert (O.chips, O.stake, O.consolation, O.boston_bonus, O.simple_tours,
-            O.double_tours, O.misere, O.final, O.labet) == \
-        (480, 10, 2, 2, 8, 2, "no_trumps", "split", True)
+            O.double_tours, O.misere, O.final, O.labet, O.lone_loss) == \
+        (480, 10, 2, 2, 8, 2, "no_trumps", "split", True, "kitty")
 
 
 def test_actions_text_and_json_round_trip_and_bad_ones_are_illegal_actions():

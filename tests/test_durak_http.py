@@ -56,6 +56,14 @@ def test_an_http_bot_plays_durak_and_the_games_land_with_their_record(
     _, points = query(tmp_path, "SELECT game, seat, points FROM durak_games ORDER BY 1, 2",
                       run_id)
     assert [tuple(r) for r in nets] == [tuple(r) for r in points]
+    # «в следующей игре сдает карты игрок, который проиграл в предыдущей игре»: the
+    # run's games are a series (one unit), each dealt by the last durak
+    _, series = query(tmp_path, "SELECT game, any_value(series_game), any_value(dealer), "
+                      "max(CASE WHEN durak THEN seat END) FROM durak_games "
+                      "GROUP BY game ORDER BY game", run_id)
+    assert [r[1] for r in series] == [0, 1, 2, 3]
+    for (_, _, dealer, durak), (_, _, next_dealer, _) in zip(series, series[1:], strict=False):
+        assert next_dealer == (durak if durak is not None else dealer)
 
 
 def test_an_answer_that_is_no_durak_action_is_a_fault(server: str, tmp_path: Path) -> None:

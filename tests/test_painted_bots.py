@@ -102,7 +102,8 @@ def test_the_kernels_agree_with_the_rules_of_the_trick():
     every seat to act (following, trumping, the joker's calls) and every trick's winner."""
     checked = 0
     for options in ({"jokers": 2}, {"jokers": 1, "must_trump": False},
-                    {"jokers": 1, "specials": [NO_TRUMP]}):
+                    {"jokers": 1, "specials": [NO_TRUMP]},
+                    {"jokers": 2, "joker_call": "required"}):
         rng = random.Random(5)
         hand = PaintedGame(options).new_hand(5, 4)
         lc, lm, ls = (np.empty(k.MAX_LEGAL, np.int64) for _ in range(3))
@@ -117,7 +118,8 @@ def test_the_kernels_agree_with_the_rules_of_the_trick():
                 n = k.legal(own, d.to_act, lead.card if lead else -1,
                             {"": 0, "high": 1, "low": 2, "trumps": 3}[lead.joker] if lead else 0,
                             lead.suit if lead else -1, len(d.trick), d.trump,
-                            d.options.must_trump, lc, lm, ls)
+                            d.options.must_trump, d.options.joker_call == "required",
+                            lc, lm, ls)
                 names = {0: "", 1: "high", 2: "low", 3: "trumps"}
                 got = [play(int(lc[i]), names[int(lm[i])], int(ls[i])) for i in range(n)]
                 assert got == list(view.legal)

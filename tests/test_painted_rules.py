@@ -337,19 +337,28 @@ def test_joker_call_lowest_of_a_named_suit():
 
 def test_the_joker_leads_with_a_call_and_the_calls_offered():
     """«Выкладывающий джокера может заявить специальные правила на текущий ход» — leading,
-    the joker names one of the three calls; no trump call without trumps."""
+    the joker may name one of the three calls (or none: ``test_rule_readings_32``); no
+    trump call without trumps. Option ``joker_call = required``: a call is a must."""
+    plain = {("high", -1), ("low", -1)}
     leads = [a for a in legal_plays([JK, *cards("6c")], None, H) if a.card == JK]
     assert {(a.joker, a.suit) for a in leads} == (
-        {("high", s) for s in (C, D, S)} | {("trumps", -1)} | {("low", s) for s in range(4)})
+        {("high", s) for s in (C, D, S)} | {("trumps", -1)} | {("low", s) for s in range(4)}
+        | plain)
     no_trump = [a for a in legal_plays([JK], None, -1)]
     assert {(a.joker, a.suit) for a in no_trump} == (
+        {("high", s) for s in range(4)} | {("low", s) for s in range(4)} | plain)
+    called = [a for a in legal_plays([JK], None, -1, call_required=True)]
+    assert {(a.joker, a.suit) for a in called} == (
         {("high", s) for s in range(4)} | {("low", s) for s in range(4)})
-    d = deal_of(["6c", "6d", "6h", "6s"])
+    d = deal_of(["6c", "6d", "6h", "6s"], options=PaintedOptions(joker_call="required"))
     d.hands[0] = [JK]
     for s in range(4):
         d.apply(s, bid(0))
     with pytest.raises(IllegalAction):
         d.apply(0, play(JK))  # leading, the joker must make a call
+    with pytest.raises(IllegalAction):
+        d.apply(0, play(JK, "high"))
+    d.apply(0, play(JK, "high", "c"))
 
 
 def test_the_second_joker_code_is_the_same_joker():

@@ -32,7 +32,7 @@ def _hand(cards: str, seats: int = 3, dealer: int = 0, **options) -> RedBlackHan
 def test_three_of_the_declared_colour_wins_the_stake_else_the_banker_takes_it():
     """«Если хотя бы три карты у игрока окажутся объявленного им цвета, сдающий платит
     ему ставку, в противном случае забирает себе.»"""
-    h = _hand("2h3d4h5c6s" "2c3s4s5d6h", seats=3, dealer=0)
+    h = _hand("2h3d4h5c6s" "2c3s4s5d6h", seats=3, dealer=0, order="each", max_bet=10)
     assert h.to_act == 1  # «начиная с игрока, сидящего слева от сдающего»
     h.apply(Bet("red", 4))
     assert h.settled[-1].matched == 3 and h.settled[-1].gain == 4
@@ -44,7 +44,7 @@ def test_three_of_the_declared_colour_wins_the_stake_else_the_banker_takes_it():
 def test_all_five_of_one_colour_pays_double_either_way():
     """«Если же у игрока случились все пять карт одного цвета, выплата или получение
     ставки производят в двойном размере.»"""
-    h = _hand("2h3h4d5d6h" "2c3c4s5s6c", seats=3, dealer=2)
+    h = _hand("2h3h4d5d6h" "2c3c4s5s6c", seats=3, dealer=2, order="each", max_bet=10)
     assert h.to_act == 0
     h.apply(Bet("red", 3))     # five red, declared red: paid double
     h.apply(Bet("red", 3))     # five black, declared red: pays double
@@ -54,8 +54,9 @@ def test_all_five_of_one_colour_pays_double_either_way():
 
 
 def test_the_banker_does_not_bet_and_the_players_bet_in_turn_from_his_left():
-    """«Все участники, начиная с игрока, сидящего слева от сдающего, делают ставки»; the
-    dealer banks («сдающий платит ему ставку»): his chips are the players' negated."""
+    """«Все участники, начиная с игрока, сидящего слева от сдающего, делают минимальные
+    ставки»; the dealer banks («сдающий платит ему ставку»): his chips are the players'
+    negated."""
     h = RedBlackGame().new_hand(5, 5, dealer=3)
     order = []
     while not h.is_over:
@@ -68,25 +69,29 @@ def test_the_banker_does_not_bet_and_the_players_bet_in_turn_from_his_left():
         r.gain for r in h.settled)
 
 
-def test_order_each_deals_before_the_next_declares_and_all_first_after_everyone():
+def test_order_all_first_by_default_and_each_as_an_option():
     """«делают минимальные ставки и объявляют … Сдающий дает игроку пять карт лицевой
-    стороной вверх»: read as each player in turn (``each``, default), or the whole
-    table first (``all_first``)."""
+    стороной вверх»: the whole table declares first (``all_first``, default; the
+    reading and its quote are in ``test_rule_readings_32``), or each player in turn
+    (``each``, an option)."""
     h = RedBlackGame().new_hand(1, 3, dealer=0)
-    h.apply(Bet("red", 1))
-    v = h.observation(2)
-    assert len(v.settled) == 1 and v.cards_left == 47  # seat 1's cards lie face up
-    h = RedBlackGame({"order": "all_first"}).new_hand(1, 3, dealer=0)
     h.apply(Bet("red", 1))
     v = h.observation(2)
     assert v.settled == () and v.cards_left == 52 and v.declared == {1: Bet("red", 1)}
     h.apply(Bet("black", 1))
     assert len(h.settled) == 2 and h.is_over
+    h = RedBlackGame({"order": "each"}).new_hand(1, 3, dealer=0)
+    h.apply(Bet("red", 1))
+    v = h.observation(2)
+    assert len(v.settled) == 1 and v.cards_left == 47  # seat 1's cards lie face up
 
 
-def test_stakes_run_from_the_minimum_to_the_table_maximum():
-    """«делают минимальные ставки»: nothing below ``min_bet``, nothing above ``max_bet``;
-    an illegal bet changes nothing."""
+def test_stakes_are_the_minimum_by_default_and_free_up_to_max_bet_as_an_option():
+    """«делают минимальные ставки»: by default every bet is ``min_bet``; with ``max_bet``
+    set, nothing below ``min_bet``, nothing above ``max_bet``; an illegal bet changes
+    nothing."""
+    h = RedBlackGame({"min_bet": 2}).new_hand(0, 2, dealer=0)
+    assert {b.stake for b in h.legal_actions()} == {2}
     h = RedBlackGame({"min_bet": 2, "max_bet": 5}).new_hand(0, 2, dealer=0)
     assert {b.stake for b in h.legal_actions()} == {2, 3, 4, 5}
     for bad in (Bet("red", 1), Bet("black", 6), ("green", 2), "red 2", Bet("red", True)):

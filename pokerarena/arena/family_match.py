@@ -169,10 +169,16 @@ OnDecision = Callable[[int, float], None]
 
 def play_family_game(game: Any, guards: Sequence[FamilyGuard], seed: int,
                      game_no: int, dealer: int | None = None,
-                     on_decision: OnDecision | None = None) -> tuple[Any, list[bool]]:
+                     on_decision: OnDecision | None = None,
+                     series_game: int | None = None) -> tuple[Any, list[bool]]:
     """One whole game, seat ``i`` played by ``guards[i]``; the finished hand and, per
-    entry of its log, whether the guard's fallback made that move (a fault)."""
-    hand = game.new_hand(seed, len(guards), dealer)
+    entry of its log, whether the guard's fallback made that move (a fault).
+    ``series_game``: the game's position in a series, for a family that chains its
+    games (``Family.extra["next_dealer"]``); None for the others."""
+    if series_game is None:
+        hand = game.new_hand(seed, len(guards), dealer)
+    else:
+        hand = game.new_hand(seed, len(guards), dealer, series_game=series_game)
     for s, g in enumerate(guards):
         g.hook("start_game", hand.observation(s), game_no, s)
     by_fault: list[bool] = []

@@ -17,6 +17,13 @@ each bot; game ``k`` (match numbering) is dealt from ``SeedSequence(base, spawn_
 (deal,))`` with ``base`` the unit's shared deal seed when the run has common deals.
 With ``duplicate`` each deal is played once in every cyclic rotation of the lineup
 (``deal = k // players``; entrant ``j`` sits in seat ``(j + r) % players``).
+
+Series: a family whose games chain (``Family.extra["next_dealer"]``: durak, where «в
+следующей игре сдает карты игрок, который проиграл в предыдущей игре») plays each unit
+as one series per seating: the unit's first game of a seating is a first game, and each
+later one is dealt by the seat ``next_dealer`` names after the last game of the same
+seating, numbered by its position (``series_game``, which the family records). A
+duplicate unit's seatings each play their own series over the same deals.
 """
 
 from __future__ import annotations
@@ -136,6 +143,8 @@ def play_family_unit(unit: Unit, observer: UnitObserver | None = None) -> Played
                 WARM_UP_STEPS * n)
     rows = _FamilyRows(unit, fam)
     rotations = n if unit.duplicate else 1
+    chain = fam.extra.get("next_dealer")
+    series: dict[int, tuple[int | None, int]] = {}  # seating -> (next dealer, position)
     try:
         for local in range(unit.hands):
             hand_no = unit.first_hand + local
@@ -147,9 +156,12 @@ def play_family_unit(unit: Unit, observer: UnitObserver | None = None) -> Played
                 if observer is not None:
                     observer.on_decision(seated[seat].label, seconds)
 
+            dealer, position = series.get(r, (None, 0)) if chain else (None, None)
             hand, by_fault = play_family_game(
                 game, seated, _seed_of(np.random.SeedSequence(base, spawn_key=(deal,))),
-                hand_no, on_decision=heard)
+                hand_no, dealer, heard, position)
+            if chain:
+                series[r] = (chain(hand), (position or 0) + 1)
             per_seat = [0] * n
             for f in faults_seen[before:]:
                 per_seat[f.seat] += f.kind != "removed"

@@ -43,9 +43,10 @@ def _new_bot(name: str, seed: int | None) -> Any:
 
 
 def boston_family() -> Family:
-    """The catalogue entry. Chips are whole numbers under the default options; with
-    ``labet = false`` a kitty shared by three opponents gives thirds, hence the score
-    scale of 3 steps a chip (``Family.extra["score_scale"]``). Every field is a module
+    """The catalogue entry. A kitty lost alone is shared by the three others (the
+    default ``lone_loss``), which gives thirds of a chip, hence the score scale of 3
+    steps a chip (``Family.extra["score_scale"]``; halves never arise: a kitty is a
+    multiple of four stakes). Every field is a module
     function, so the family pickles for remote workers."""
     return Family("boston", BostonGame.name, BostonGame.players, "52", BostonGame, play,
                   tuple(BOTS), _new_bot, _view_json, _action_json, _parse, RECORD, _rows,

@@ -61,8 +61,12 @@ class BostonOptions(BaseModel):
     each opponent (misère: a flat sum), «заранее оговоренное»; ``boston_bonus``: «получает
     с каждого игрока по 2 фишки»; ``consolation``: «каждому по две фишки»;
     ``pass_doubles``: «содержимое кассы должно быть удвоено» when all four pass;
-    ``labet``: a lost contract doubles the kitty («сделать лабет») — off, the kitty goes
-    to the opponents («касса переходит в собственность трех других игроков»);
+    ``lone_loss``: a contract played alone and lost gives the kitty to the three others
+    (``kitty``, default: «касса переходит в собственность трех других игроков»), or
+    the loser lays the labet (``labet``: the kitty doubles and stays);
+    ``labet``: a lost partnership's short member doubles the kitty («сделать лабет»,
+    named for partners only) — off, the kitty goes to the two opponents («касса
+    переходит в распоряжение их противников»);
     ``misere``: «без козырей или без бостона»; ``final``: the kitty at the end, shared
     («раздел кассы») or played on until someone wins it (a refusal to share)."""
 
@@ -76,6 +80,7 @@ class BostonOptions(BaseModel):
     boston_bonus: int = Field(2, ge=0)
     consolation: int = Field(2, ge=0)
     pass_doubles: bool = True
+    lone_loss: Literal["kitty", "labet"] = "kitty"
     labet: bool = True
     misere: Literal["no_trumps", "no_boston"] = "no_trumps"
     final: Literal["split", "play_out"] = "split"
@@ -192,8 +197,10 @@ def settle(opts: BostonOptions, o: Outcome, kitty: float,
     """Each seat's chips for the deal and the kitty after it (``mult``: 2 in a double
     tour). Won: the side shares the kitty and each opponent pays each of them the tariff,
     overtricks double («уплачиваются в два раза больше»). Lost: each loser pays each
-    opponent what he would have been paid and the consolation, and lays the labet (or
-    the opponents share the kitty). The boston's holder is paid by every other seat."""
+    opponent what he would have been paid and the consolation; alone, the three others
+    share the kitty (``lone_loss``; or he lays the labet), in a partnership the short
+    member lays the labet (``labet``; or the two opponents share the kitty). The
+    boston's holder is paid by every other seat."""
     delta = [0.0] * PLAYERS
     side = (o.declarer,) if o.supporter < 0 else (o.declarer, o.supporter)
     others = [s for s in range(PLAYERS) if s not in side]
@@ -211,14 +218,15 @@ def settle(opts: BostonOptions, o: Outcome, kitty: float,
     else:
         owe = float(rate if o.contract == MISERE else rate * need) + opts.consolation * mult
         lay = kitty
+        give = opts.lone_loss == "kitty" if o.supporter < 0 else not opts.labet
         for s in losers(o):
             for x in others:
                 delta[s] -= owe
                 delta[x] += owe
-            if opts.labet:
+            if not give:
                 delta[s] -= lay
                 kitty += lay
-        if not opts.labet:
+        if give:
             for x in others:
                 delta[x] += kitty / len(others)
             kitty = 0.0

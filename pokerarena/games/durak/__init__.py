@@ -20,24 +20,37 @@ from pokerarena.games.durak.sheet import RECORD, record_rows
 from pokerarena.games.durak.view import DurakView
 
 
+def next_dealer(hand: DurakHand) -> int:
+    """Who deals the game after the finished ``hand`` in a series: its durak («в
+    следующей игре сдает карты игрок, который проиграл в предыдущей игре»), or, after a
+    game that left nobody holding cards (the document is silent), the same dealer again.
+    Published as ``Family.extra["next_dealer"]`` for whatever chains games into a series."""
+    durak = hand.result().durak
+    return int(durak) if durak is not None else int(hand.dealer)
+
+
 def play_series(options: dict[str, Any] | None, bots: Sequence[str], games: int,
                 seed: int = 0) -> list[tuple[float, ...]]:
     """``games`` games of the named built-in bots (seat ``i``: ``bots[i]``) as the document
     chains them: the first dealer by lot and the lowest trump leads, then each game is
-    dealt by the last durak («в следующей игре сдает карты игрок, который проиграл») and
-    led under or from under him; after a game with no durak the same dealer deals again.
-    Game ``g`` is dealt from seed ``seed + g``; each game's points per seat."""
-    from pokerarena.games.play import play_game
-
+    dealt by the last durak (:func:`next_dealer`) and led under or from under him; game
+    ``g`` is game ``g`` of the series (``series_game``), dealt from seed ``seed + g``; each
+    game's points per seat."""
     game = DurakGame(options)
     out: list[tuple[float, ...]] = []
     dealer: int | None = None
     for g in range(games):
         players = [make_bot(name, (seed + g) * 31 + i) for i, name in enumerate(bots)]
-        hand = play_game(game, players, seed + g, dealer)
-        r = hand.result()
-        dealer = r.durak if r.durak is not None else hand.dealer
-        out.append(r.deltas)
+        hand = game.new_hand(seed + g, len(players), dealer, series_game=g)
+        for s, b in enumerate(players):
+            b.start_game(hand.observation(s))
+        while not hand.is_over:
+            s = hand.to_act
+            hand.apply(players[s].act(hand.observation(s)), s)
+        for s, b in enumerate(players):
+            b.end_game(hand.observation(s))
+        dealer = next_dealer(hand)
+        out.append(hand.result().deltas)
     return out
 
 
@@ -51,9 +64,10 @@ def family() -> Family:
     return Family(
         "durak", DurakGame.name, DurakGame.players, "36|52", DurakGame, play_series,
         tuple(BOTS), make_bot, lambda view: view.as_json(), lambda a: a.as_json(),
-        action_from_json, RECORD, record_rows, score_range)
+        action_from_json, RECORD, record_rows, score_range,
+        extra={"next_dealer": next_dealer})
 
 
 __all__ = ["BOTS", "DurakAction", "DurakError", "DurakGame", "DurakHand", "DurakOptions",
-           "DurakResult", "DurakView", "beat", "family", "make_bot", "parse_action",
+           "DurakResult", "DurakView", "beat", "family", "make_bot", "next_dealer", "parse_action",
            "play_series", "score_range", "throw"]

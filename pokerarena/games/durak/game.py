@@ -86,18 +86,29 @@ class DurakGame(FamilyGame):
         self.deck: list[int] = deck_cards(self.options.deck)
 
     def new_hand(self, seed: int | np.random.Generator | None, seats: int,
-                 dealer: int | None = None) -> DurakHand:
+                 dealer: int | None = None, series_game: int | None = None) -> DurakHand:
         """A new game for ``seats`` players. ``dealer`` None: a first game (dealer by lot,
         «Первый сдатчик определяется жребием»); else the seat that deals, the durak of the
-        game before («сдает карты игрок, который проиграл в предыдущей игре»)."""
+        game before («сдает карты игрок, который проиграл в предыдущей игре»).
+        ``series_game``: the game's position in its series (0: the first game, which
+        takes no dealer; a later one takes its dealer); None: 0 for a first game, -1
+        (not given) for a later one."""
         check_players(seats)
         if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < seats):
             raise DurakError(f"durak: dealer: seat {dealer!r} is not one of the {seats} seats")
+        if series_game is None:
+            series_game = 0 if dealer is None else -1
+        elif not isinstance(series_game, int) or isinstance(series_game, bool) or \
+                series_game < 0 or (series_game == 0) != (dealer is None):
+            raise DurakError(f"durak: series_game: {series_game!r} is not a position in a "
+                             "series: 0 for a first game (no dealer), 1 or more for a later "
+                             "one (dealt by the last durak)")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         first = dealer is None
         dealt_by = int(rng.integers(seats)) if dealer is None else dealer
         order = [int(c) for c in rng.permutation(np.array(self.deck, np.int64))]
         hand = DurakHand(self, seats)
+        hand.series_game = series_game
         hand.deal(order, dealt_by, first, rng)
         return hand
 
@@ -155,6 +166,7 @@ class DurakHand:
         self.phase = LEAD
         self.bouts = 0
         self.durak: int | None = None
+        self.series_game = 0  # the game's position in its series (-1: not given)
 
     # setting up ---------------------------------------------------------------------------
     def deal(self, order: list[int], dealer: int, first_game: bool,

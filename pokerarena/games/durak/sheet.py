@@ -27,7 +27,10 @@ RECORD = RecordTable(
      ("cards_left", "int8", "cards in hand at the end (the durak's)"),
      ("takes", "int16", "how often the seat took the table"),
      ("bouts", "int16", "bouts played in the game"),
-     ("points", "double", "the seat's points for the game: -1 for the durak, else 0")))
+     ("points", "double", "the seat's points for the game: -1 for the durak, else 0"),
+     ("series_game", "int16", "the game's position in its series: 0 for a first game "
+      "(dealer by lot), k for the k-th game after it (dealt by the last durak); -1 when "
+      "not given")))
 
 
 def record_rows(hand: Any) -> list[tuple[Any, ...]]:
@@ -39,5 +42,5 @@ def record_rows(hand: Any) -> list[tuple[Any, ...]]:
         place = r.out_order.index(s) + 1 if s in r.out_order else (n if r.durak == s else 0)
         rows.append((0, s, n, hand.dealer, hand.first_attacker, SUITS[hand.trump],
                      card_str(hand.trump_card), place, r.durak == s, len(hand.hands[s]),
-                     r.takes[s], r.bouts, r.deltas[s]))
+                     r.takes[s], r.bouts, r.deltas[s], hand.series_game))
     return rows

@@ -1,10 +1,11 @@
 """Painted poker's actions: a bid, or a card played (a joker with how it is played).
 
 Text forms (logs, the HTTP protocol): ``bid 2``; ``play As``; a joker following a lead,
-``play Jk high`` or ``play Jk low``; a joker leading a trick names its call
+``play Jk high`` or ``play Jk low``; a joker leading a trick may name a call
 («Выкладывающий джокера может заявить специальные правила»): ``play Jk high h``
 («По старшим конкретной масти»), ``play Jk trumps`` («По старшим козырям»),
-``play Jk low d`` («Самая младшая конкретной масти»).
+``play Jk low d`` («Самая младшая конкретной масти»), or lead without one, ``play Jk
+high`` / ``play Jk low`` (unless the option ``joker_call`` is ``required``).
 """
 
 from __future__ import annotations

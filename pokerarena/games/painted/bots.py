@@ -130,7 +130,8 @@ class RuleBot(PaintedBot):
         lc, lm, ls = (np.empty(k.MAX_LEGAL, np.int64) for _ in range(3))
         cnt = np.array(view.hand_sizes, np.int64)
         n_legal = k.legal(own, view.seat, tc[0], tm[0], ts[0], len(view.trick), view.trump,
-                          view.options.must_trump, lc, lm, ls)
+                          view.options.must_trump, view.options.joker_call == "required",
+                          lc, lm, ls)
         i = k.policy(own, view.seat, cnt, np.array(view.taken, np.int64), _targets(view),
                      tc, tm, ts, tp, len(view.trick), view.players, view.trump,
                      lc, lm, ls, n_legal)
@@ -151,6 +152,8 @@ def constraints(view: PaintedView) -> tuple[np.ndarray, np.ndarray]:
         if not plays:
             continue
         need, suit = requirement(plays[0][1], view.trump)
+        if need == "any":  # a joker led without a call: no suit to follow, nothing proved
+            continue
         for seat, a in plays[1:]:
             c = a.card
             if c in JOKERS:
@@ -205,7 +208,8 @@ class SimBot(PaintedBot):
                     np.array([a.suit for a in cands], np.int64))
             samples = self.samples
         means = k.search(self.rng.randrange(2**31), view.seat,  # type: ignore[call-arg]
-                         view.players, view.trump, view.options.must_trump, *args, *cand,
+                         view.players, view.trump, view.options.must_trump,
+                         view.options.joker_call == "required", *args, *cand,
                          bids, samples)
         return cands[int(np.argmax(means))]
 

@@ -6,13 +6,16 @@ The rules of the trick live in plain functions (:func:`legal_plays`,
 - follow the led suit; without it, a trump (option ``must_trump``); without either, any
   card («должен побить ее той же мастью или козырем, либо сбросить ненужную карту»);
 - a joker may always be played, as the highest card («бьющей даже козырного туза») or
-  the lowest; leading, it names a call, and the others must play their highest card
-  of the named suit (else a trump, else any card), their highest trump (else any), or
-  their lowest card of the named suit (else a trump, else any): «если у оппонента нет
-  подходящей масти или козыря, он может сбрасывать из руки любую карту»;
+  the lowest; leading, it may name a call («может заявить»), and the others must play
+  their highest card of the named suit (else a trump, else any card), their highest
+  trump (else any), or their lowest card of the named suit (else a trump, else any):
+  «если у оппонента нет подходящей масти или козыря, он может сбрасывать из руки любую
+  карту»; a joker led high or low without a call leads no suit, so any card follows it
+  (option ``joker_call = required``: every joker lead names a call);
 - the highest joker played high takes the trick (a later one over an earlier one), else
   the highest trump, else the highest card of the led suit (a joker leading low is the
-  lowest card of its named suit).
+  lowest card of its named suit; after a joker led low without a call, the suit of the
+  first ordinary card played is the led suit).
 """
 
 from __future__ import annotations
@@ -70,19 +73,22 @@ def _rank(c: int) -> int:
 def requirement(lead: PaintedAction | None, trump: int) -> tuple[str, int]:
     """What a follower owes the trick led by ``lead``: (``follow``, suit) after an ordinary
     card, (``highest``|``lowest``, suit) or (``highest_trump``, trump) after a joker's
-    call, (``any``, -1) when leading."""
+    call, (``any``, -1) when leading or after a joker led without a call (no suit)."""
     if lead is None:
         return "any", -1
     if lead.card not in JOKERS:
         return "follow", _suit(lead.card)
     if lead.joker == TRUMPS:
         return "highest_trump", trump
+    if lead.suit < 0:
+        return "any", -1
     return ("highest" if lead.joker == HIGH else "lowest"), lead.suit
 
 
 def legal_plays(hand: Sequence[int], lead: PaintedAction | None, trump: int,
-                must_trump: bool = True) -> list[PaintedAction]:
-    """Every legal play of ``hand`` in a trick led by ``lead`` (None: this player leads)."""
+                must_trump: bool = True, call_required: bool = False) -> list[PaintedAction]:
+    """Every legal play of ``hand`` in a trick led by ``lead`` (None: this player leads);
+    ``call_required``: a joker leading must name a call (option ``joker_call``)."""
     jokers = sorted({c for c in hand if c in JOKERS})[:1]  # the jokers are alike
     plain = sorted(c for c in hand if c not in JOKERS)
     out: list[PaintedAction] = []
@@ -93,11 +99,15 @@ def legal_plays(hand: Sequence[int], lead: PaintedAction | None, trump: int,
             if trump >= 0:
                 out.append(PaintedAction(PLAY, 0, j, TRUMPS))
             out += [PaintedAction(PLAY, 0, j, LOW, s) for s in range(4)]
+            if not call_required:  # «может заявить»: a lead without a call
+                out += [PaintedAction(PLAY, 0, j, HIGH), PaintedAction(PLAY, 0, j, LOW)]
         return out
     need, suit = requirement(lead, trump)
     same = [c for c in plain if _suit(c) == suit]
     trumps = [c for c in plain if trump >= 0 and _suit(c) == trump]
-    if need == "highest_trump":
+    if need == "any":
+        allowed = plain
+    elif need == "highest_trump":
         allowed = [max(trumps, key=_rank)] if trumps else plain
     elif same:
         if need == "highest":
@@ -123,6 +133,8 @@ def trick_winner(plays: Sequence[Played], trump: int) -> int:
         return high[-1].seat
     lead = plays[0].action
     led = lead.suit if lead.card in JOKERS else _suit(lead.card)
+    if led < 0:  # a joker led without a call: the first ordinary card sets the suit
+        led = next((_suit(p.action.card) for p in plays if p.action.card not in JOKERS), -1)
     best, best_key = plays[0].seat, (0, -1)
     for p in plays:
         c = p.action.card
@@ -200,7 +212,8 @@ class Deal:
         if self.phase != PLAY:
             return []
         lead = self.trick[0].action if self.trick else None
-        return legal_plays(self.hands[self.to_act], lead, self.trump, self.options.must_trump)
+        return legal_plays(self.hands[self.to_act], lead, self.trump, self.options.must_trump,
+                           self.options.joker_call == "required")
 
     def apply(self, seat: int, action: PaintedAction) -> None:
         """Apply ``seat``'s action; an illegal one raises and changes nothing."""

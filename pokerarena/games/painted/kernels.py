@@ -32,8 +32,9 @@ def power(c: int, trump: int) -> int:
 
 
 @njit(cache=True)
-def legal(own, p, tc0, tm0, ts0, tlen, trump, must, lc, lm, ls):  # type: ignore[no-untyped-def]
-    """Seat ``p``'s legal plays into ``lc``/``lm``/``ls``; returns how many."""
+def legal(own, p, tc0, tm0, ts0, tlen, trump, must, called, lc, lm, ls):  # type: ignore[no-untyped-def]
+    """Seat ``p``'s legal plays into ``lc``/``lm``/``ls``; returns how many. ``called``:
+    a joker leading must name a call (option ``joker_call = required``)."""
     k = 0
     joker = -1
     if own[52] == p:
@@ -56,12 +57,18 @@ def legal(own, p, tc0, tm0, ts0, tlen, trump, must, lc, lm, ls):  # type: ignore
             for s in range(4):
                 lc[k], lm[k], ls[k] = joker, M_LOW, s
                 k += 1
+            if not called:
+                lc[k], lm[k], ls[k] = joker, M_HIGH, -1
+                lc[k + 1], lm[k + 1], ls[k + 1] = joker, M_LOW, -1
+                k += 2
         return k
     need = 0
     suit = tc0 & 3
+    free = False
     if tc0 >= 52:
         need = tm0
         suit = trump if tm0 == M_TRUMPS else ts0
+        free = tm0 != M_TRUMPS and ts0 < 0
     n_same, n_tr, hi_same, lo_same, hi_tr = 0, 0, -1, -1, -1
     for c in range(52):
         if own[c] == p:
@@ -78,7 +85,9 @@ def legal(own, p, tc0, tm0, ts0, tlen, trump, must, lc, lm, ls):  # type: ignore
         if own[c] != p:
             continue
         s = c & 3
-        if need == M_TRUMPS:
+        if free:
+            ok = True
+        elif need == M_TRUMPS:
             ok = c == hi_tr if n_tr > 0 else True
         elif n_same > 0:
             if need == M_HIGH:
@@ -111,6 +120,11 @@ def winner(tc, tm, ts, tp, tlen, trump):  # type: ignore[no-untyped-def]
     if w >= 0:
         return w
     led = ts[0] if tc[0] >= 52 else tc[0] & 3
+    if led < 0:  # a joker led without a call: the first ordinary card sets the suit
+        for i in range(tlen):
+            if tc[i] < 52:
+                led = tc[i] & 3
+                break
     best, bk = tp[0], -1
     for i in range(tlen):
         c = tc[i]
@@ -235,13 +249,13 @@ def put(own, cnt, taken, tc, tm, ts, tp, tlen, who, c, m, s, n, trump):  # type:
 
 @njit(cache=True)
 def playout(own, cnt, taken, target, tc, tm, ts, tp, tlen, actor, n, trump, must,
-            lc, lm, ls):  # type: ignore[no-untyped-def]
+            called, lc, lm, ls):  # type: ignore[no-untyped-def]
     """Play the deal to its end with :func:`policy` for every seat (arrays in place;
     ``lc``/``lm``/``ls``: scratch for the legal plays)."""
     while True:
         if tlen == 0 and cnt[actor] == 0:
             return
-        k = legal(own, actor, tc[0], tm[0], ts[0], tlen, trump, must, lc, lm, ls)
+        k = legal(own, actor, tc[0], tm[0], ts[0], tlen, trump, must, called, lc, lm, ls)
         i = policy(own, actor, cnt, taken, target, tc, tm, ts, tp, tlen, n, trump,
                    lc, lm, ls, k)
         tlen, actor = put(own, cnt, taken, tc, tm, ts, tp, tlen, actor, lc[i], lm[i],
@@ -302,7 +316,7 @@ def _dealt(base, unseen, caps, lo, hi):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def search(seed, root, n, trump, must, rules, base, unseen, caps, lo, hi, cnt, taken,
+def search(seed, root, n, trump, must, called, rules, base, unseen, caps, lo, hi, cnt, taken,
            target, later, tc, tm, ts, tp, tlen, actor, cand_c, cand_m, cand_s, bids,
            samples):  # type: ignore[no-untyped-def]
     """The mean points of seat ``root`` for each candidate: a bid (``bids`` not empty:
@@ -333,7 +347,8 @@ def search(seed, root, n, trump, must, rules, base, unseen, caps, lo, hi, cnt, t
             else:
                 ln, who = put(own, c, tk, xc, xm, xs, xp, ln, root, cand_c[i], cand_m[i],
                               cand_s[i], n, trump)
-            playout(own, c, tk, tg, xc, xm, xs, xp, ln, who, n, trump, must, lc, lm, ls)
+            playout(own, c, tk, tg, xc, xm, xs, xp, ln, who, n, trump, must, called,
+                    lc, lm, ls)
             out[i] += _points(kind, tg[root], tk[root], cards, fol, tariff, rules[4] == 1,
                               rules[5])
     return out / samples

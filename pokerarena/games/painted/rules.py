@@ -55,7 +55,10 @@ class PaintedOptions(BaseModel):
     джокера»); ``joker_cards``: the designated cards (default the seven of spades, then
     of clubs); ``specials``: the special deals in order, each ``special_count`` times
     (default: as many as players, «столько сдач, сколько играет участников»);
-    ``tariff``: the special deals' multiplier («Традиционный вариант — полуторные»)."""
+    ``tariff``: the special deals' multiplier («Традиционный вариант — полуторные»);
+    ``joker_call``: a joker leading may name a call or none (``optional``, default:
+    «Выкладывающий джокера может заявить специальные правила»), or must name one
+    (``required``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -71,6 +74,7 @@ class PaintedOptions(BaseModel):
     must_trump: bool = True
     whole_hand_double: bool = True
     misere_bonus: int = 50
+    joker_call: Literal["optional", "required"] = "optional"
 
     @field_validator("specials")
     @classmethod

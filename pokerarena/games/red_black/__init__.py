@@ -49,7 +49,7 @@ def score_range(game: RedBlackGame, players: int) -> tuple[float, float]:
     """A bet pays at most twice its stake either way, and the banker answers every
     player's bet of every round."""
     o = game.options
-    most = 2 * o.max_bet * rounds_for(o, players - 1) * (players - 1)
+    most = 2 * o.top_bet * rounds_for(o, players - 1) * (players - 1)
     return float(-most), float(most)
 
 

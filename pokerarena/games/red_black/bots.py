@@ -1,7 +1,7 @@
 """The built-in red-and-black bots: ``random`` (any legal bet), ``rule`` (the colour
 seen less so far, always the minimum stake) and ``count`` (the exact expectation of
-both colours from the cards left; the maximum stake when the better one is
-favourable, the minimum otherwise).
+both colours from the cards left; the largest stake allowed when the better one is
+favourable, the minimum otherwise: with the default minimum stakes, always the minimum).
 
 Since every card is dealt face up, the cards left are known by colour (the view's
 ``red_left``/``black_left``); the bet's expectation follows exactly (:func:`.edge.bet_ev`).
@@ -65,7 +65,7 @@ class CountBot(RedBlackBot):
         red, black = bet_ev(r, b), bet_ev(b, r)
         colour, ev = (RED, red) if red >= black else (BLACK, black)
         o = view.options
-        return Bet(colour, o.max_bet if ev > 1e-12 else o.min_bet)
+        return Bet(colour, o.top_bet if ev > 1e-12 else o.min_bet)
 
 
 BOTS: dict[str, type[RedBlackBot]] = {c.name: c for c in (RandomBot, RuleBot, CountBot)}

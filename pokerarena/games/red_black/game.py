@@ -9,9 +9,10 @@
 The seat ``dealer`` is the banker («сдающий платит ему ставку, в противном случае
 забирает себе»); every other seat is a player, and the players bet in turn from the
 dealer's left. A *hand* of this family is one game: ``rounds`` rounds (default one)
-dealt from one shuffled deck, each player betting once a round. With ``order = each`` a
-player declares and is dealt his five cards before the next declares; with
-``all_first`` the whole round declares, then the dealer deals. The deck order is drawn
+dealt from one shuffled deck, each player betting once a round. With ``order =
+all_first`` (default, «Все участники … делают … ставки и объявляют», then «Сдающий дает
+игроку пять карт») the whole round declares, then the dealer deals; with ``each`` a
+player declares and is dealt his five cards before the next declares. The deck order is drawn
 from the seed alone, so the same seed deals the same cards whatever is bet (duplicate
 deals).
 """
@@ -68,7 +69,7 @@ class RedBlackGame(FamilyGame):
         self.deck: list[int] = deck_cards(self.options)
         o = self.options
         self.legal: tuple[Bet, ...] = tuple(Bet(c, s) for c in COLOURS
-                                            for s in range(o.min_bet, o.max_bet + 1))
+                                            for s in range(o.min_bet, o.top_bet + 1))
 
     def new_hand(self, seed: int | np.random.Generator | None, seats: int,
                  dealer: int | None = None) -> RedBlackHand:
@@ -124,7 +125,7 @@ class RedBlackHand:
         return -1 if self.is_over else self.bettors[self.turn]
 
     def legal_actions(self) -> tuple[Bet, ...]:
-        """Every colour with every stake from the minimum to the maximum."""
+        """Every colour with every stake allowed (only the minimum by default)."""
         return () if self.is_over else self.game.legal
 
     def apply(self, action: Bet, seat: int | None = None) -> None:
@@ -136,9 +137,9 @@ class RedBlackHand:
             raise IllegalAction(f"red_black: seat {seat} is not to act (seat {self.to_act} is)")
         o = self.game.options
         if not isinstance(action, tuple) or len(action) != 2 or action[0] not in COLOURS \
-                or not isinstance(action[1], int) or not o.min_bet <= action[1] <= o.max_bet:
+                or not isinstance(action[1], int) or not o.min_bet <= action[1] <= o.top_bet:
             raise IllegalAction(f"red_black: {action!r} is not a bet: a colour (red or "
-                                f"black) and a stake from {o.min_bet} to {o.max_bet}")
+                                f"black) and a stake from {o.min_bet} to {o.top_bet}")
         bet = Bet(str(action[0]), int(action[1]))
         who = self.to_act
         self.log.append((who, bet))

@@ -34,26 +34,33 @@ class RedBlackError(ValueError, UserError):
 
 
 class RedBlackOptions(BaseModel):
-    """The agreed rules. ``min_bet``: the minimum stake («минимальные ставки»);
-    ``max_bet``: the table maximum (not in the document; ``max_bet = min_bet`` is the
-    literal "everyone stakes the minimum"); ``deck``: 52 or 36 cards; ``order``:
-    ``each`` (a player declares, then is dealt, then the next) or ``all_first`` (every
-    player declares before the first is dealt); ``rounds``: rounds dealt from one
-    shuffled deck in a game (0: as many as the deck holds for the table)."""
+    """The agreed rules. ``min_bet``: the minimum stake («делают минимальные ставки»);
+    ``max_bet``: None (default) is the document's «минимальные ставки», every bet the
+    minimum; a number allows free stakes from ``min_bet`` up to it (other printed
+    sources of the game let players choose); ``deck``: 52 or 36 cards; ``order``:
+    ``all_first`` (default: «Все участники … делают … ставки и объявляют» before the
+    dealer deals) or ``each`` (a player declares, then is dealt, then the next);
+    ``rounds``: rounds dealt from one shuffled deck in a game (0: as many as the deck
+    holds for the table)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     min_bet: int = Field(1, ge=1)
-    max_bet: int = Field(10, ge=1)
+    max_bet: int | None = Field(None, ge=1)
     deck: Literal[36, 52] = 52
-    order: Literal["each", "all_first"] = "each"
+    order: Literal["each", "all_first"] = "all_first"
     rounds: int = Field(1, ge=0)
 
     @model_validator(mode="after")
     def _range(self) -> RedBlackOptions:
-        if self.max_bet < self.min_bet:
+        if self.max_bet is not None and self.max_bet < self.min_bet:
             raise ValueError(f"max_bet {self.max_bet} is below min_bet {self.min_bet}")
         return self
+
+    @property
+    def top_bet(self) -> int:
+        """The largest stake allowed: ``max_bet`` with free stakes, else the minimum."""
+        return self.min_bet if self.max_bet is None else self.max_bet
 
     def key_text(self) -> str:
         """The canonical identity of the game (family and every option) as text."""
