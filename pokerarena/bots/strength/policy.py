@@ -8,10 +8,15 @@ margin; bets and raises need the style's value threshold (raised for each raise 
 made this round); bluffs come at the style's rate; no-limit and pot-limit sizes are a
 fraction of the pot, all-in when the stack is mostly committed; draw games discard with
 :meth:`~pokerarena.bots.strength.estimate.Profile.best_discard`.
+
+The bots declare their policy (:meth:`StrengthBot.policy`): the distribution of ``act``
+given the bot's private state - its Monte-Carlo generator and its per-hand memo - over
+the one coin ``act`` draws, the bluff.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -22,12 +27,14 @@ from pokerarena.bots.base import (
     DECLARE_KIND,
     EXPOSE_KIND,
     BaseBot,
+    Policy,
     SeatView,
+    canonical_action,
     down_cards,
     legalize,
     passive_action,
 )
-from pokerarena.bots.strength.drawlog import discard_log
+from pokerarena.bots.strength.drawlog import DiscardLog, discard_log
 from pokerarena.bots.strength.estimate import CLEAR_Z, Profile, profile, raise_counts
 from pokerarena.engine.actions import (
     BRING_IN_KIND,
@@ -59,6 +66,34 @@ class Style:
 
 
 _BETTING = frozenset((FOLD_KIND, CALL_KIND, RAISE_KIND, BRING_IN_KIND))
+_CHOOSING = frozenset((DISCARD_KIND, SHOW_KIND, EXPOSE_KIND, DECLARE_KIND))
+
+
+def _draws_coin(kinds: tuple[str, ...]) -> bool:
+    """True when ``act`` reaches :meth:`StrengthBot.decide_bet` (and draws the bluff
+    coin) for these legal kinds; :meth:`StrengthBot.other` decides the rest, with no
+    coin."""
+    return _BETTING.issuperset(kinds) or _CHOOSING.isdisjoint(kinds)
+
+
+def _copy_memo(memo: dict[Any, Any]) -> dict[Any, Any]:
+    """A copy of a bot's per-hand memo that later decisions can update without touching
+    the original: its entries are immutable (equities, discards, percentiles) but for
+    the discard logs, which :func:`discard_log` extends in place."""
+    out = dict(memo)
+    for key, value in memo.items():
+        if isinstance(value, DiscardLog):
+            log = copy.copy(value)
+            log.last = dict(value.last)
+            out[key] = log
+    return out
+
+
+def _copy_random(rng: random.Random) -> random.Random:
+    """An independent generator in ``rng``'s state."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
 
 
 def raises_this_round(view: SeatView) -> int:
@@ -132,6 +167,42 @@ class StrengthBot(BaseBot):
             return self.other(view, prof)
         return self.decide_bet(view, prof)
 
+    def policy(self, view: SeatView) -> Policy:
+        """The distribution :meth:`act` draws from at ``view``, given the bot's private
+        state (its Monte-Carlo generator and per-hand memo, on which the declaration is
+        conditioned): a betting decision is the action with the bluff coin up (chance
+        ``style.bluff``) and the one with it down, the rest has probability 1.
+
+        Each branch runs ``act``'s own code on a scratch copy of the state (the two may
+        sample equity differently: the early stop depends on the coin), so the bot is
+        left exactly as it was and a following ``act`` plays as if unasked."""
+        legal = view.legal
+        if legal is None:
+            return [(Action(CALL_KIND), 1.0)]
+        prof = self._prof
+        if view.game is not self._prof_game or prof is None:
+            prof = profile(view)  # not kept: the bot's state stays as it was
+        if not _draws_coin(legal.kinds):
+            return [(canonical_action(self._scratch().other(view, prof)), 1.0)]
+        p = self.style.bluff
+        out: dict[Action, float] = {}
+        for bluff, weight in ((True, p), (False, 1.0 - p)):
+            if weight > 0.0:
+                action = canonical_action(self._scratch().decide_bet(view, prof, bluff))
+                out[action] = out.get(action, 0.0) + weight
+        if len(out) == 1:
+            return [(action, 1.0)]  # the coin does not matter here
+        return list(out.items())
+
+    def _scratch(self) -> StrengthBot:
+        """A copy of the bot whose decisions leave the bot itself untouched: its own
+        generators in the bot's states and its own copy of the memo."""
+        twin = copy.copy(self)
+        twin.rng = _copy_random(self.rng)
+        twin.mc_rng = _copy_random(self.mc_rng)
+        twin._memo = _copy_memo(self._memo)
+        return twin
+
     def _load_profile(self, view: SeatView) -> Profile:
         """The game's profile (by the game key in the view's ``game``), remembered while
         the views share one ``game`` (a table's views do, for a match or a hand)."""
@@ -139,13 +210,15 @@ class StrengthBot(BaseBot):
         self._prof_game = view.game
         return prof
 
-    def decide_bet(self, view: SeatView, prof: Profile) -> Action:
+    def decide_bet(self, view: SeatView, prof: Profile, bluff: bool | None = None) -> Action:
         """Fold, check/call, bring in or bet/raise: equity (sampled only as precisely as
-        the decision needs) against the style's thresholds."""
+        the decision needs) against the style's thresholds. ``bluff``: the bluff coin,
+        drawn here unless given (:meth:`policy` gives each side)."""
         legal = view.legal
         assert legal is not None
         spot = self.spot(view)
-        bluff = self.rng.random() < self.style.bluff
+        if bluff is None:
+            bluff = self.rng.random() < self.style.bluff
         ths = self.thresholds(view, spot, bluff)
         e = 0.0 if ths is None else self.cached_equity(view, prof, ths)
         action = self.bet(view, prof, e, spot, bluff)

@@ -1,0 +1,134 @@
+"""``pokerarena bench aivat``: AIVAT against raw duplicate pairs on heads-up hold'em.
+
+Each pair of bots plays a duplicate match per betting system; every hand is corrected
+(``tournaments.aivat_engine``) and both estimates are printed over the same duplicate
+pairs, each with its 95% interval, with AIVAT minus raw (its interval must cover 0: the
+corrections have mean zero), the ratio of standard deviations and what the correction
+costs in CPU seconds per hand beside the play itself. A measure, never a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+from pokerarena.errors import UserError
+
+PAIRS = ("fixed_limit:tag:lag", "no_limit:tag:lag", "fixed_limit:call:random",
+         "no_limit:call:random", "no_limit:tag:lag!")
+"""The default cases, ``betting:bot0:bot1``; a bot written ``name!`` is black-box."""
+
+
+def register_bench(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench aivat``."""
+    p = sub.add_parser(
+        "aivat", help="AIVAT against raw duplicate pairs on heads-up hold'em: intervals, "
+        "sd ratio, CPU cost",
+        description="Plays each pair in duplicate, corrects every hand with AIVAT, and "
+        "prints raw and AIVAT chips per hand (in mbb/hand) with their 95% intervals and "
+        "standard deviations over the same pairs, AIVAT minus raw, the sd ratio, and the "
+        "CPU seconds per hand of the AIVAT pass and of the play.")
+    p.add_argument("--pair", action="append", metavar="BETTING:BOT:BOT",
+                   help="a case (repeatable; default: " + ", ".join(PAIRS) + "); a bot "
+                   "ending in '!' is treated as black-box (its policy is not read)")
+    p.add_argument("--hands", type=int, default=2000, metavar="N",
+                   help="hands per case, in duplicate pairs (default 2000)")
+    p.add_argument("--samples", type=int, default=None, metavar="M",
+                   help="draws per chance event too large to enumerate (default: the "
+                   "module's CHANCE_SAMPLES)")
+    p.add_argument("--seed", type=int, default=1, help="the matches' seed (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    p.set_defaults(func=run_aivat_bench)
+
+
+def _estimator(est: Any, sd: float, bb: int) -> dict[str, Any]:
+    k = 1000.0 / bb
+    return {"mbb_per_hand": est.value * k, "ci95": [est.lo * k, est.hi * k],
+            "sd": sd * k, "blocks": est.blocks}
+
+
+def bench_case(betting: str, bots: list[str], hands: int, seed: int,
+               samples: int | None = None) -> dict[str, Any]:
+    """One case: the row ``bench aivat`` prints (units: mbb per hand of ``bots[0]``;
+    ``sd``: of the block rates, i.e. per duplicate pair)."""
+    from pokerarena.tournaments.aivat_engine import (
+        CHANCE_SAMPLES,
+        estimates,
+        play_engine_aivat,
+    )
+
+    names = [b.rstrip("!") for b in bots]
+    declared = [not b.endswith("!") for b in bots]
+    m = play_engine_aivat("holdem", names, hands, seed, options={"betting": betting},
+                          declared=declared,
+                          samples=CHANCE_SAMPLES if samples is None else samples)
+    got = estimates(m)
+    red = got["reduction"]
+    sizes = np.bincount(m.block)
+    sd_diff = float(np.std((m.blocks("aivat") - m.blocks("raw"))[:, 0] / sizes, ddof=1))
+    n = len(m.raw)
+    return {
+        "betting": betting, "bots": names, "declared": declared, "hands": n,
+        "estimators": {"raw": _estimator(got["raw"], red.sd_raw, m.big_blind),
+                       "aivat": _estimator(got["aivat"], red.sd_reduced, m.big_blind)},
+        "aivat_minus_raw": _estimator(got["diff"], sd_diff, m.big_blind),
+        "sd_ratio": red.sd_ratio, "sd_ratio_ci95": _ratio_interval(m, seed),
+        "hands_ratio": red.sd_ratio ** 2,
+        "cpu_s_per_hand": {"play": m.cpu_play / n, "aivat": m.cpu_aivat / n},
+    }
+
+
+def _ratio_interval(m: Any, seed: int, resamples: int = 2000) -> list[float]:
+    """The sd ratio's 95% percentile bootstrap interval over the duplicate pairs (both
+    sds from the same resampled pairs: they are correlated)."""
+    sizes = np.bincount(m.block)
+    raw, cor = m.blocks("raw")[:, 0] / sizes, m.blocks("aivat")[:, 0] / sizes
+    at = np.random.default_rng([seed, 26]).integers(0, raw.size, (resamples, raw.size))
+    ratio = cor[at].std(axis=1, ddof=1) / raw[at].std(axis=1, ddof=1)
+    lo, hi = np.percentile(ratio, [2.5, 97.5])
+    return [float(lo), float(hi)]
+
+
+def _case(text: str) -> tuple[str, list[str]]:
+    parts = text.split(":")
+    if len(parts) != 3 or parts[0] not in ("fixed_limit", "no_limit", "pot_limit"):
+        raise UserError(f"--pair {text!r}: expected BETTING:BOT:BOT with BETTING one of "
+                        "fixed_limit, no_limit, pot_limit")
+    return parts[0], parts[1:]
+
+
+def run_aivat_bench(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena bench aivat``."""
+    if args.hands < 2:
+        raise UserError(f"--hands must be at least 2, got {args.hands}")
+    if args.samples is not None and args.samples < 1:
+        raise UserError(f"--samples must be at least 1, got {args.samples}")
+    rows = []
+    for text in args.pair or PAIRS:
+        betting, bots = _case(text)
+        print(f"aivat: {text} ({args.hands} hands)", file=sys.stderr, flush=True)
+        rows.append(bench_case(betting, bots, args.hands, args.seed, args.samples))
+    out = {"benchmark": "aivat", "variant": "holdem", "seed": args.seed,
+           "units": "mbb/hand of the first bot", "cases": rows}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for r in rows:
+        e = r["estimators"]
+        print(f"{r['betting']:12} {' vs '.join(r['bots']):16} {r['hands']:6} hands  "
+              f"raw {e['raw']['mbb_per_hand']:8.1f} ±{_half(e['raw']):7.1f}  "
+              f"aivat {e['aivat']['mbb_per_hand']:8.1f} ±{_half(e['aivat']):7.1f}  "
+              f"sd ratio {r['sd_ratio']:.2f} [{r['sd_ratio_ci95'][0]:.2f}, "
+              f"{r['sd_ratio_ci95'][1]:.2f}]  cpu/hand play "
+              f"{r['cpu_s_per_hand']['play'] * 1e3:.1f} ms, aivat "
+              f"{r['cpu_s_per_hand']['aivat'] * 1e3:.1f} ms")
+    return 0
+
+
+def _half(e: dict[str, Any]) -> float:
+    lo, hi = e["ci95"]
+    return float((hi - lo) / 2)

@@ -1,0 +1,488 @@
+"""AIVAT for the engine's betting games: hold'em, Omaha, stud, draw (issue 26, part 3).
+
+The estimator is ``aivat.py``'s (Burch et al., AAAI 2018): ``aivat_net = raw − Σ terms``,
+each term of mean zero given the history before it. This module walks a finished engine
+hand and supplies the terms:
+
+- **States are real engine states.** The hand's log is replayed through the played game
+  with manual dealing (``dealing = "manual"``, as the exact evaluator does), so every
+  deal is an explicit dealer action; a state is a hand the walk never mutates (each
+  alternative is a copy with one more action applied: :func:`clone`).
+- **Chance events**: every board deal, and the hole, up or replacement cards dealt in one
+  go (consecutive hole deals, with no decision between them, are one event: nobody acts
+  on the first before the second). The outcomes are every way the dealer could have dealt
+  the event's cards from the cards nobody has seen yet (the automatic deal's law: a
+  uniformly shuffled stock dealt from the top), weighted uniformly: enumerated when at
+  most :data:`EXACT_OUTCOMES` (a turn or river card, one replacement card), otherwise
+  :data:`CHANCE_SAMPLES` independent uniform draws. The draws are seeded by the match's
+  seed, the deal's number and the event's place in the hand, never by the cards dealt,
+  so their mean is an unbiased estimate of the expectation; the two hands of a duplicate
+  deal draw the same samples, so identical states correct identically. An event whose
+  cards could come from a reshuffle of the discards is not corrected (no term: still
+  unbiased).
+- **Decisions** of a seat whose bot declares its policy: the distribution is recorded
+  while the match is played (:class:`PolicyRecorder` asks ``policy(view)`` before
+  ``act(view)`` on the very view, so a bot's internal state, a Monte Carlo generator or a
+  memo, is the one its ``act`` draws with). Only the moves it declares are applied (a
+  no-limit policy over a few sizes costs a few copies, not one per legal amount). A
+  black-box seat's decisions get no term.
+
+Value functions: ``aivat_value.EquityValue`` (the default; why it is what it is: there).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerarena.arena.match import big_blind, play_match
+from pokerarena.arena.views import build_view
+from pokerarena.bots.base import SeatView, declared_policy
+from pokerarena.engine.actions import (
+    BRING_IN_KIND,
+    CALL_KIND,
+    DEAL_BOARD_KIND,
+    DEAL_HOLE_KIND,
+    DEALER,
+    FOLD_KIND,
+    PLAYER_KINDS,
+    RAISE_KIND,
+    Action,
+    EngineError,
+)
+from pokerarena.engine.game import Game
+from pokerarena.engine.keys import game_info_of
+from pokerarena.solvers.exact import TOLERANCE, move_key
+from pokerarena.tournaments.aivat import (
+    AivatError,
+    AivatMatch,
+    Correction,
+    Transition,
+    ValueFunction,
+    _bots,
+)
+from pokerarena.tournaments.aivat_value import EquityValue
+from pokerarena.tournaments.estimates import Estimate, Reduction, block_rate
+
+EXACT_OUTCOMES = 64
+"""A chance event with at most this many outcomes is enumerated (a turn or river card)."""
+CHANCE_SAMPLES = 24
+"""Independent uniform draws for a chance event with more outcomes (hole cards, flop)."""
+SALT = 26  # the chance draws' stream, apart from the deal's
+Declared = tuple[tuple[Action, float], ...]
+Deal = tuple[tuple[str, int, int], ...]  # an event's (kind, seat or -1, cards), in order
+
+
+@dataclass(frozen=True, eq=False)
+class EngineState:
+    """A hand of the walk (never mutated once made). ``seed``: the deal's seed for chance
+    draws; ``ordinal``: chance events before it; at a deal, ``deal``: what the event
+    deals; at a decision, ``declared``: the acting seat's recorded policy (None:
+    black-box)."""
+
+    hand: Any
+    seed: int = 0
+    ordinal: int = 0
+    deal: Deal = ()
+    declared: Declared | None = None
+
+
+def clone(hand: Any) -> Any:
+    """A copy of an engine hand that shares nothing mutable with it (its lists, nested
+    lists, sets and dicts are copied; the game and immutable values are shared)."""
+    new = copy.copy(hand)
+    cls = type(hand)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = _fields(cls)
+    for k in names or tuple(vars(hand)):
+        v: Any = getattr(hand, k, None)
+        t = type(v)
+        if t is list:  # a hand's lists hold scalars, or lists of scalars (per seat)
+            setattr(new, k, [x[:] for x in v] if v and type(v[0]) is list else v[:])
+        elif t is set or t is dict:
+            setattr(new, k, v.copy())
+    return new
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """The instance attributes of a hand class: the compiled (mypyc) build lists them in
+    ``__mypyc_attrs__`` and has no ``__dict__``; the Python sources' hands have a
+    ``__dict__`` and no such list (empty here: each hand's own is read)."""
+    names: set[str] = set()
+    for t in cls.__mro__:
+        names.update(getattr(t, "__mypyc_attrs__", ()))
+    return tuple(sorted(n for n in names if not n.startswith("__")))
+
+
+def _deal_action(kind: str, target: int, cards: Sequence[int]) -> Action:
+    cards = tuple(int(c) for c in cards)
+    if kind == DEAL_BOARD_KIND:
+        return Action(DEAL_BOARD_KIND, 0, cards)
+    return Action(DEAL_HOLE_KIND, 0, cards, target)
+
+
+class EngineWalk:
+    """Walks finished hands of one engine game (:class:`~.aivat.Walk`): ``game`` the
+    played one, hands replayed in ``manual``, the same game dealt by hand."""
+
+    def __init__(self, variant: str, options: dict[str, Any] | None = None, *,
+                 players: int = 2, samples: int = CHANCE_SAMPLES) -> None:
+        opts = dict(options or {})
+        self.game = Game(variant, opts)
+        self.manual = Game(variant, {**opts, "dealing": "manual"})
+        self.seats = players
+        self.samples = samples
+        self.info = game_info_of(self.game)
+        self.deck = [int(c) for c in self.manual.deck_list]
+        self.bottom = 1 if self.manual.program.dead_bottom_card else 0
+
+    def path(self, log: Sequence[tuple[int, Action]], button: int,
+             stacks: Sequence[int] | None = None, *, seed: int = 0,
+             declared: dict[int, Declared] | None = None
+             ) -> list[Transition[EngineState]]:
+        """The chance events and decisions of a finished hand, in order. ``declared``:
+        the recorded policy of each declared decision, by its index in ``log``."""
+        st = list(stacks) if stacks is not None else [self.game.variant.stakes.stack] * \
+            self.seats
+        hand = self.manual.new_hand(0, self.seats, st, button)
+        out: list[Transition[EngineState]] = []
+        ordinal, i = 0, 0
+        while i < len(log):
+            actor, action = log[i]
+            if actor == DEALER:
+                j = i + 1
+                if action.kind == DEAL_HOLE_KIND:
+                    while j < len(log) and log[j][0] == DEALER and \
+                            log[j][1].kind == DEAL_HOLE_KIND:
+                        j += 1
+                event = [a for _, a in log[i:j]]
+                deal = tuple((a.kind, int(a.target) if a.kind == DEAL_HOLE_KIND else -1,
+                              len(a.cards)) for a in event)
+                before = EngineState(hand, seed, ordinal, deal)
+                hand = clone(hand)
+                for a in event:
+                    hand.apply(_deal_action(a.kind, a.target, a.cards), DEALER)
+                ordinal += 1
+                out.append(Transition(DEALER, before, EngineState(hand, seed, ordinal)))
+                i = j
+                continue
+            i += 1
+            if action.kind not in PLAYER_KINDS or hand.is_over:
+                continue  # forced bets (posted by new_hand) and the showdown's shows
+            pol = (declared or {}).get(i - 1)
+            before = EngineState(hand, seed, ordinal, declared=pol)
+            hand = clone(hand)
+            hand.apply(action)
+            out.append(Transition(actor, before, EngineState(hand, seed, ordinal)))
+        if not hand.is_over:
+            raise AivatError(f"aivat: {self.game.variant_id}: the log ends before the hand")
+        return out
+
+    # Chance ------------------------------------------------------------------------
+    def unseen(self, state: EngineState) -> list[int]:
+        """The cards nobody has seen at ``state``, in deck order: what the dealer deals
+        from (the discards are out until a reshuffle)."""
+        seen = state.hand.seen
+        return [c for c in self.deck if c not in seen]
+
+    def deal_count(self, state: EngineState) -> int:
+        """The cards the event at ``state`` deals."""
+        return sum(k for _, _, k in state.deal)
+
+    def correctable(self, state: EngineState) -> bool:
+        """Whether the event is dealt from the unseen cards for sure (enough of them left
+        under the stock's dead bottom card: no reshuffle can feed it)."""
+        return len(self.unseen(state)) - self.bottom >= self.deal_count(state)
+
+    def _after(self, state: EngineState, cards: Sequence[int]) -> EngineState:
+        hand = clone(state.hand)
+        at = 0
+        for kind, target, k in state.deal:
+            hand.apply(_deal_action(kind, target, cards[at:at + k]), DEALER)
+            at += k
+        return EngineState(hand, state.seed, state.ordinal + 1)
+
+    def outcomes(self, state: EngineState) -> list[tuple[float, EngineState]]:
+        """Every outcome of the event at ``state`` with its probability (exact)."""
+        cards = self.unseen(state)
+        k = self.deal_count(state)
+        w = 1.0 / math.perm(len(cards), k)
+        return [(w, self._after(state, c)) for c in _orders(cards, k)]
+
+    def sampled(self, state: EngineState) -> list[tuple[float, EngineState]]:
+        """The event's outcomes: exact when at most :data:`EXACT_OUTCOMES`, else
+        ``samples`` uniform draws (1/m each) seeded by the deal and the event's place."""
+        cards = self.unseen(state)
+        k = self.deal_count(state)
+        if math.perm(len(cards), k) <= EXACT_OUTCOMES:
+            return self.outcomes(state)
+        rng = np.random.default_rng([state.seed, state.ordinal, SALT])
+        arr = np.asarray(cards)
+        m = self.samples
+        return [(1.0 / m, self._after(state, arr[rng.choice(arr.size, k, replace=False)]
+                                      .tolist())) for _ in range(m)]
+
+    # Decisions ---------------------------------------------------------------------
+    def view(self, state: EngineState) -> SeatView:
+        """What the seat to act sees (``hand_no`` 0)."""
+        return build_view(state.hand, state.hand.to_act, game_info=self.info)
+
+    def moves(self, state: EngineState) -> list[tuple[Action, EngineState]]:
+        """Every legal betting move with its state (the protocol's; the estimator
+        applies only the declared moves)."""
+        legal = state.hand.legal_actions()
+        out: list[Action] = []
+        for kind in legal.kinds:
+            if kind in (FOLD_KIND, CALL_KIND, BRING_IN_KIND):
+                out.append(Action(kind))
+            elif kind == RAISE_KIND:
+                amounts = legal.choices or range(legal.min_to, legal.max_to + 1)
+                out.extend(Action(RAISE_KIND, a) for a in amounts)
+            else:
+                raise AivatError(f"aivat: moves of kind {kind!r} are not listed")
+        return [(a, self.apply(state, a)) for a in out]
+
+    def apply(self, state: EngineState, action: Action) -> EngineState:
+        """The state after ``action`` by the seat to act."""
+        hand = clone(state.hand)
+        try:
+            hand.apply(action)
+        except EngineError as exc:
+            raise AivatError(f"aivat: a declared {action} is not legal: {exc}") from None
+        return EngineState(hand, state.seed, state.ordinal)
+
+
+def _orders(cards: list[int], k: int) -> list[list[int]]:
+    import itertools
+
+    return [list(c) for c in itertools.permutations(cards, k)]
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a hand: who moved (a seat or DEALER), its values per seat."""
+
+    actor: int
+    values: tuple[float, ...]
+
+
+@dataclass
+class EngineAivat:
+    """AIVAT over an :class:`EngineWalk` with a value function fixed in code."""
+
+    walk: EngineWalk
+    value: ValueFunction[EngineState]
+    terms: list[Term] = field(default_factory=list)
+
+    def _mean(self, pairs: Sequence[tuple[float, EngineState]]) -> list[float]:
+        out = [0.0] * self.walk.seats
+        for w, st in pairs:
+            for s, x in enumerate(self.value(st)):
+                out[s] += w * x
+        return out
+
+    def chance_term(self, t: Transition[EngineState]) -> tuple[float, ...] | None:
+        """``v(h·c) − E_c'[v(h·c')]`` at a deal (None: not correctable)."""
+        if not self.walk.correctable(t.before):
+            return None
+        mean = self._mean(self.walk.sampled(t.before))
+        return tuple(x - m for x, m in zip(self.value(t.after), mean, strict=True))
+
+    def action_term(self, t: Transition[EngineState], played: Action
+                    ) -> tuple[float, ...] | None:
+        """``v(h·a) − Σ π(a') v(h·a')`` at a declared decision (None: black-box)."""
+        pol = t.before.declared
+        if pol is None:
+            return None
+        merged: dict[tuple[Any, ...], tuple[Action, float]] = {}
+        for a, p in pol:
+            if not p >= 0.0:
+                raise AivatError(f"aivat: a declared probability {p} of {a}")
+            key = move_key(a)
+            merged[key] = (a, merged.get(key, (a, 0.0))[1] + float(p))
+        total = sum(p for _, p in merged.values())
+        if abs(total - 1.0) > TOLERANCE:
+            raise AivatError(f"aivat: declared probabilities sum to {total!r}, not 1")
+        mine = move_key(played)
+        if mine not in merged:
+            raise AivatError(f"aivat: {played} was played but not declared")
+        pairs = [(p, t.after if key == mine else self.walk.apply(t.before, a))
+                 for key, (a, p) in merged.items() if p > 0.0]
+        mean = self._mean(pairs)
+        return tuple(x - m for x, m in zip(self.value(t.after), mean, strict=True))
+
+    def correct(self, path: Sequence[Transition[EngineState]],
+                played: Sequence[Action | None]) -> Correction:
+        """The summed terms of one hand (``played[k]``: the action of path step ``k``);
+        each term is kept in :attr:`terms` (cleared per hand)."""
+        seats = self.walk.seats
+        sums = {"chance": [0.0] * seats, "action": [0.0] * seats}
+        self.terms = []
+        for t, a in zip(path, played, strict=True):
+            if t.actor == DEALER:
+                got, into = self.chance_term(t), sums["chance"]
+            else:
+                assert a is not None
+                got, into = self.action_term(t, a), sums["action"]
+            if got is None:
+                continue
+            self.terms.append(Term(t.actor, got))
+            for s, x in enumerate(got):
+                into[s] += x
+        return Correction(tuple(sums["chance"]), tuple(sums["action"]))
+
+    def hand(self, hand: Any, *, seed: int = 0, declared: dict[int, Declared] | None = None
+             ) -> tuple[Correction, tuple[float, ...]]:
+        """The correction and ``aivat_net`` per seat of a finished (played) hand."""
+        log = list(hand.log)
+        path = self.walk.path(log, hand.button, _start_by_seat(hand), seed=seed,
+                              declared=declared)
+        played = [None if t.actor == DEALER else _played(t) for t in path]
+        corr = self.correct(path, played)
+        return corr, corr.net([float(d) for d in hand.result().deltas])
+
+
+def _start_by_seat(hand: Any) -> list[int]:
+    """The stacks each seat started the hand with."""
+    return [int(hand.start[hand.pos_of[s]]) for s in range(hand.n)]
+
+
+def _played(t: Transition[EngineState]) -> Action:
+    """The action of a decision step: the last entry of its after-state's log."""
+    return t.after.hand.log[len(t.before.hand.log)][1]
+
+
+# Recording declared policies while playing -------------------------------------------
+class PolicyRecorder:
+    """A declared bot as the table sees it: ``act(view)`` first reads ``policy(view)`` on
+    the same view and keeps it, then draws from the bot. Everything else is the bot's."""
+
+    def __init__(self, bot: Any) -> None:
+        fn = declared_policy(bot)
+        if fn is None:
+            raise AivatError(f"aivat: {getattr(bot, 'name', bot)!r} declares no policy")
+        self.bot, self._policy = bot, fn
+        self.name = str(getattr(bot, "name", "bot"))
+        self.kept: list[Declared] = []
+
+    def act(self, view: SeatView) -> Action:
+        self.kept.append(tuple((a, float(p)) for a, p in self._policy(view)))
+        return self.bot.act(view)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+
+@dataclass(frozen=True)
+class EngineAivatMatch(AivatMatch):
+    """:class:`~.aivat.AivatMatch` of an engine game, with the CPU seconds of the play and
+    of the AIVAT computation, and the big blind (the unit of mbb)."""
+
+    big_blind: int = 1
+    cpu_play: float = 0.0
+    cpu_aivat: float = 0.0
+
+
+def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: int, *,
+                      options: dict[str, Any] | None = None,
+                      value: ValueFunction[EngineState] | None = None,
+                      duplicate: bool = True, declared: Sequence[bool] | None = None,
+                      samples: int = CHANCE_SAMPLES) -> EngineAivatMatch:
+    """Play ``hands`` hands of two bots (duplicate pairs by default) and correct each.
+
+    ``declared[j]``: whether entrant ``j``'s policy is read (default: whenever its bot
+    declares one); the others are black-box. ``value``: default :class:`EquityValue`.
+    Blocks are duplicate pairs (or two consecutive hands without duplicate)."""
+    if len(entrants) != 2:
+        raise AivatError("aivat: two bots (heads-up matches)")
+    walk = EngineWalk(variant, options, samples=samples)
+    est = EngineAivat(walk, value if value is not None else EquityValue(walk.game))
+    bots = _bots(entrants, seed)
+    use = [declared_policy(b) is not None for b in bots] if declared is None \
+        else list(declared)
+    seated: list[Any] = [PolicyRecorder(b) if u else b for b, u in zip(bots, use, strict=True)]
+    rec = _Recording(seated)
+    raw: list[list[float]] = []
+    net: list[list[float]] = []
+    rotations = 2 if duplicate else 1
+    clock = [0.0]
+
+    def on_hand(no: int, hand: Any, seat_of: list[int]) -> None:
+        t0 = time.process_time()
+        pols = rec.take(seat_of)
+        _, got = est.hand(hand, seed=_deal_seed(seed, no // rotations), declared=pols)
+        deltas = [float(d) for d in hand.result().deltas]
+        raw.append([deltas[s] for s in seat_of])
+        net.append([got[s] for s in seat_of])
+        clock[0] += time.process_time() - t0
+
+    n = hands + hands % 2
+    t0 = time.process_time()
+    play_match(walk.game, seated, n, seed, duplicate=duplicate, on_hand=on_hand,
+               on_decision=rec.on_decision)
+    total = time.process_time() - t0
+    names = tuple(str(getattr(b, "name", f"bot{j}")) for j, b in enumerate(bots))
+    return EngineAivatMatch(walk.game.variant_id, names, duplicate, np.asarray(raw),
+                            np.asarray(net), np.arange(len(raw)) // 2,
+                            big_blind(walk.game), total - clock[0], clock[0])
+
+
+def _deal_seed(seed: int, deal: int) -> int:
+    """The chance draws' seed of a deal: the match's seed and the deal's number only."""
+    return int(np.random.SeedSequence([seed, deal, SALT]).generate_state(1)[0])
+
+
+class _Recording:
+    """Pairs each recorder's kept policies with the log index of its decisions."""
+
+    def __init__(self, seated: Sequence[Any]) -> None:
+        self.seated = seated
+        self.at: dict[int, list[tuple[int, bool]]] = {}  # seat -> (log index, faulted)
+
+    def on_decision(self, d: Any) -> None:
+        self.at.setdefault(d.seat, []).append((d.index, d.fault is not None))
+
+    def take(self, seat_of: Sequence[int]) -> dict[int, Declared]:
+        out: dict[int, Declared] = {}
+        for j, bot in enumerate(self.seated):
+            if not isinstance(bot, PolicyRecorder):
+                continue
+            steps = self.at.get(seat_of[j], [])
+            if len(steps) != len(bot.kept):
+                raise AivatError(f"aivat: {bot.name!r} was asked {len(bot.kept)} times "
+                                 f"for {len(steps)} decisions")
+            for (index, faulted), pol in zip(steps, bot.kept, strict=True):
+                if not faulted:  # a fallback action was drawn from no declared policy
+                    out[index] = pol
+            bot.kept = []
+        self.at = {}
+        return out
+
+
+# Estimates --------------------------------------------------------------------------
+def estimates(match: AivatMatch, entrant: int = 0) -> dict[str, Any]:
+    """Chips per hand of ``entrant``: ``raw`` and ``aivat`` with Student's 95% intervals
+    over the blocks (duplicate pairs), ``diff`` (aivat − raw: covers 0 when unbiased),
+    and ``reduction`` (sd of the AIVAT block rates over the raw ones)."""
+    sizes = np.bincount(match.block)
+    raw, cor = match.blocks("raw")[:, entrant], match.blocks("aivat")[:, entrant]
+    red: Reduction = match.reduction(entrant)
+    diff: Estimate = block_rate(cor - raw, sizes)
+    return {"raw": block_rate(raw, sizes), "aivat": block_rate(cor, sizes), "diff": diff,
+            "reduction": red}
+
+
+__all__ = ["CHANCE_SAMPLES", "EXACT_OUTCOMES", "EngineAivat", "EngineAivatMatch",
+           "EngineState", "EngineWalk", "EquityValue", "PolicyRecorder", "Term", "clone",
+           "estimates", "play_engine_aivat"]
+

@@ -1,0 +1,201 @@
+"""AIVAT on hold'em (issue 26, part 3): shown unbiased before shown small.
+
+First each kind of term, exactly: at a deal whose outcomes are enumerated, the terms of
+every outcome average to zero under the deal's law; at a declared decision, the terms of
+every declared move average to zero under the policy; a sampled deal's expectation is
+unbiased over its seeds, against an expectation computed exactly. Then whole matches:
+at a truth known to be zero (two copies of one bot) AIVAT's 95% interval covers it, and
+AIVAT minus raw covers zero; last, AIVAT's standard deviation is below raw's."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pokerarena.arena.match import play_match
+from pokerarena.bots.registry import make_bot
+from pokerarena.engine.actions import DEALER, Action
+from pokerarena.engine.game import Game
+from pokerarena.tournaments.aivat import AivatError, Transition
+from pokerarena.tournaments.aivat_engine import (
+    EngineAivat,
+    EngineState,
+    EngineWalk,
+    clone,
+    estimates,
+    play_engine_aivat,
+)
+from pokerarena.tournaments.aivat_value import EquityValue, NoiseValue
+
+SYSTEMS = ["fixed_limit", "no_limit"]
+
+
+def _hands(betting: str, bots: list[str], count: int, seed: int) -> list[Any]:
+    """Finished hands of a seeded match (automatic dealing), kept whole."""
+    out: list[Any] = []
+    play_match(Game("holdem", {"betting": betting}), bots, count, seed,
+               on_hand=lambda _no, hand, _seats: out.append(hand))
+    return out
+
+
+def _path(walk: EngineWalk, hand: Any, seed: int = 5) -> list[Transition[EngineState]]:
+    stacks = [int(hand.start[hand.pos_of[s]]) for s in range(hand.n)]
+    return walk.path(list(hand.log), hand.button, stacks, seed=seed)
+
+
+def test_clone_shares_nothing_mutable():
+    walk = EngineWalk("holdem", {"betting": "fixed_limit"})
+    hand = _hands("fixed_limit", ["call", "call"], 1, 3)[0]
+    path = _path(walk, hand)
+    before = path[len(path) // 2].before.hand
+    log, committed = list(before.log), list(before.committed)
+    copy = clone(before)
+    while not copy.is_over:
+        copy.apply(Action("cc") if copy.to_act != DEALER else walk_deal(walk, copy))
+    assert list(before.log) == log and list(before.committed) == committed
+    assert not before.is_over
+
+
+def walk_deal(walk: EngineWalk, hand: Any) -> Action:
+    """The manual dealer's next deal: the first unseen cards the hand is owed."""
+    legal = hand.legal_actions()
+    unseen = [c for c in walk.deck if c not in hand.seen]
+    if legal.deal_to:
+        seat = legal.deal_to[0]
+        return Action("dh", 0, tuple(unseen[:hand.owed_to(seat)]), seat)
+    return Action("db", 0, tuple(unseen[:legal.deal_board]))
+
+
+# Each term, exactly ------------------------------------------------------------------
+@pytest.mark.parametrize("betting", SYSTEMS)
+def test_enumerated_chance_terms_average_to_zero_over_every_outcome(betting):
+    """Turn and river: every card that could have come, each with its probability; the
+    terms (real value function and a deliberately wrong one) sum to zero, per seat."""
+    walk = EngineWalk("holdem", {"betting": betting})
+    game = walk.game
+    hands = [h for h in _hands(betting, ["call", "call"], 4, 11) if len(h.board) == 5]
+    assert hands
+    for value in (EquityValue(game), NoiseValue()):
+        est = EngineAivat(walk, value)
+        checked = 0
+        for hand in hands[:2]:
+            for t in _path(walk, hand):
+                if t.actor != DEALER or t.before.hand.board == []:
+                    continue
+                outcomes = walk.sampled(t.before)
+                if len(outcomes) != len(walk.outcomes(t.before)):
+                    continue  # the flop: sampled (next test)
+                assert math.isclose(sum(w for w, _ in outcomes), 1.0, abs_tol=1e-12)
+                played = [o for _, o in outcomes if o.hand.board == t.after.hand.board]
+                assert len(played) == 1  # the card that came is one of the outcomes
+                total = np.zeros(2)
+                for w, o in outcomes:
+                    term = est.chance_term(Transition(DEALER, t.before, o))
+                    assert term is not None
+                    total += w * np.asarray(term)
+                assert np.allclose(total, 0.0, atol=1e-9), total
+                checked += 1
+        assert checked >= 4
+
+
+def test_a_declared_decision_term_averages_to_zero_under_the_policy():
+    """No limit, the random bot to act: every raise size it declares is applied, and the
+    policy-weighted terms are exactly zero; a move it did not declare is refused."""
+    walk = EngineWalk("holdem", {"betting": "no_limit"})
+    bot = make_bot("random", 1)
+    hand = _hands("no_limit", ["call", "call"], 1, 4)[0]
+    est = EngineAivat(walk, EquityValue(walk.game))
+    decisions = [t for t in _path(walk, hand) if t.actor != DEALER]
+    assert decisions
+    for t in decisions[:3]:
+        pol = tuple((a, float(p)) for a, p in bot.policy(walk.view(t.before)))
+        assert len(pol) > 2  # fold or check, call, and many amounts
+        before = EngineState(t.before.hand, t.before.seed, t.before.ordinal, declared=pol)
+        total = np.zeros(2)
+        for a, p in pol:
+            term = est.action_term(Transition(t.actor, before, walk.apply(before, a)), a)
+            assert term is not None and math.isclose(sum(term), 0.0, abs_tol=1e-9)
+            total += p * np.asarray(term)
+        assert np.allclose(total, 0.0, atol=1e-9), total
+    t = decisions[0]
+    only_fold = EngineState(t.before.hand, declared=((Action("f"), 1.0),))
+    with pytest.raises(AivatError, match="not declared"):
+        est.action_term(Transition(t.actor, only_fold, t.after), Action("cc"))
+
+
+class _BoardValue:
+    """A cheap value of the board alone, to compute a flop's expectation exactly."""
+
+    @staticmethod
+    def of(board: list[int]) -> float:
+        return float(sum(c * c for c in board) % 97)
+
+    def __call__(self, state: EngineState, /) -> tuple[float, float]:
+        x = self.of([int(c) for c in state.hand.board])
+        return (x, -x)
+
+
+def test_a_sampled_deal_is_unbiased_over_its_seeds():
+    """The flop has too many outcomes to enumerate: each deal draws its own samples
+    (from its seed, not from the cards that came), and their mean over many seeds covers
+    the exact expectation (all C(48, 3) flops) with its 95% interval."""
+    walk = EngineWalk("holdem", {"betting": "fixed_limit"}, samples=6)
+    hand = _hands("fixed_limit", ["call", "call"], 1, 2)[0]
+    flop = next(t for t in _path(walk, hand) if t.actor == DEALER and
+                t.before.deal and t.before.deal[0][0] == "db")
+    unseen = walk.unseen(flop.before)
+    assert len(unseen) == 48 and walk.deal_count(flop.before) == 3
+    exact = np.mean([_BoardValue.of(list(c)) for c in itertools.combinations(unseen, 3)])
+    means = []
+    for seed in range(300):
+        before = EngineState(flop.before.hand, seed, flop.before.ordinal, flop.before.deal)
+        outcomes = walk.sampled(before)
+        assert len(outcomes) == 6
+        means.append(sum(w * _BoardValue()(o)[0] for w, o in outcomes))
+    boards = [[o.hand.board for _, o in walk.sampled(EngineState(
+        flop.before.hand, s, flop.before.ordinal, flop.before.deal))] for s in (0, 0, 1)]
+    assert boards[0] == boards[1] != boards[2]  # a fixed function of the seed
+    m, se = float(np.mean(means)), float(np.std(means, ddof=1) / math.sqrt(len(means)))
+    assert abs(m - exact) <= 1.96 * se, (m, exact, se)
+    assert se > 0
+
+
+# Whole matches ------------------------------------------------------------------------
+def test_two_copies_of_one_bot_a_known_truth_of_zero():
+    """random against random, duplicate fixed limit: each entrant's value is exactly 0
+    (the seats are exchangeable); AIVAT's 95% interval covers it, and so does that of
+    AIVAT minus raw (the terms have mean zero)."""
+    m = play_engine_aivat("holdem", ["random", "random"], 1200, 7,
+                          options={"betting": "fixed_limit"}, samples=6)
+    got = estimates(m)
+    assert got["aivat"].lo <= 0.0 <= got["aivat"].hi, got["aivat"]
+    assert got["diff"].lo <= 0.0 <= got["diff"].hi, got["diff"]
+    assert np.allclose(m.aivat.sum(axis=1), 0.0, atol=1e-6)  # zero-sum, hand by hand
+
+
+@pytest.mark.parametrize("betting,hands", [("fixed_limit", 1600), ("no_limit", 400)])
+def test_aivat_is_unbiased_and_narrower_for_call_against_random(betting, hands):
+    """call against random: AIVAT minus raw covers zero; in fixed limit AIVAT's
+    standard deviation over the duplicate pairs is well below raw's."""
+    m = play_engine_aivat("holdem", ["call", "random"], hands, 5,
+                          options={"betting": betting}, samples=6)
+    got = estimates(m)
+    assert got["diff"].lo <= 0.0 <= got["diff"].hi, got["diff"]
+    assert got["raw"].hands == hands
+    if betting == "fixed_limit":
+        assert got["reduction"].sd_ratio < 0.75, got["reduction"]
+
+
+def test_a_black_box_seat_gets_chance_terms_only():
+    """random declares nothing here: its decisions get no term, the hand still corrects
+    (AIVAT minus raw covers zero) and the recorder reads only the declared seat."""
+    m = play_engine_aivat("holdem", ["call", "random"], 300, 9,
+                          options={"betting": "fixed_limit"}, declared=[True, False],
+                          samples=6)
+    got = estimates(m)
+    assert got["diff"].lo <= 0.0 <= got["diff"].hi, got["diff"]
+    assert not np.allclose(m.aivat, m.raw)  # the chance terms did correct it
