@@ -10,7 +10,7 @@ from pokerarena.errors import UserError
 
 # Subcommand modules under pokerarena.commands; each has register(subparsers).
 COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve",
-                   "tournaments", "studies", "study", "sheets", "exact")
+                   "tournaments", "studies", "study", "sheets", "exact", "solve", "exploit")
 
 
 def build_parser() -> argparse.ArgumentParser:

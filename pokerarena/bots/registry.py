@@ -111,6 +111,8 @@ def make_bot(spec: str, seed: int | None = None, **extra: Any) -> Any:
     """Build the bot a spec names; its ``name`` becomes the spec when it has none. A
     ``seed`` option in the spec replaces ``seed``."""
     target, options = parse_spec(spec)
+    if target.startswith("cfr:"):   # cfr:PATH plays a strategy file (docs/exact.md)
+        target, options["path"] = "pokerarena.bots.simple.strategy_bot:StrategyBot", target[4:]
     options.update(extra)
     seed = options.pop("seed", seed)  # a seed in the spec wins over the table's
     if target.startswith(("http://", "https://")):
