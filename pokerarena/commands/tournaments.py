@@ -18,7 +18,7 @@ from pokerarena.tournaments.sequential import (
     play_batch,
     run_test,
 )
-from pokerarena.tournaments.sprt import Sprt
+from pokerarena.tournaments.sprt import DEFAULT_H1, Sprt
 from pokerarena.tournaments.standings import SEGMENT_DEALS
 
 BAR = 30
@@ -37,7 +37,8 @@ def register(sub: Any) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--bots", required=True, metavar="NEW,OLD")
     p.add_argument("--h0", type=float, default=0.0, help="mbb/hand under H0 (default 0)")
-    p.add_argument("--h1", type=float, default=50.0, help="mbb/hand under H1 (default 50)")
+    p.add_argument("--h1", type=float, default=DEFAULT_H1,
+                   help=f"mbb/hand under H1 (default {DEFAULT_H1:g})")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="P(accept H1) when H0 is true (default 0.05)")
     p.add_argument("--beta", type=float, default=0.05,

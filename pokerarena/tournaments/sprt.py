@@ -28,6 +28,8 @@ from pokerarena.tournaments.estimates import block_rate
 from pokerarena.tournaments.sequential_interval import FIXED, METHOD, sequential_interval
 
 MIN_PAIRS = 40
+DEFAULT_H1 = 50.0
+"""``pokerarena sprt``'s H1 in mbb/hand when the user names none."""
 
 
 def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
