@@ -416,6 +416,7 @@ def main() -> int:
                   "see docs/scaling.md).")
     _census_line()
     demo_tournament.live_sprt(console, *_sprt_pair(bots))
+    demo_tournament.three_ways(console)
     report = demo_study.run(console, DATA, bots, lines=5)
     demo_tournament.painted(console, DATA)
     console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"

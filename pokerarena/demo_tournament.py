@@ -1,5 +1,6 @@
 """The demo's tournament part: ratings with intervals and the duplicate gain of the run
-just played, a sequential test between two bots decided live, and a short painted-poker
+just played, a sequential test between two bots decided live, one match judged three
+ways (raw duplicate pairs, all-in settlement, AIVAT), and a short painted-poker
 tournament of its built-in bots with a game's score sheet."""
 
 from __future__ import annotations
@@ -89,6 +90,40 @@ def live_sprt(console: Console, new: str, old: str, h1: float = 100.0) -> dict[s
 PAINTED = {"kind": "tournament", "name": "demo-painted", "seed": 2026, "seats": 3,
            "bots": ["random", "rule", "sim"], "hands": 6, "unit_hands": 3, "duplicate": True,
            "games": [{"variant": "painted", "options": {"jokers": 1, "max_cards": 4}}]}
+
+
+def three_ways(console: Console, bots: tuple[str, str] = ("tag", "lag"), hands: int = 1000,
+               target_mbb: float = 10.0) -> dict[str, Any]:
+    """One no-limit duplicate match of ``bots`` judged by the raw pairs, all-in equity
+    settlement and AIVAT on the same hands, each with its interval, its sd per pair and
+    the hands it would need for a ±``target_mbb`` interval (docs/tournaments.md, "AIVAT
+    on hold'em")."""
+    from pokerarena.bench.aivat_bench import bench_case
+
+    t0 = time.perf_counter()
+    with console.status(f"AIVAT: {hands:,} hands of {bots[0]} v {bots[1]}, no limit..."):
+        row = bench_case("no_limit", list(bots), hands, seed=2026)
+    t = Table(title=f"One match judged three ways: {bots[0]} v {bots[1]}, no-limit hold'em, "
+              f"{row['hands']:,} hands in duplicate pairs (mbb/hand of {bots[0]})")
+    for col in ("estimator", "mbb/hand", "95% interval", "sd per pair",
+                f"hands for ±{target_mbb:g}"):
+        t.add_column(col, justify="left" if col == "estimator" else "right")
+    for name, label in (("raw", "raw pairs"), ("allin", "all-in equity"),
+                        ("aivat", "AIVAT")):
+        e = row["estimators"][name]
+        need = 2 * (1.96 * e["sd"] / target_mbb) ** 2  # two hands a pair
+        t.add_row(label, f"{e['mbb_per_hand']:,.0f}",
+                  f"[{e['ci95'][0]:,.0f}, {e['ci95'][1]:,.0f}]", f"{e['sd']:,.0f}",
+                  f"{need:,.0f}")
+    console.print(t)
+    lo, hi = row["aivat_minus_raw"]["ci95"]
+    console.print(f"AIVAT's sd over the raw pairs' {row['sd_ratio']:.2f} "
+                  f"[{row['sd_ratio_ci95'][0]:.2f}, {row['sd_ratio_ci95'][1]:.2f}]; "
+                  f"AIVAT − raw {row['aivat_minus_raw']['mbb_per_hand']:,.0f} "
+                  f"[{lo:,.0f}, {hi:,.0f}] (AIVAT is unbiased: this interval covers 0 "
+                  "95% of the time); "
+                  f"{time.perf_counter() - t0:.0f} s.")
+    return row
 
 
 def painted(console: Console, data: Any) -> str:

@@ -199,3 +199,42 @@ def test_a_black_box_seat_gets_chance_terms_only():
     got = estimates(m)
     assert got["diff"].lo <= 0.0 <= got["diff"].hi, got["diff"]
     assert not np.allclose(m.aivat, m.raw)  # the chance terms did correct it
+
+
+def test_the_all_in_column_settles_each_duplicate_deal_together():
+    """The match keeps all-in settlement beside raw and AIVAT on the same hands: a hand
+    whose deal saw no runout keeps its raw chips, a settled one is still zero-sum, and
+    the two hands of a deal are settled at their shared point (recomputed here)."""
+    from pokerarena.tournaments.variance import EQUITY_SAMPLES, allin_board, settle_deal
+
+    kept: list[Any] = []
+    import pokerarena.tournaments.aivat_engine as engine
+
+    real = engine.settle_deal
+
+    def spy(hands: list[Any], **kw: Any) -> list[Any]:
+        kept.append(list(hands))
+        return real(hands, **kw)
+
+    engine.settle_deal = spy
+    try:
+        m = play_engine_aivat("holdem", ["maniac", "call"], 120, 4,
+                              options={"betting": "no_limit"}, samples=4)
+    finally:
+        engine.settle_deal = real
+    assert m.allin is not None and m.allin.shape == m.raw.shape
+    assert np.allclose(m.allin.sum(axis=1), 0.0, atol=1e-6)
+    assert len(kept) == len(m.raw) // 2 and all(len(d) == 2 for d in kept)
+    changed = 0
+    for d, hands in enumerate(kept):
+        if all(allin_board(h) is None for h in hands):
+            assert np.allclose(m.allin[2 * d: 2 * d + 2], m.raw[2 * d: 2 * d + 2])
+        again = settle_deal(hands, samples=EQUITY_SAMPLES, seed=engine._deal_seed(4, d))
+        for k, eq in enumerate(again):
+            row = m.allin[2 * d + k]
+            if eq is not None:
+                changed += 1
+                assert sorted(np.round(row, 6)) == sorted(np.round(eq, 6))
+    assert changed > 0  # maniac against call goes all in often
+    got = estimates(m)
+    assert got["allin"].hands == len(m.raw) and got["allin_reduction"].sd_ratio > 0

@@ -74,9 +74,12 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     return {
         "betting": betting, "bots": names, "declared": declared, "hands": n,
         "estimators": {"raw": _estimator(got["raw"], red.sd_raw, m.big_blind),
+                       "allin": _estimator(got["allin"], got["allin_reduction"].sd_reduced,
+                                           m.big_blind),
                        "aivat": _estimator(got["aivat"], red.sd_reduced, m.big_blind)},
         "aivat_minus_raw": _estimator(got["diff"], sd_diff, m.big_blind),
         "sd_ratio": red.sd_ratio, "sd_ratio_ci95": _ratio_interval(m, seed),
+        "allin_sd_ratio": got["allin_reduction"].sd_ratio,
         "hands_ratio": red.sd_ratio ** 2,
         "cpu_s_per_hand": {"play": m.cpu_play / n, "aivat": m.cpu_aivat / n},
     }
@@ -121,6 +124,7 @@ def run_aivat_bench(args: argparse.Namespace) -> int:
         e = r["estimators"]
         print(f"{r['betting']:12} {' vs '.join(r['bots']):16} {r['hands']:6} hands  "
               f"raw {e['raw']['mbb_per_hand']:8.1f} ±{_half(e['raw']):7.1f}  "
+              f"all-in {e['allin']['mbb_per_hand']:8.1f} ±{_half(e['allin']):7.1f}  "
               f"aivat {e['aivat']['mbb_per_hand']:8.1f} ±{_half(e['aivat']):7.1f}  "
               f"sd ratio {r['sd_ratio']:.2f} [{r['sd_ratio_ci95'][0]:.2f}, "
               f"{r['sd_ratio_ci95'][1]:.2f}]  cpu/hand play "

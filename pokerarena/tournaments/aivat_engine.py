@@ -20,6 +20,9 @@ hand and supplies the terms:
   deal draw the same samples, so identical states correct identically. An event whose
   cards could come from a reshuffle of the discards is not corrected (no term: still
   unbiased).
+- **All-in settlement** rides along for comparison: each deal's hands are settled at
+  equity together (``variance.settle_deal``), so a match reports raw, all-in and AIVAT
+  on the same hands.
 - **Decisions** of a seat whose bot declares its policy: the distribution is recorded
   while the match is played (:class:`PolicyRecorder` asks ``policy(view)`` before
   ``act(view)`` on the very view, so a bot's internal state, a Monte Carlo generator or a
@@ -68,7 +71,8 @@ from pokerarena.tournaments.aivat import (
     _bots,
 )
 from pokerarena.tournaments.aivat_value import EquityValue
-from pokerarena.tournaments.estimates import Estimate, Reduction, block_rate
+from pokerarena.tournaments.estimates import Estimate, Reduction, block_rate, reduction
+from pokerarena.tournaments.variance import EQUITY_SAMPLES, settle_deal
 
 EXACT_OUTCOMES = 64
 """A chance event with at most this many outcomes is enumerated (a turn or river card)."""
@@ -391,6 +395,19 @@ class EngineAivatMatch(AivatMatch):
     big_blind: int = 1
     cpu_play: float = 0.0
     cpu_aivat: float = 0.0
+    allin: np.ndarray | None = None
+    """Per hand and entrant: the chips with all-in runouts settled at equity, both hands
+    of a duplicate deal at the point they share (``tournaments.variance.settle_deal``)."""
+
+    def blocks(self, which: str = "aivat") -> np.ndarray:
+        """Block totals, ``[blocks, entrants]``: ``raw``, ``aivat`` or ``allin``."""
+        if which != "allin":
+            return super().blocks(which)
+        if self.allin is None:
+            raise AivatError("aivat: this match kept no all-in settlement")
+        out = np.zeros((int(self.block.max()) + 1, self.allin.shape[1]))
+        np.add.at(out, self.block, self.allin)
+        return out
 
 
 def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: int, *,
@@ -414,6 +431,8 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
     rec = _Recording(seated)
     raw: list[list[float]] = []
     net: list[list[float]] = []
+    allin: list[list[float]] = []
+    deal: list[tuple[Any, list[int]]] = []  # the hands of the deal being played
     rotations = 2 if duplicate else 1
     clock = [0.0]
 
@@ -424,6 +443,14 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
         deltas = [float(d) for d in hand.result().deltas]
         raw.append([deltas[s] for s in seat_of])
         net.append([got[s] for s in seat_of])
+        deal.append((hand, seat_of))
+        if len(deal) == rotations:  # the deal is complete: settle its runouts together
+            settled = settle_deal([h for h, _ in deal], samples=EQUITY_SAMPLES,
+                                  seed=_deal_seed(seed, no // rotations))
+            for (h, seats), eq in zip(deal, settled, strict=True):
+                d = eq if eq is not None else [float(x) for x in h.result().deltas]
+                allin.append([float(d[s]) for s in seats])
+            deal.clear()
         clock[0] += time.process_time() - t0
 
     n = hands + hands % 2
@@ -434,7 +461,8 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
     names = tuple(str(getattr(b, "name", f"bot{j}")) for j, b in enumerate(bots))
     return EngineAivatMatch(walk.game.variant_id, names, duplicate, np.asarray(raw),
                             np.asarray(net), np.arange(len(raw)) // 2,
-                            big_blind(walk.game), total - clock[0], clock[0])
+                            big_blind(walk.game), total - clock[0], clock[0],
+                            np.asarray(allin))
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -478,8 +506,13 @@ def estimates(match: AivatMatch, entrant: int = 0) -> dict[str, Any]:
     raw, cor = match.blocks("raw")[:, entrant], match.blocks("aivat")[:, entrant]
     red: Reduction = match.reduction(entrant)
     diff: Estimate = block_rate(cor - raw, sizes)
-    return {"raw": block_rate(raw, sizes), "aivat": block_rate(cor, sizes), "diff": diff,
-            "reduction": red}
+    out = {"raw": block_rate(raw, sizes), "aivat": block_rate(cor, sizes), "diff": diff,
+           "reduction": red}
+    if isinstance(match, EngineAivatMatch) and match.allin is not None:
+        settled = match.blocks("allin")[:, entrant]
+        out["allin"] = block_rate(settled, sizes)
+        out["allin_reduction"] = reduction(raw, settled, sizes)
+    return out
 
 
 __all__ = ["CHANCE_SAMPLES", "EXACT_OUTCOMES", "EngineAivat", "EngineAivatMatch",

@@ -8,8 +8,9 @@ import json
 from typing import Any
 
 from pokerarena.engine import Game
+from pokerarena.tournaments.variance import EQUITY_SAMPLES
 
-EQUITY_SAMPLES = 4000  # Monte Carlo boards per all-in runout (standard error ~0.6%)
+__all__ = ["EQUITY_SAMPLES", "big_blind_unit", "game_columns"]
 
 
 def big_blind_unit(game: Game) -> int:
