@@ -5,7 +5,9 @@ A bot spec is one of
 - a registered name: ``tag``, ``equity`` ... (``pokerarena bots`` lists them);
 - a Python path ``package.module:Class`` (the class is called with ``seed=`` when it
   takes one, and with the spec's keyword options);
-- an adapter URL: ``http://host:port/path`` (:mod:`pokerarena.bots.adapters.http`).
+- an adapter URL: ``http://host:port/path`` (:mod:`pokerarena.bots.adapters.http`); the
+  adapter's options ``hooks`` and ``policy`` may follow in its query
+  (``http://host:port/act?policy=true``), any other query parameter is the endpoint's.
 
 Keyword options follow a ``?`` as ``key=value`` pairs joined by ``&``:
 ``tag?samples=300``, ``mybots.deep:Bot?depth=3&style=calm``. Values are read as int,
@@ -116,9 +118,12 @@ def make_bot(spec: str, seed: int | None = None, **extra: Any) -> Any:
     options.update(extra)
     seed = options.pop("seed", seed)  # a seed in the spec wins over the table's
     if target.startswith(("http://", "https://")):
-        from pokerarena.bots.adapters.http import HttpBot
+        from pokerarena.bots.adapters.http import http_bot
 
-        return HttpBot(target, **options)
+        try:  # the URL's own options (?hooks=true&policy=true): docs/bots.md
+            return http_bot(target, **options)
+        except (TypeError, ValueError) as exc:
+            raise BotSpecError(f"{spec}: {exc}") from None
     path = REGISTRY[target][0] if target in REGISTRY else target
     cls = load_class(path)
     try:

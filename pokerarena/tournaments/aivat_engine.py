@@ -377,10 +377,18 @@ class PolicyRecorder:
             raise AivatError(f"aivat: {getattr(bot, 'name', bot)!r} declares no policy")
         self.bot, self._policy = bot, fn
         self.name = str(getattr(bot, "name", "bot"))
-        self.kept: list[Declared] = []
+        self.kept: list[Declared | None] = []
 
     def act(self, view: SeatView) -> Action:
-        self.kept.append(tuple((a, float(p)) for a, p in self._policy(view)))
+        """Record the declared distribution, then play. A declaration that cannot be
+        read (a remote bot's bad answer: ``ValueError``) costs only this decision's term:
+        whether a term is used is settled before the action is drawn, so the estimate
+        stays unbiased."""
+        try:
+            pol: Declared | None = tuple((a, float(p)) for a, p in self._policy(view))
+        except ValueError:
+            pol = None
+        self.kept.append(pol)
         return self.bot.act(view)
 
     def __getattr__(self, name: str) -> Any:
@@ -490,7 +498,7 @@ class _Recording:
                 raise AivatError(f"aivat: {bot.name!r} was asked {len(bot.kept)} times "
                                  f"for {len(steps)} decisions")
             for (index, faulted), pol in zip(steps, bot.kept, strict=True):
-                if not faulted:  # a fallback action was drawn from no declared policy
+                if not faulted and pol is not None:  # else: no term for this decision
                     out[index] = pol
             bot.kept = []
         self.at = {}
