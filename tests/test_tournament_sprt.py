@@ -8,6 +8,7 @@ import math
 import subprocess
 
 import numpy as np
+import pytest
 
 from pokerarena.tournaments.estimates import block_rate
 from pokerarena.tournaments.sequential import PairBatch, batches, play_batch, run_test
@@ -102,3 +103,27 @@ def test_pair_results_are_duplicate_pairs():
     pairs = play_batch(PairBatch("holdem", "no_limit", {}, ("call", "call"), 0, 30, 2))
     assert pairs == [0.0] * 30
     assert np.isfinite(pairs).all()
+
+
+@pytest.mark.parametrize("estimator", ["allin", "aivat"])
+def test_corrected_pairs_of_two_copies_cancel_exactly(estimator):
+    """Two copies of ``call`` under all-in settlement or AIVAT: the twins of a deal see
+    the same states and draw the same chance samples, so every pair's corrections
+    cancel as its chips do (a twin corrected on other samples would not)."""
+    batch = PairBatch("holdem", "no_limit", {}, ("call", "call"), 0, 12, 3, estimator)
+    pairs = play_batch(batch)
+    assert len(pairs) == 12
+    assert np.allclose(pairs, 0.0, atol=1e-6), pairs
+
+
+def test_sprt_command_tests_aivat_pairs(pokerarena_cli):
+    """``--estimator aivat`` runs the same test on AIVAT-corrected pairs and says so."""
+    out = subprocess.run(
+        [*pokerarena_cli, "sprt", "--bots", "call,random", "--betting", "fixed_limit",
+         "--h0", "0", "--h1", "2000", "--max-hands", "400", "--batch-pairs", "50",
+         "--estimator", "aivat", "--local", "--json"],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    final = json.loads(out.stdout.strip().splitlines()[-1])
+    assert final["estimator"] == "aivat" and final["hands"] <= 400
+    assert final["ci95"][0] <= final["mbb_per_hand"] <= final["ci95"][1]

@@ -11,6 +11,7 @@ from typing import Any
 
 from pokerarena.commands import game_options
 from pokerarena.tournaments.sequential import (
+    ESTIMATORS,
     PairBatch,
     SequentialTestError,
     batches,
@@ -46,6 +47,9 @@ def register(sub: Any) -> None:
     p.add_argument("--max-hands", type=int, default=200_000, metavar="N")
     p.add_argument("--batch-pairs", type=int, default=250, metavar="K",
                    help="pairs per batch (one batch per worker task; default 250)")
+    p.add_argument("--estimator", choices=ESTIMATORS, default="raw",
+                   help="what a pair scores: raw chips (default), all-in runouts settled at "
+                   "equity, or AIVAT-corrected chips (docs/tournaments.md)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--local", action="store_true", help="play in this process, no Ray")
     p.add_argument("--address", default=None, help="join this Ray cluster")
@@ -83,10 +87,11 @@ def _sprt(args: argparse.Namespace) -> int:
     options = game_options(args.option)
     _check_game(args.variant, args.betting, options, bots)
     todo = list(batches(args.variant, args.betting, options, (bots[0], bots[1]),
-                        args.seed, args.batch_pairs, args.max_hands // 2))
+                        args.seed, args.batch_pairs, args.max_hands // 2, args.estimator))
     results = (map(play_batch, todo) if args.local
                else _on_ray(todo, args.address, args.workers))
     state = run_test(test, results, _print_progress)
+    state["estimator"] = args.estimator
     if args.json:
         print(json.dumps(state))
     else:

@@ -36,6 +36,10 @@ class PairBatch:
     index: int
     pairs: int
     seed: int
+    estimator: str = "raw"
+    """What a pair scores: ``raw`` chips, ``allin`` (runouts settled at equity, both
+    hands of a deal at their shared point) or ``aivat`` (docs/tournaments.md, "AIVAT
+    on hold'em"). All three are unbiased for the same mean."""
 
     def match_seed(self) -> int:
         """The batch's seed: from the test's seed and the batch index only."""
@@ -51,20 +55,36 @@ def play_batch(batch: PairBatch) -> list[float]:
     opts = dict(batch.options)
     if batch.betting:
         opts["betting"] = batch.betting
+    if batch.estimator != "raw":
+        return _corrected_pairs(batch, opts)
     game = Game(batch.variant, opts)
     res = play_match(game, list(batch.bots), 2 * batch.pairs, batch.match_seed(),
                      duplicate=True)
     return [1000.0 * x / res.big_blind / 2 for x in res.entrants[0].samples]
 
 
+def _corrected_pairs(batch: PairBatch, options: dict[str, Any]) -> list[float]:
+    """The batch's pairs scored by all-in settlement or AIVAT, played and corrected in
+    one pass (:func:`~pokerarena.tournaments.aivat_engine.play_engine_aivat`)."""
+    from pokerarena.tournaments.aivat_engine import play_engine_aivat
+
+    m = play_engine_aivat(batch.variant, list(batch.bots), 2 * batch.pairs,
+                          batch.match_seed(), options=options)
+    totals = m.blocks(batch.estimator)[:, 0]
+    return [1000.0 * float(x) / m.big_blind / 2 for x in totals]
+
+
+ESTIMATORS = ("raw", "allin", "aivat")
+
+
 def batches(variant: str, betting: str | None, options: dict[str, Any],
-            bots: tuple[str, str], seed: int, batch_pairs: int, max_pairs: int
-            ) -> Iterator[PairBatch]:
+            bots: tuple[str, str], seed: int, batch_pairs: int, max_pairs: int,
+            estimator: str = "raw") -> Iterator[PairBatch]:
     """The test's batches in order, up to ``max_pairs`` pairs in all."""
     index = done = 0
     while done < max_pairs:
         k = min(batch_pairs, max_pairs - done)
-        yield PairBatch(variant, betting, options, bots, index, k, seed)
+        yield PairBatch(variant, betting, options, bots, index, k, seed, estimator)
         index += 1
         done += k
 
