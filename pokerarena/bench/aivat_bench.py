@@ -1,4 +1,5 @@
-"""``pokerarena bench aivat``: AIVAT against raw duplicate pairs on heads-up hold'em.
+"""``pokerarena bench aivat``: AIVAT against raw duplicate pairs on heads-up hold'em (and
+any heads-up engine game named in a case: Omaha, stud, draw).
 
 Each pair of bots plays a duplicate match per betting system; every hand is corrected
 (``tournaments.aivat_engine``) and both estimates are printed over the same duplicate
@@ -32,9 +33,10 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
         "prints raw and AIVAT chips per hand (in mbb/hand) with their 95% intervals and "
         "standard deviations over the same pairs, AIVAT minus raw, the sd ratio, and the "
         "CPU seconds per hand of the AIVAT pass and of the play.")
-    p.add_argument("--pair", action="append", metavar="BETTING:BOT:BOT",
-                   help="a case (repeatable; default: " + ", ".join(PAIRS) + "); a bot "
-                   "ending in '!' is treated as black-box (its policy is not read)")
+    p.add_argument("--pair", action="append", metavar="[VARIANT:]BETTING:BOT:BOT",
+                   help="a case (repeatable; default: " + ", ".join(PAIRS) + "); the "
+                   "variant defaults to holdem; a bot ending in '!' is treated as "
+                   "black-box (its policy is not read)")
     p.add_argument("--hands", type=int, default=2000, metavar="N",
                    help="hands per case, in duplicate pairs (default 2000)")
     p.add_argument("--samples", type=int, default=None, metavar="M",
@@ -52,7 +54,7 @@ def _estimator(est: Any, sd: float, bb: int) -> dict[str, Any]:
 
 
 def bench_case(betting: str, bots: list[str], hands: int, seed: int,
-               samples: int | None = None) -> dict[str, Any]:
+               samples: int | None = None, variant: str = "holdem") -> dict[str, Any]:
     """One case: the row ``bench aivat`` prints (units: mbb per hand of ``bots[0]``;
     ``sd``: of the block rates, i.e. per duplicate pair)."""
     from pokerarena.tournaments.aivat_engine import (
@@ -63,7 +65,7 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
 
     names = [b.rstrip("!") for b in bots]
     declared = [not b.endswith("!") for b in bots]
-    m = play_engine_aivat("holdem", names, hands, seed, options={"betting": betting},
+    m = play_engine_aivat(variant, names, hands, seed, options={"betting": betting},
                           declared=declared,
                           samples=CHANCE_SAMPLES if samples is None else samples)
     got = estimates(m)
@@ -72,7 +74,7 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     sd_diff = float(np.std((m.blocks("aivat") - m.blocks("raw"))[:, 0] / sizes, ddof=1))
     n = len(m.raw)
     return {
-        "betting": betting, "bots": names, "declared": declared, "hands": n,
+        "variant": variant, "betting": betting, "bots": names, "declared": declared, "hands": n,
         "estimators": {"raw": _estimator(got["raw"], red.sd_raw, m.big_blind),
                        "allin": _estimator(got["allin"], got["allin_reduction"].sd_reduced,
                                            m.big_blind),
@@ -96,12 +98,21 @@ def _ratio_interval(m: Any, seed: int, resamples: int = 2000) -> list[float]:
     return [float(lo), float(hi)]
 
 
-def _case(text: str) -> tuple[str, list[str]]:
+def _case(text: str) -> tuple[str, str, list[str]]:
+    """``[VARIANT:]BETTING:BOT:BOT`` -> (variant, betting, bots), the game checked."""
+    from pokerarena.engine.game import Game
+
     parts = text.split(":")
-    if len(parts) != 3 or parts[0] not in ("fixed_limit", "no_limit", "pot_limit"):
-        raise UserError(f"--pair {text!r}: expected BETTING:BOT:BOT with BETTING one of "
-                        "fixed_limit, no_limit, pot_limit")
-    return parts[0], parts[1:]
+    if len(parts) == 3:
+        parts = ["holdem", *parts]
+    if len(parts) != 4 or parts[1] not in ("fixed_limit", "no_limit", "pot_limit"):
+        raise UserError(f"--pair {text!r}: expected [VARIANT:]BETTING:BOT:BOT with BETTING "
+                        "one of fixed_limit, no_limit, pot_limit")
+    try:
+        Game(parts[0], {"betting": parts[1]})
+    except Exception as exc:  # the engine's own message names what is wrong
+        raise UserError(f"--pair {text!r}: {exc}") from None
+    return parts[0], parts[1], parts[2:]
 
 
 def run_aivat_bench(args: argparse.Namespace) -> int:
@@ -111,18 +122,20 @@ def run_aivat_bench(args: argparse.Namespace) -> int:
     if args.samples is not None and args.samples < 1:
         raise UserError(f"--samples must be at least 1, got {args.samples}")
     rows = []
-    for text in args.pair or PAIRS:
-        betting, bots = _case(text)
+    cases = [_case(text) for text in args.pair or PAIRS]  # all checked before any play
+    for text, (variant, betting, bots) in zip(args.pair or PAIRS, cases, strict=True):
         print(f"aivat: {text} ({args.hands} hands)", file=sys.stderr, flush=True)
-        rows.append(bench_case(betting, bots, args.hands, args.seed, args.samples))
-    out = {"benchmark": "aivat", "variant": "holdem", "seed": args.seed,
+        rows.append(bench_case(betting, bots, args.hands, args.seed, args.samples,
+                               variant))
+    out = {"benchmark": "aivat", "seed": args.seed,
            "units": "mbb/hand of the first bot", "cases": rows}
     if args.json:
         print(json.dumps(out))
         return 0
     for r in rows:
         e = r["estimators"]
-        print(f"{r['betting']:12} {' vs '.join(r['bots']):16} {r['hands']:6} hands  "
+        print(f"{r['variant']:8} {r['betting']:12} {' vs '.join(r['bots']):16} "
+              f"{r['hands']:6} hands  "
               f"raw {e['raw']['mbb_per_hand']:8.1f} ±{_half(e['raw']):7.1f}  "
               f"all-in {e['allin']['mbb_per_hand']:8.1f} ±{_half(e['allin']):7.1f}  "
               f"aivat {e['aivat']['mbb_per_hand']:8.1f} ±{_half(e['aivat']):7.1f}  "
