@@ -261,3 +261,33 @@ def test_aivat_minus_raw_covers_zero_beyond_holdem(variant, betting):
     if variant != "draw5":
         assert np.allclose(m.aivat.sum(axis=1), 0.0, atol=1e-6)
     assert not np.allclose(m.aivat, m.raw)
+
+
+def test_match_prints_three_estimators_of_the_same_hands(pokerarena_cli):
+    """``pokerarena match --aivat --json``: the issue's ``"estimators"`` entry, raw,
+    all-in and AIVAT, each with its interval, sd and blocks, over the same duplicate
+    pairs as a direct run of the same seed; bad requests are one line, exit 2."""
+    import json
+    import subprocess
+
+    out = subprocess.run([*pokerarena_cli, "match", "--bots", "call,random", "--betting",
+                          "fixed_limit", "--hands", "120", "--seed", "3", "--aivat",
+                          "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    est = got["estimators"]
+    assert set(est) == {"raw", "allin", "aivat"} and got["hands"] == 120
+    m = play_engine_aivat("holdem", ["call", "random"], 120, 3,
+                          options={"betting": "fixed_limit"})
+    direct = estimates(m)
+    for name in ("raw", "allin", "aivat"):
+        e = est[name]
+        assert set(e) == {"mbb_per_hand", "ci95", "sd", "blocks", "sd_ratio"}
+        assert e["ci95"][0] <= e["mbb_per_hand"] <= e["ci95"][1] and e["blocks"] == 60
+        assert e["mbb_per_hand"] == pytest.approx(direct[name].value * 1000 / m.big_blind)
+    assert est["raw"]["sd_ratio"] == 1.0 and est["aivat"]["sd_ratio"] < 1.0
+    for args in (["--bots", "call,random,call"], ["--bots", "call,random", "--stack", "50"]):
+        bad = subprocess.run([*pokerarena_cli, "match", *args, "--aivat"],
+                             capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+        assert "Traceback" not in bad.stderr

@@ -47,12 +47,6 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_aivat_bench)
 
 
-def _estimator(est: Any, sd: float, bb: int) -> dict[str, Any]:
-    k = 1000.0 / bb
-    return {"mbb_per_hand": est.value * k, "ci95": [est.lo * k, est.hi * k],
-            "sd": sd * k, "blocks": est.blocks}
-
-
 def bench_case(betting: str, bots: list[str], hands: int, seed: int,
                samples: int | None = None, variant: str = "holdem") -> dict[str, Any]:
     """One case: the row ``bench aivat`` prints (units: mbb per hand of ``bots[0]``;
@@ -60,6 +54,7 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     from pokerarena.tournaments.aivat_engine import (
         CHANCE_SAMPLES,
         estimates,
+        estimators_json,
         play_engine_aivat,
     )
 
@@ -73,13 +68,13 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     sizes = np.bincount(m.block)
     sd_diff = float(np.std((m.blocks("aivat") - m.blocks("raw"))[:, 0] / sizes, ddof=1))
     n = len(m.raw)
+    k = 1000.0 / m.big_blind
     return {
         "variant": variant, "betting": betting, "bots": names, "declared": declared, "hands": n,
-        "estimators": {"raw": _estimator(got["raw"], red.sd_raw, m.big_blind),
-                       "allin": _estimator(got["allin"], got["allin_reduction"].sd_reduced,
-                                           m.big_blind),
-                       "aivat": _estimator(got["aivat"], red.sd_reduced, m.big_blind)},
-        "aivat_minus_raw": _estimator(got["diff"], sd_diff, m.big_blind),
+        "estimators": estimators_json(m),
+        "aivat_minus_raw": {"mbb_per_hand": got["diff"].value * k,
+                            "ci95": [got["diff"].lo * k, got["diff"].hi * k],
+                            "sd": sd_diff * k, "blocks": got["diff"].blocks},
         "sd_ratio": red.sd_ratio, "sd_ratio_ci95": _ratio_interval(m, seed),
         "allin_sd_ratio": got["allin_reduction"].sd_ratio,
         "hands_ratio": red.sd_ratio ** 2,

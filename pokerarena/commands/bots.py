@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--stack", type=int, help="chips per seat at the start of each hand")
     p.add_argument("--duplicate", action="store_true",
                    help="play every deal once per rotation of the bots (less luck)")
+    p.add_argument("--aivat", action="store_true",
+                   help="heads-up, in duplicate: judge the same hands by the raw pairs, "
+                   "all-in settlement and AIVAT (JSON: \"estimators\")")
     _policy_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_match)
@@ -186,7 +189,13 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 
 def _game(args: argparse.Namespace) -> Any:
-    from pokerarena.engine.game import Game, parse_option_value
+    from pokerarena.engine.game import Game
+
+    return Game(args.variant, _options(args))
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    from pokerarena.engine.game import parse_option_value
 
     options: dict[str, Any] = {}
     if args.betting:
@@ -196,7 +205,7 @@ def _game(args: argparse.Namespace) -> Any:
         if not eq:
             raise UserError(f"--option {item!r}: expected K=V")
         options[key.strip()] = parse_option_value(value)
-    return Game(args.variant, options)
+    return options
 
 
 def _print_result(d: dict[str, Any], as_json: bool) -> None:
@@ -242,9 +251,44 @@ def cmd_match(args: argparse.Namespace) -> int:
                 close()
     except BotSpecError as exc:
         raise UserError(str(exc)) from None
+    if args.aivat:
+        return _match_three_ways(args, specs)
     res = play_match(game, specs, args.hands, args.seed, policy=_policy(args),
                      duplicate=args.duplicate, stack=args.stack)
     _print_result(res.as_dict(), args.json)
+    return 0
+
+
+def _match_three_ways(args: argparse.Namespace, specs: list[str]) -> int:
+    """``match --aivat``: a heads-up duplicate match judged by the raw pairs, all-in
+    settlement and AIVAT on the same hands (docs/tournaments.md, "AIVAT on hold'em")."""
+    from pokerarena.tournaments.aivat import AivatError
+    from pokerarena.tournaments.aivat_engine import estimators_json, play_engine_aivat
+
+    if len(specs) != 2:
+        raise UserError("--aivat: heads-up matches only (name two bots)")
+    if args.stack is not None:
+        raise UserError("--aivat plays the game's own stacks: drop --stack")
+    try:
+        m = play_engine_aivat(args.variant, specs, args.hands, args.seed,
+                              options=_options(args))
+    except AivatError as exc:
+        raise UserError(str(exc)) from None
+    est = estimators_json(m)
+    out = {"variant": m.variant, "bots": list(m.names), "hands": len(m.raw),
+           "seed": args.seed, "duplicate": True, "big_blind": m.big_blind,
+           "units": f"mbb/hand of {m.names[0]}", "estimators": est}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"{m.variant}: {' v '.join(m.names)}, {len(m.raw)} hands in duplicate pairs, "
+          f"seed {args.seed}; mbb/hand of {m.names[0]}")
+    for name, label in (("raw", "raw pairs"), ("allin", "all-in equity"), ("aivat", "AIVAT")):
+        e = est[name]
+        ratio = e["sd_ratio"]
+        print(f"  {label:<14} {e['mbb_per_hand']:>+10.1f}  95% [{e['ci95'][0]:+.1f}, "
+              f"{e['ci95'][1]:+.1f}]  sd/pair {e['sd']:.1f}"
+              + (f"  (x{ratio:.2f} of raw)" if ratio is not None else ""))
     return 0
 
 

@@ -523,7 +523,25 @@ def estimates(match: AivatMatch, entrant: int = 0) -> dict[str, Any]:
     return out
 
 
+def estimators_json(match: EngineAivatMatch, entrant: int = 0) -> dict[str, Any]:
+    """The ``"estimators"`` entry of a JSON output: ``raw``, ``allin`` and ``aivat``, each
+    ``{"mbb_per_hand", "ci95": [lo, hi], "sd", "blocks", "sd_ratio"}`` in mbb/hand of
+    ``entrant`` (``sd``: of the block rates, per duplicate pair; ``sd_ratio``: over
+    raw's, on the same blocks)."""
+    got = estimates(match, entrant)
+    k = 1000.0 / match.big_blind
+    sds = {"raw": got["reduction"].sd_raw, "aivat": got["reduction"].sd_reduced,
+           "allin": got["allin_reduction"].sd_reduced}
+    out = {}
+    for name in ("raw", "allin", "aivat"):
+        est = got[name]
+        out[name] = {"mbb_per_hand": est.value * k, "ci95": [est.lo * k, est.hi * k],
+                     "sd": sds[name] * k, "blocks": est.blocks,
+                     "sd_ratio": sds[name] / sds["raw"] if sds["raw"] > 0 else None}
+    return out
+
+
 __all__ = ["CHANCE_SAMPLES", "EXACT_OUTCOMES", "EngineAivat", "EngineAivatMatch",
            "EngineState", "EngineWalk", "EquityValue", "PolicyRecorder", "Term", "clone",
-           "estimates", "play_engine_aivat"]
+           "estimates", "estimators_json", "play_engine_aivat"]
 
