@@ -125,5 +125,13 @@ def test_a_declared_bot_draws_from_its_function():
 
 
 def test_a_bot_without_the_method_declares_nothing():
-    assert declared_policy(make_bot("tag")) is None
-    assert not isinstance(make_bot("tag"), DeclaresPolicy)
+    class Mute:
+        name = "mute"
+
+        def act(self, view):
+            return CHECK_CALL
+
+    assert declared_policy(Mute()) is None
+    assert not isinstance(Mute(), DeclaresPolicy)
+    for name in ("random", "call", "maniac", "rock", "tag", "lag", "equity"):
+        assert isinstance(make_bot(name), DeclaresPolicy), name  # every built-in declares

@@ -266,9 +266,21 @@ def test_a_best_response_sees_only_its_own_seat():
     assert r.exploitability[0] == pytest.approx(1 / 4, abs=1e-12)
 
 
+class Mute:
+    """A bot that declares nothing (every built-in bot declares its policy)."""
+
+    name = "mute"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def act(self, view):
+        return CHECK_CALL
+
+
 def test_bad_bots_and_games_are_one_clear_error():
-    with pytest.raises(ExactError, match="bot 'tag' declares no policy"):
-        evaluate("kuhn", [bot("random"), make_bot("tag")], ["random", "tag"])
+    with pytest.raises(ExactError, match="bot 'mute' declares no policy"):
+        evaluate("kuhn", [bot("random"), make_bot("test_exact:Mute")], ["random", "mute"])
     with pytest.raises(ExactError, match="holdem is too large to walk exactly"):
         evaluate("holdem", [bot("random"), bot("call")])
     with pytest.raises(ExactError, match="streets other than deals and betting"):
@@ -288,7 +300,7 @@ def test_cli_json_and_errors(capsys):
     assert out["exploitability"][0] == pytest.approx(11 / 24, abs=1e-12)
     for argv, message in [
         (["--variant", "nope", "--bots", "random,call"], "unknown variant 'nope'"),
-        (["--variant", "leduc", "--bots", "random,tag"], "'tag' declares no policy"),
+        (["--variant", "leduc", "--bots", "random,test_exact:Mute"], "declares no policy"),
         (["--variant", "holdem", "--bots", "random,call"], "too large to walk exactly"),
         (["--variant", "kuhn", "--bots", "random"], "two bot specs"),
     ]:

@@ -22,7 +22,8 @@ from pokerarena.errors import UserError
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
 BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
                                   "pokerarena.commands.bots", "pokerarena.commands.tournaments",
-                                  "pokerarena.bench.aivat_bench", "pokerarena.bench.solve_bench")
+                                  "pokerarena.bench.aivat_bench", "pokerarena.bench.solve_bench",
+                                  "pokerarena.bench.lbr_bench")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 
