@@ -23,10 +23,9 @@ SAMPLES = 3000
 EXTRA_SPOTS = 2
 
 
-def chi_square_p(counts: dict, probs: dict, n: int) -> float:
-    """The p-value of Pearson's chi-square for ``counts`` of ``n`` draws against
-    ``probs`` (cells expected under 5 pooled; Wilson-Hilferty's normal approximation
-    of the chi-square tail)."""
+def pearson(counts: dict, probs: dict, n: int) -> tuple[float, int]:
+    """Pearson's chi-square statistic for ``counts`` of ``n`` draws against ``probs``
+    and its degrees of freedom (cells expected under 5 pooled into one)."""
     cells, pooled_obs, pooled_exp = [], 0, 0.0
     for key, p in probs.items():
         e = n * p
@@ -37,10 +36,15 @@ def chi_square_p(counts: dict, probs: dict, n: int) -> float:
             cells.append((counts.get(key, 0), e))
     if pooled_exp > 0:
         cells.append((pooled_obs, pooled_exp))
-    if len(cells) < 2:
+    return sum((o - e) ** 2 / e for o, e in cells), len(cells) - 1
+
+
+def chi_square_p(counts: dict, probs: dict, n: int) -> float:
+    """The p-value of :func:`pearson` (Wilson-Hilferty's normal approximation of the
+    chi-square tail)."""
+    stat, k = pearson(counts, probs, n)
+    if k < 1:
         return 1.0
-    stat = sum((o - e) ** 2 / e for o, e in cells)
-    k = len(cells) - 1
     z = ((stat / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
     return 0.5 * math.erfc(z / math.sqrt(2))
 

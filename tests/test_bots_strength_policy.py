@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from scipy.stats import chi2
+from test_bots_policy import pearson
 
 from pokerarena.arena.faults import FaultPolicy
 from pokerarena.arena.match import play_match
@@ -58,21 +59,6 @@ def _draw_act(bot: Any, view: Any, n: int) -> Counter:
     bot.mc_rng.setstate(mc)
     bot._memo, bot._memo_hand = memo, hand
     return counts
-
-
-def _chi2(counts: Counter, probs: dict, n: int) -> tuple[float, int]:
-    """Pearson's statistic and its degrees of freedom (cells expected under 5 pooled)."""
-    cells, pooled_obs, pooled_exp = [], 0, 0.0
-    for key, p in probs.items():
-        e = n * p
-        if e < 5:
-            pooled_obs += counts.get(key, 0)
-            pooled_exp += e
-        else:
-            cells.append((counts.get(key, 0), e))
-    if pooled_exp > 0:
-        cells.append((pooled_obs, pooled_exp))
-    return sum((o - e) ** 2 / e for o, e in cells), len(cells) - 1
 
 
 def _declared(bot: Any, view: Any) -> dict:
@@ -124,11 +110,11 @@ def _play_and_test(game_id: str, seed: int) -> dict[str, Any]:
                 assert set(counts) <= set(probs), (game_id, view.legal, counts, probs)
                 if two:
                     mixed += 1
-                    s, k = _chi2(counts, probs, samples)
+                    s, k = pearson(counts, probs, samples)
                     stat += s
                     dof += k
                     worst = min(worst, float(chi2.sf(s, k)))
-                    wrong += _chi2(counts, _halved(probs, bot.style.bluff), samples)[0]
+                    wrong += pearson(counts, _halved(probs, bot.style.bluff), samples)[0]
             hand.apply(bot.act(view))
     return {"mixed": mixed, "stat": stat, "dof": dof, "worst": worst, "wrong": wrong,
             "kinds": {kind for _, kinds in seen for kind in kinds}}

@@ -119,6 +119,18 @@ def declared_policy(bot: Any) -> Any:
     return method if callable(method) else None
 
 
+def draw_from(dist: Policy, u: float) -> Action:
+    """The action of ``dist`` that one uniform ``u`` in [0, 1) picks (cumulative
+    probabilities; the last action takes what rounding leaves): how a bot whose ``act``
+    is its declared policy draws, so the two cannot drift apart."""
+    acc = 0.0
+    for action, p in dist:
+        acc += p
+        if u < acc:
+            return action
+    return dist[-1][0]
+
+
 def canonical_action(action: Action) -> Action:
     """``action`` as a policy names it: the cards of a discard or turn-up sorted (their
     order is not part of the move), nothing else changed."""

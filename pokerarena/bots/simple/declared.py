@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pokerarena.bots.base import BaseBot, Policy, SeatView
+from pokerarena.bots.base import BaseBot, Policy, SeatView, draw_from
 from pokerarena.engine.actions import CHECK_CALL, FOLD, RAISE_KIND, Action, bet_to
 
 PolicyFn = Callable[[SeatView], Policy]
@@ -37,14 +37,7 @@ class DeclaredBot(BaseBot):
 
     def act(self, view: SeatView) -> Action:
         """One draw from :meth:`policy` (cumulative probabilities against one uniform)."""
-        dist = self._policy(view)
-        u = self.rng.random()
-        acc = 0.0
-        for action, p in dist:
-            acc += p
-            if u < acc:
-                return action
-        return dist[-1][0]
+        return draw_from(self._policy(view), self.rng.random())
 
 
 def aggression(view: SeatView, aggressive: float, call: float) -> Policy:

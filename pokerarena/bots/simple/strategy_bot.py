@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pokerarena.bots.base import BaseBot, Policy, SeatView
+from pokerarena.bots.base import BaseBot, Policy, SeatView, draw_from
 from pokerarena.bots.simple.strategy_table import (
     StrategyFileError,
     StrategyTable,
@@ -81,14 +81,7 @@ class StrategyBot(BaseBot):
 
     def act(self, view: SeatView) -> Action:
         """One draw from :meth:`policy` (cumulative probabilities against one uniform)."""
-        dist = self.policy(view)
-        u = self.rng.random()
-        acc = 0.0
-        for action, p in dist:
-            acc += p
-            if u < acc:
-                return action
-        return dist[-1][0]
+        return draw_from(self.policy(view), self.rng.random())
 
 
 def _legal(action: Action, legal: Any) -> bool:
