@@ -55,9 +55,11 @@ class ManiacBot(BaseBot):
             return Action(SHOW_KIND, 0, tuple(view.hole))
         if RAISE_KIND in kinds and legal.max_to > 0:
             lo, hi = legal.min_to, legal.max_to
+            if lo >= hi:  # no coin drawn: the seeded play of before stays as it was
+                return Action(RAISE_KIND, hi)
             if all_in is None:
                 all_in = self.rng.random() < 1 / 3
-            if lo >= hi or all_in:
+            if all_in:
                 return Action(RAISE_KIND, hi)
             pot_to = view.bets[view.seat] + legal.call + view.pot + legal.call
             return Action(RAISE_KIND, int(min(hi, max(lo, pot_to))))
