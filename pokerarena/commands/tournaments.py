@@ -222,8 +222,9 @@ def _leaderboard(args: argparse.Namespace) -> int:
         print(f"variance reduction, {r['variant']}/{r['betting']}, "
               f"{r['pairing'].replace(',', ' v ')}: " + "; ".join(
             f"{label} sd x{r[key + '_sd_ratio']:.2f} (hands x{r[key + '_hands_ratio']:.2f})"
-            for key, label in (("equity", "all-in equity"), ("baseline", "baseline"))
-            if r[key + "_sd_ratio"] is not None))
+            for key, label in (("equity", "all-in equity"), ("baseline", "baseline"),
+                               ("aivat", "AIVAT"))
+            if r.get(key + "_sd_ratio") is not None))
     print("OpenSkill (mu, +-2 sigma): " + ", ".join(
         f"{r['bot']} {r['rating']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]"
         for r in sorted(out["openskill"], key=lambda r: -r["rating"])))

@@ -129,7 +129,8 @@ def match_units(spec: RunSpec, index: int, match: int,
             bots=rotations[s % n], hands=hands, first_hand=first, seed=spec.seed,
             spawn_key=(match, s), stack=spec.stack, duplicate=spec.duplicate,
             run_id=run_id, limits=limits, deal_key=deal_key, baseline=spec.baseline,
-            carry_stacks=spec.table_stakes == "carry", record=spec.record))
+            carry_stacks=spec.table_stakes == "carry", record=spec.record,
+            aivat=spec.aivat))
     return units
 
 

@@ -171,6 +171,9 @@ class RunSpec(_Strict):
     duplicate: bool = Field(False, description="play every deal once in each seating of the "
                             "lineup (heads-up: twice, cards swapped; 3 players: 6, 4: 24, "
                             "more: the cyclic rotations)")
+    aivat: bool = Field(False, description="store each seat's AIVAT-corrected net "
+                        "(seats.aivat_net) and report it beside raw and all-in: heads-up "
+                        "betting poker only, played on the reference table (slower)")
     games: list[GameSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=lambda: Limits())
     format: Literal["round_robin", "gauntlet", "swiss", "ring", "freezeout"] = Field(
@@ -492,6 +495,7 @@ def _check_semantics(spec: RunSpec) -> None:
             raise SpecError(f"hands: with duplicate deals, a multiple of the {k} seatings of "
                             f"{n} seats")
     _check_rotation(spec)
+    _check_aivat(spec)
     sizes = sorted({len(lineup) for lineup in spec.lineups()} | {n}) \
         if spec.freezeout is None else [2, n]
     for gi, g in enumerate(spec.games):
@@ -569,6 +573,9 @@ def _check_family(spec: RunSpec) -> None:
                                 f"{v!r} is {what}, not {fam.id}")
         if g.betting:
             raise SpecError(f"games[{gi}].betting: {fam.id} has no betting")
+    if spec.aivat:
+        raise SpecError(f"aivat: AIVAT corrects heads-up betting poker; {fam.id} is a game "
+                        "family")
     for field in ("stack", "baseline", "rotation_hands", "stop", "freezeout"):
         if getattr(spec, field) is not None:
             raise SpecError(f"{field}: a betting-poker setting; {fam.id} does not use it")
@@ -742,6 +749,20 @@ def _check_rotation(spec: RunSpec) -> None:
         if r % k:
             raise SpecError(f"rotation_hands: with duplicate deals, a multiple of the {k} "
                             f"seatings of {spec.table_size} seats")
+
+
+def _check_aivat(spec: RunSpec) -> None:
+    """``aivat = true``: the estimator walks heads-up engine hands (its value function
+    and chance terms are written for two seats), one unit's hands at a time."""
+    if not spec.aivat:
+        return
+    if spec.freezeout is not None or (spec.study or {}).get("freezeouts"):
+        raise SpecError("aivat: a freeze-out's stacks run to the last chip; AIVAT corrects "
+                        "the hands of heads-up matches")
+    sizes = {len(lineup) for lineup in spec.lineups()} | {spec.table_size}
+    if sizes != {2}:
+        raise SpecError(f"aivat: AIVAT corrects heads-up tables (2 seats), not tables of "
+                        f"{', '.join(str(n) for n in sorted(sizes - {2}))}")
 
 
 def _game_index(spec: RunSpec, config_index: int) -> int:

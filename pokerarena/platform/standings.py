@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -28,7 +29,7 @@ from pokerarena.platform.family_standings import with_points
 from pokerarena.platform.freezeout_standings import is_freezeout_run
 from pokerarena.platform.query import STANDINGS_DIR, STANDINGS_TABLES
 from pokerarena.platform.storage import RunStore
-from pokerarena.tournaments.estimates import Reduction
+from pokerarena.tournaments.estimates import Reduction, block_rate
 from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 from pokerarena.tournaments.standings import Block, standings
 
@@ -49,18 +50,31 @@ WITH lineups AS (
 b AS (
     SELECT h.variant, h.betting, l.pairing, s.match, coalesce(h.deal, h.hand) AS deal,
            s.bot, count(*) AS n, sum(s.net / h.bb) AS raw, sum({equity} / h.bb) AS eq,
-           sum((s.net - {baseline}) / h.bb) AS base
+           sum((s.net - {baseline}) / h.bb) AS base, sum({aivat} / h.bb) AS av
     FROM seats s JOIN hands h USING (run_id, match, hand)
          JOIN lineups l ON l.run_id = s.run_id AND l.match = s.match
     GROUP BY ALL)
 SELECT variant, betting, pairing, count(*) AS blocks, stddev_samp(raw / n) AS sd_raw,
-       stddev_samp(eq / n) AS sd_equity, stddev_samp(base / n) AS sd_baseline
+       stddev_samp(eq / n) AS sd_equity, stddev_samp(base / n) AS sd_baseline,
+       stddev_samp(av / n) AS sd_aivat
 FROM b GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
 """
 """Each reduction per game and pairing (the bots of a match, sorted): pooled over the
 pairings of a game, one pairing's gain hid another's loss (issue 25: tag v lag and
 maniac v call settled by equity under duplicate, ×1.09 and ×5.36, published as one
 ratio)."""
+ESTIMATORS_SQL = """
+SELECT s.match, coalesce(h.deal, h.hand) AS deal, s.bot, count(*) AS hands,
+       sum(s.net / h.bb) AS raw, sum({equity} / h.bb) AS allin,
+       sum(s.aivat_net / h.bb) AS aivat, count(s.aivat_net) AS corrected
+FROM seats s JOIN hands h USING (run_id, match, hand)
+GROUP BY s.match, coalesce(h.deal, h.hand), s.bot
+HAVING count(s.aivat_net) > 0
+ORDER BY 1, 2, 3
+"""
+"""Per bot and deal of a match, the three estimators side by side (a run without
+``aivat = true`` has no rows: it has no AIVAT to put beside the others)."""
+ESTIMATORS = ("raw", "allin", "aivat")
 PROFILES_SQL = (f"SELECT {', '.join(PROFILE_COLUMNS)} FROM bot_profiles "
                 "ORDER BY bot, variant, betting")
 
@@ -78,7 +92,48 @@ def reduction_sql(columns: set[str]) -> str:
     ``equity_net`` and ``baseline_net`` existed read as without them)."""
     return REDUCTION_SQL.format(
         equity="s.equity_net" if "equity_net" in columns else "s.net",
-        baseline="s.baseline_net" if "baseline_net" in columns else "NULL")
+        baseline="s.baseline_net" if "baseline_net" in columns else "NULL",
+        aivat="s.aivat_net" if "aivat_net" in columns else "NULL")
+
+
+def estimators_sql(columns: set[str]) -> str | None:
+    """:data:`ESTIMATORS_SQL` for a ``seats`` view with ``columns`` (None: the run's rows
+    predate ``aivat_net``, so it has no AIVAT)."""
+    if "aivat_net" not in columns:
+        return None
+    return ESTIMATORS_SQL.format(
+        equity="s.equity_net" if "equity_net" in columns else "s.net")
+
+
+def _estimators(rows: Sequence[Sequence[Any]]) -> dict[str, dict[str, Any]]:
+    """Per bot, ``{"raw", "allin", "aivat"}`` each ``{"mbb_per_hand", "ci95": [lo, hi],
+    "sd", "blocks", "sd_ratio"}`` (the shape of ``pokerarena match --json``), all three
+    over the same blocks: the deals (clustered over matches, as the ranking's) whose
+    every hand has an ``aivat_net``, so the ratios compare like with like. ``sd``: of
+    the deals' mbb/hand; ``sd_ratio``: over raw's."""
+    totals: dict[str, dict[int, list[float]]] = {}
+    for _match, deal, bot, hands, raw, allin, aivat, corrected in rows:
+        if corrected != hands:
+            continue  # a hand the estimator could not correct: the deal is left out
+        acc = totals.setdefault(str(bot), {}).setdefault(int(deal), [0.0, 0.0, 0.0, 0.0])
+        for k, x in enumerate((raw, allin, aivat, hands)):
+            acc[k] += float(x)
+    out: dict[str, dict[str, Any]] = {}
+    for bot, deals in totals.items():
+        cols = np.asarray([deals[d] for d in sorted(deals)])
+        sizes = cols[:, 3]
+        sds = {name: float((cols[:, k] / sizes).std(ddof=1)) * 1000.0 if len(sizes) > 1
+               else None for k, name in enumerate(ESTIMATORS)}
+        out[bot] = {}
+        for k, name in enumerate(ESTIMATORS):
+            est = block_rate(cols[:, k], sizes)
+            sd, base = sds[name], sds["raw"]
+            out[bot][name] = {
+                "mbb_per_hand": round(est.value * 1000.0, 2),
+                "ci95": [round(est.lo * 1000.0, 2), round(est.hi * 1000.0, 2)],
+                "sd": None if sd is None else round(sd, 4), "blocks": est.blocks,
+                "sd_ratio": round(sd / base, 4) if sd is not None and base else None}
+    return out
 
 
 def _reductions(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
@@ -87,11 +142,12 @@ def _reductions(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
     as the ratio of standard deviations and the share of hands it needs for the same
     interval."""
     out = []
-    for variant, betting, pairing, blocks, raw, eq, base in rows:
+    for variant, betting, pairing, blocks, raw, eq, base, *more in rows:
+        av = more[0] if more else None  # rows without sd_aivat: an older caller
         d: dict[str, Any] = {"variant": variant, "betting": betting, "pairing": pairing,
                              "blocks": blocks,
                              "sd_raw": None if raw is None else round(raw, 4)}
-        for name, sd in (("equity", eq), ("baseline", base)):
+        for name, sd in (("equity", eq), ("baseline", base), ("aivat", av)):
             red = Reduction(raw, sd) if sd is not None and raw else None
             d[f"sd_{name}"] = None if sd is None else round(sd, 4)
             d[f"{name}_sd_ratio"] = None if red is None else round(red.sd_ratio, 4)
@@ -102,15 +158,21 @@ def _reductions(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
 
 def from_rows(run_id: str, blocks: Sequence[Sequence[Any]],
               profiles: Sequence[dict[str, Any]],
-              reductions: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
+              reductions: Sequence[Sequence[Any]] = (),
+              estimators: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
     """The standings of ``run_id`` from the rows of :data:`BLOCKS_SQL`,
-    :data:`PROFILES_SQL` and :func:`reduction_sql`."""
+    :data:`PROFILES_SQL`, :func:`reduction_sql` and :func:`estimators_sql` (a run with
+    AIVAT: each bot's entry gains ``"estimators"``)."""
     if not blocks:
         raise NoStandings(f"run {run_id!r} has no finished hands yet")
     parsed = [Block(int(m), int(d), str(b), float(x), int(n), tuple(str(lineup).split(",")))
               for m, d, b, x, n, lineup in blocks]
     out = {"run_id": run_id, **standings(parsed), "profiles": list(profiles),
            "variance_reduction": _reductions(reductions)}
+    by_bot = _estimators(estimators)
+    for row in out["bots"]:
+        if row["bot"] in by_bot:
+            row["estimators"] = by_bot[row["bot"]]
     return with_points(out, reductions)  # a game family's run: points per game too
 
 
@@ -124,9 +186,12 @@ def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:
         cols, prof = run_query(con, PROFILES_SQL)
         seat_cols = {r[0] for r in con.execute("DESCRIBE seats").fetchall()}
         _, red = run_query(con, reduction_sql(seat_cols))
+        sql = estimators_sql(seat_cols)
+        est = run_query(con, sql)[1] if sql is not None else []
     finally:
         con.close()
-    return from_rows(run_id, rows, [dict(zip(cols, r, strict=True)) for r in prof], red)
+    return from_rows(run_id, rows, [dict(zip(cols, r, strict=True)) for r in prof], red,
+                     est)
 
 
 # the standings as Parquet ------------------------------------------------------------
@@ -148,7 +213,9 @@ SCHEMAS: dict[str, pa.Schema] = {name: pa.schema([("run_id", _S), *cols]) for na
     "variance_reduction": [("variant", _S), ("betting", _S), ("pairing", _S), ("blocks", _I),
                            *((c, _F) for c in ("sd_raw", "sd_equity", "equity_sd_ratio",
                                                "equity_hands_ratio", "sd_baseline",
-                                               "baseline_sd_ratio", "baseline_hands_ratio"))],
+                                               "baseline_sd_ratio", "baseline_hands_ratio",
+                                               "sd_aivat", "aivat_sd_ratio",
+                                               "aivat_hands_ratio"))],
 }.items()}
 """The columns of each standings table (every one starts with ``run_id``)."""
 assert tuple(SCHEMAS) == STANDINGS_TABLES

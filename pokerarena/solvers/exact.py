@@ -136,8 +136,10 @@ def _check_walkable(game: Game) -> int:
     return deals
 
 
-def _moves(legal: Legal, vid: str) -> list[Action]:
-    """Every move of a decision (each bet amount its own move)."""
+def betting_moves(legal: Legal) -> list[Action]:
+    """Every move of a betting decision, each bet amount its own move. A decision of
+    another kind (a discard, a declaration) raises ``LookupError`` naming the kind: the
+    walkers list betting only."""
     out: list[Action] = []
     for kind in legal.kinds:
         if kind in (FOLD_KIND, CALL_KIND, BRING_IN_KIND):
@@ -146,8 +148,17 @@ def _moves(legal: Legal, vid: str) -> list[Action]:
             amounts = legal.choices or range(legal.min_to, legal.max_to + 1)
             out.extend(Action(RAISE_KIND, a) for a in amounts)
         else:
-            raise ExactError(f"exact: {vid}: decisions of kind {kind!r} are not walked")
+            raise LookupError(kind)
     return out
+
+
+def _moves(legal: Legal, vid: str) -> list[Action]:
+    """Every move of a decision (each bet amount its own move)."""
+    try:
+        return betting_moves(legal)
+    except LookupError as exc:
+        raise ExactError(f"exact: {vid}: decisions of kind {exc.args[0]!r} are not "
+                         "walked") from None
 
 
 class _Walker:

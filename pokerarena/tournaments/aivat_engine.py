@@ -48,20 +48,16 @@ from pokerarena.arena.match import big_blind, play_match
 from pokerarena.arena.views import build_view
 from pokerarena.bots.base import SeatView, declared_policy
 from pokerarena.engine.actions import (
-    BRING_IN_KIND,
-    CALL_KIND,
     DEAL_BOARD_KIND,
     DEAL_HOLE_KIND,
     DEALER,
-    FOLD_KIND,
     PLAYER_KINDS,
-    RAISE_KIND,
     Action,
     EngineError,
 )
 from pokerarena.engine.game import Game
 from pokerarena.engine.keys import game_info_of
-from pokerarena.solvers.exact import TOLERANCE, move_key
+from pokerarena.solvers.exact import TOLERANCE, betting_moves, move_key
 from pokerarena.tournaments.aivat import (
     AivatError,
     AivatMatch,
@@ -244,16 +240,10 @@ class EngineWalk:
     def moves(self, state: EngineState) -> list[tuple[Action, EngineState]]:
         """Every legal betting move with its state (the protocol's; the estimator
         applies only the declared moves)."""
-        legal = state.hand.legal_actions()
-        out: list[Action] = []
-        for kind in legal.kinds:
-            if kind in (FOLD_KIND, CALL_KIND, BRING_IN_KIND):
-                out.append(Action(kind))
-            elif kind == RAISE_KIND:
-                amounts = legal.choices or range(legal.min_to, legal.max_to + 1)
-                out.extend(Action(RAISE_KIND, a) for a in amounts)
-            else:
-                raise AivatError(f"aivat: moves of kind {kind!r} are not listed")
+        try:
+            out = betting_moves(state.hand.legal_actions())
+        except LookupError as exc:
+            raise AivatError(f"aivat: moves of kind {exc.args[0]!r} are not listed") from None
         return [(a, self.apply(state, a)) for a in out]
 
     def apply(self, state: EngineState, action: Action) -> EngineState:
@@ -505,6 +495,42 @@ class _Recording:
         return out
 
 
+class TableAivat:
+    """AIVAT of a table's hands as they end, for a caller that plays them itself (a run's
+    unit): :attr:`seated` are the bots to seat (declared ones wrapped in
+    :class:`PolicyRecorder`), :meth:`on_decision` goes to ``play_match``'s hook, and
+    :meth:`nets` corrects each finished hand. ``seed`` with the deal's number seeds the
+    chance draws, so every seating of a duplicate deal draws the same samples."""
+
+    def __init__(self, variant: str, options: dict[str, Any] | None, entrants: Sequence[Any],
+                 seed: int, *, samples: int = CHANCE_SAMPLES) -> None:
+        walk = EngineWalk(variant, options, players=len(entrants), samples=samples)
+        self.estimator = EngineAivat(walk, EquityValue(walk.game))
+        self.seated: list[Any] = [PolicyRecorder(b) if declared_policy(b) is not None else b
+                                  for b in entrants]
+        self.recording = _Recording(self.seated)
+        self.seed = seed
+
+    def on_decision(self, d: Any) -> None:
+        """``play_match``'s ``on_decision``: where each seat's decisions are in the log."""
+        self.recording.on_decision(d)
+
+    def nets(self, hand: Any, seat_of: Sequence[int], deal: int) -> tuple[float, ...] | None:
+        """``aivat_net`` per seat of a finished hand (``seat_of[j]``: entrant ``j``'s
+        seat), or None when its recorded policies do not pair with its decisions (a bot
+        the table removed mid-hand): that hand alone gets no value."""
+        try:
+            pols = self.recording.take(seat_of)
+        except AivatError:
+            for bot in self.seated:
+                if isinstance(bot, PolicyRecorder):
+                    bot.kept = []
+            self.recording.at = {}
+            return None
+        _, got = self.estimator.hand(hand, seed=_deal_seed(self.seed, deal), declared=pols)
+        return got
+
+
 # Estimates --------------------------------------------------------------------------
 def estimates(match: AivatMatch, entrant: int = 0) -> dict[str, Any]:
     """Chips per hand of ``entrant``: ``raw`` and ``aivat`` with Student's 95% intervals
@@ -542,6 +568,6 @@ def estimators_json(match: EngineAivatMatch, entrant: int = 0) -> dict[str, Any]
 
 
 __all__ = ["CHANCE_SAMPLES", "EXACT_OUTCOMES", "EngineAivat", "EngineAivatMatch",
-           "EngineState", "EngineWalk", "EquityValue", "PolicyRecorder", "Term", "clone",
-           "estimates", "estimators_json", "play_engine_aivat"]
+           "EngineState", "EngineWalk", "EquityValue", "PolicyRecorder", "TableAivat", "Term",
+           "clone", "estimates", "estimators_json", "play_engine_aivat"]
 

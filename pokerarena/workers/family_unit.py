@@ -114,7 +114,7 @@ class _FamilyRows:
                 u.run_id, u.match, hand_no, u.variant, u.betting, seat,
                 (seat - dealer - 1) % self.n, seat == dealer, names[seat], None, None, 0,
                 net, net, max(net, 0), False, False, None, None, None, None, faults[seat],
-                float(net), None, 0))
+                float(net), None, 0, None))
         if self.fam.record_rows is not None:
             self.records.extend((u.run_id, u.match, hand_no, *row)
                                 for row in self.fam.record_rows(hand))

@@ -233,7 +233,8 @@ def _seats_table(unit: Unit, game: Game, stack: int, a: HandArrays, hand_no: np.
         start_stack=stack, end_stack=a.stacks.ravel(), net=a.deltas.ravel(),
         pot_won=a.won.ravel(), folded=a.folded.ravel(), showdown=a.in_showdown.ravel(),
         high=high, high_category=category, low=None, low_category=None, faults=0,
-        equity_net=_equity_nets(game, a, unit.first_hand), baseline_net=None, rebuy=0)
+        equity_net=_equity_nets(game, a, unit.first_hand), baseline_net=None, rebuy=0,
+        aivat_net=None)
     evaluations = evaluated.reshape(h, n).sum(axis=1).tolist()
     return _table(SEATS, rows, cols), evaluations
 

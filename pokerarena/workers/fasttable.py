@@ -62,6 +62,8 @@ def unsupported(unit: Unit, game: Game, entrants: list[Any]) -> str | None:
         return "carried stacks"
     if unit.baseline:
         return "a baseline bot"
+    if unit.aivat:
+        return "AIVAT (its policies are read on the reference table)"
     if unit.record not in ("full", "hands"):
         return f"record level {unit.record!r}"
     lim = unit.limits

@@ -100,12 +100,15 @@ class _Recorder:
         # duplicate: the current deal's hands and the index of each one's first seat row,
         # settled together once its last seating is played (variance.settle_deal)
         self.deal: list[tuple[Any, int]] = []
+        self.aivat: Any = None  # a TableAivat when the unit asks for aivat_net
         self.hands: list[tuple] = []
         self.seats: list[tuple] = []
         self.actions: list[tuple] = []
 
     def on_decision(self, d: Any) -> None:
         self.decided[d.index] = d
+        if self.aivat is not None:
+            self.aivat.on_decision(d)
         if self.observer is not None and d.seconds is not None:
             entrant = self.entrant_at[d.hand_no % self.rotations][d.seat]
             self.observer.on_decision(self.unit.bots[entrant], d.seconds)
@@ -131,8 +134,11 @@ class _Recorder:
         end = hand.observation(hand.button)
         self.hands.append(self._hand_row(hand_no, local_no, hand, res, end, decisions, won))
         base = self.baseline[local_no] if self.baseline else None
+        corrected = None if self.aivat is None else \
+            self.aivat.nets(hand, seat_of, hand_no // self.rotations)
         first_row = len(self.seats)
-        evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults, base)
+        evaluations = self._seat_rows(hand_no, hand, res, end, seat_bot, won, faults, base,
+                                      corrected)
         if self.unit.duplicate:
             self.deal.append((hand, first_row))
             if local_no % self.rotations == self.rotations - 1:
@@ -200,9 +206,10 @@ class _Recorder:
                 carry_out, decisions, sum(1 for w in won if w > 0), *self.game_columns)
 
     def _seat_rows(self, hand_no: int, hand: Any, res: Any, end: Any, seat_bot: list[str],
-                   won: list[int], faults: list[int], base: list[int] | None) -> int:
+                   won: list[int], faults: list[int], base: list[int] | None,
+                   corrected: Any = None) -> int:
         """Append the hand's ``seats`` rows; return its evaluations (one per ranking a
-        seat was scored on at the showdown)."""
+        seat was scored on at the showdown). ``corrected``: each seat's ``aivat_net``."""
         from pokerarena.arena.match import showdown_categories
 
         u = self.unit
@@ -238,7 +245,8 @@ class _Recorder:
                 cards_text(up) if up else None, starts[seat], int(stacks[seat]), int(delta),
                 won[seat], bool(folded[seat]), info is not None, high, high_cat, low, low_cat,
                 faults[seat], float(delta) if eq is None else round(eq[seat], 3),
-                None if base is None else int(base[seat]), rebuys[seat]))
+                None if base is None else int(base[seat]), rebuys[seat],
+                None if corrected is None else float(corrected[seat])))
         return evaluations
 
     def _settle_deal(self, deal: int) -> None:
@@ -378,7 +386,15 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
     rec = _Recorder(unit, game, stack, observer)
     if unit.baseline:
         rec.baseline = _baseline_nets(unit, game, stack, t.table_seed, t.policy)
-    result = play_match(game, t.entrants, unit.hands, t.table_seed, policy=t.policy,
+    seated = t.entrants
+    if unit.aivat:  # declared bots seated behind recorders of their policies
+        from pokerarena.tournaments.aivat_engine import TableAivat
+
+        deals = unit.deal_seed()
+        rec.aivat = TableAivat(unit.variant, unit.options, t.entrants,
+                               t.table_seed if deals is None else deals)
+        seated = rec.aivat.seated
+    result = play_match(game, seated, unit.hands, t.table_seed, policy=t.policy,
                         duplicate=unit.duplicate, stack=stack, match_no=unit.match,
                         on_hand=rec.on_hand, on_decision=rec.on_decision,
                         deal_seed=unit.deal_seed(), carry_stacks=unit.carry_stacks)

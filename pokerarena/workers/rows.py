@@ -201,6 +201,14 @@ SEATS = Table(
         'chips the seat bought in before this hand: with carried stacks, a seat left with less '
         'than the forced bets of a hand is topped up to the starting stack (counted here); 0 '
         'when stacks reset every hand'),
+    _c('aivat_net', 'double',
+        '`net` corrected by AIVAT (spec `aivat = true`, heads-up betting poker): minus a '
+        'term of mean zero at every chance event (its cards against the mean over every '
+        'way they could have fallen, sampled by the deal so duplicate twins share them) '
+        'and at every decision of a bot that declares its policy (the move played against '
+        "the policy's mean), valued by the fixed equity value function of "
+        '`tournaments.aivat_value`. Same expectation as `net`, less luck; sums to zero per '
+        'hand without rake. Null when the spec does not ask for it'),
 ))
 
 ACTIONS = Table(

@@ -44,7 +44,9 @@ class Unit:
     freeze-out of ``bots`` (its entrants) instead of ``hands`` hands: ``levels``
     (``[[start round, options], ...]``), ``payouts``, ``buy_in``, ``table_size``;
     ``hands`` is then its limit of rounds. ``record``: ``"hands"`` leaves the action
-    log out (its ``actions`` part is empty), ``"full"`` keeps every row."""
+    log out (its ``actions`` part is empty), ``"full"`` keeps every row. ``aivat``: each
+    seat row also gets its AIVAT-corrected net (``seats.aivat_net``), on the reference
+    table."""
 
     unit_id: str
     index: int
@@ -68,6 +70,7 @@ class Unit:
     carry_stacks: bool = False
     freezeout: dict[str, Any] | None = None
     record: Literal["full", "hands"] = "full"
+    aivat: bool = False
 
     def deal_seed(self) -> int | None:
         """The seed of the unit's deals when they are shared across lineups, else None."""

@@ -96,6 +96,7 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
         BLOCKS_SQL,
         PROFILES_SQL,
         NoStandings,
+        estimators_sql,
         from_rows,
         reduction_sql,
     )
@@ -105,19 +106,26 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
         return await _freezeout_standings(run_id, ctx)
     described = await ctx.pooled({"cols": "SELECT column_name FROM (DESCRIBE seats)"}, run_id)
     columns = {row["column_name"] for row in records(described["cols"])}
-    out = await ctx.pooled({"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
-                            "reduction": _one_line(reduction_sql(columns))}, run_id)
-    if out["blocks"]["truncated"] is not None:
+    queries = {"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
+               "reduction": _one_line(reduction_sql(columns))}
+    est_sql = estimators_sql(columns)
+    if est_sql is not None:  # a run with aivat_net: the estimators beside each other
+        queries["estimators"] = _one_line(est_sql)
+    out = await ctx.pooled(queries, run_id)
+    if any(out[k]["truncated"] is not None for k in ("blocks", "estimators") if k in out):
         raise ApiError(413, "the run has too many deals for one answer; "
                        "use `pokerarena leaderboard` on the data directory")
     blocks = [[row[c] for c in ("match", "deal", "bot", "bbs", "hands", "lineup")]
               for row in records(out["blocks"])]
     try:
         reduction = [[row[c] for c in ("variant", "betting", "pairing", "blocks", "sd_raw",
-                                       "sd_equity", "sd_baseline")]
+                                       "sd_equity", "sd_baseline", "sd_aivat")]
                      for row in records(out["reduction"])]
+        estimators = [[row[c] for c in ("match", "deal", "bot", "hands", "raw", "allin",
+                                        "aivat", "corrected")]
+                      for row in records(out["estimators"])] if "estimators" in out else []
         result: dict[str, Any] = await run_in_threadpool(
-            from_rows, run_id, blocks, records(out["profiles"]), reduction)
+            from_rows, run_id, blocks, records(out["profiles"]), reduction, estimators)
     except NoStandings:
         return {"run_id": run_id, "pending": True}  # no finished hands yet
     return result
