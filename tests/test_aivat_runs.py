@@ -187,3 +187,26 @@ def test_units_with_aivat_leave_the_fast_table() -> None:
     assert "AIVAT" in (fasttable.unsupported(unit, t.game, t.entrants) or "")
     plain = dataclasses.replace(unit, aivat=False)
     assert fasttable.unsupported(plain, t.game, t.entrants) is None
+
+
+def test_a_stop_rule_tests_the_aivat_pairs(tmp_path: Path) -> None:
+    """``stop.estimator = "aivat"``: the match's sequential test runs on each deal's
+    AIVAT-corrected result, recomputed here from the stored ``aivat_net`` (the raw
+    nets would give another LLR); without ``aivat = true`` it is one clear error."""
+    from pokerarena.platform.api.testing import played
+    from pokerarena.platform.storage import RunStore
+
+    spec = {**SPEC, "name": "aivat-stop", "bots": ["tag", "random"], "hands": 400,
+            "unit_hands": 40, "stop": {"h0": 0, "h1": 300, "estimator": "aivat"}}
+    played(tmp_path, spec, "st")
+    (d,) = [e for e in RunStore(tmp_path, "st").events() if e["event"] == "decision"]
+    _, rows = query(tmp_path, "SELECT sum(s.aivat_net / h.bb) * 1000 / count(*), "
+                    "sum(s.net / h.bb) * 1000 / count(*) FROM seats s JOIN hands h "
+                    "USING (run_id, match, hand) WHERE s.bot = 'tag' GROUP BY h.deal "
+                    "ORDER BY h.deal", "st")
+    x, raw = np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
+    assert len(x) == d["pairs"] and not np.allclose(x, raw)
+    llr = len(x) * 300 * (2 * x.mean() - 300) / (2 * x.var(ddof=1))
+    assert llr == pytest.approx(d["llr"], abs=2e-3)
+    with pytest.raises(SpecError, match="add aivat = true"):
+        parse_spec({**spec, "aivat": False})

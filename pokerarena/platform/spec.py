@@ -129,6 +129,10 @@ class StopRule(_Strict):
                         "difference of h1 (per side)")
     two_sided: bool = Field(True, description="also test the mirror (H1: -h1), so a "
                             "match stops once it is known which bot is ahead, if either")
+    estimator: Literal["raw", "allin", "aivat"] = Field(
+        "raw", description="what a deal scores: its chips (raw), its chips with all-in "
+        "runouts settled at equity (allin), or its AIVAT-corrected chips (aivat: needs "
+        "aivat = true); the three have the same mean, so h0 and h1 mean the same")
 
 
 class LevelSpec(_Strict):
@@ -754,6 +758,9 @@ def _check_rotation(spec: RunSpec) -> None:
 def _check_aivat(spec: RunSpec) -> None:
     """``aivat = true``: the estimator walks heads-up engine hands (its value function
     and chance terms are written for two seats), one unit's hands at a time."""
+    if spec.stop is not None and spec.stop.estimator == "aivat" and not spec.aivat:
+        raise SpecError("stop.estimator: \"aivat\" tests the seats' aivat_net; add "
+                        "aivat = true")
     if not spec.aivat:
         return
     if spec.freezeout is not None or (spec.study or {}).get("freezeouts"):

@@ -73,13 +73,27 @@ class UnitResult:
     hands: dict[str, int]
 
 
-def read_unit(run_dir: str | Path, unit_id: str, first_bot: str) -> UnitResult:
-    """:class:`UnitResult` of a landed unit, from its ``seats`` and ``hands`` parts."""
+SCORED = {"raw": "net", "allin": "equity_net", "aivat": "aivat_net"}
+"""The ``seats`` column a stop rule's ``estimator`` scores the deals by."""
 
-    seats = read_part(run_dir, "seats", unit_id, ["hand", "bot", "net"])  # or an object's
+
+def read_unit(run_dir: str | Path, unit_id: str, first_bot: str,
+              estimator: str = "raw") -> UnitResult:
+    """:class:`UnitResult` of a landed unit, from its ``seats`` and ``hands`` parts; the
+    pairs scored by ``estimator``'s column (the chips are always the raw nets)."""
+
+    col = SCORED[estimator]
+    names = ["hand", "bot", "net"] + ([] if col == "net" else [col])
+    seats = read_part(run_dir, "seats", unit_id, names)  # or an object's
+    if col != "net":  # a hand the estimator left uncorrected scores its chips
+        import pyarrow.compute as pc
+
+        seats = seats.set_column(seats.schema.get_field_index(col), col, pc.coalesce(
+            seats[col], pc.cast(seats["net"], "double")))
     hands = read_part(run_dir, "hands", unit_id, ["hand", "deal", "bb"])
+    sums = [("net", "sum"), ("hand", "count")] + ([] if col == "net" else [(col, "sum")])
     groups = seats.join(hands, "hand").group_by(["deal", "bot", "bb"]).aggregate(
-        [("net", "sum"), ("hand", "count")]).to_pylist()
+        sums).to_pylist()
     groups.sort(key=lambda g: (g["deal"], g["bot"], g["bb"]))
     chips: dict[str, Fraction] = {}
     counts: dict[str, int] = {}
@@ -90,7 +104,7 @@ def read_unit(run_dir: str | Path, unit_id: str, first_bot: str) -> UnitResult:
         counts[bot] = counts.get(bot, 0) + n
         if bot == first_bot:
             acc = deals.setdefault(int(g["deal"]), [0.0, 0])
-            acc[0] += won / g["bb"]
+            acc[0] += float(g[f"{col}_sum"]) / g["bb"]
             acc[1] += n
     pairs = tuple(1000.0 * bb / n for bb, n in (deals[d] for d in sorted(deals)))
     return UnitResult(pairs, chips, counts)
@@ -391,8 +405,9 @@ class Schedule:
     def _result(self, u: Unit) -> UnitResult:
         r = self.results.get(u.unit_id)
         if r is None:
-            r = self.results[u.unit_id] = read_unit(self.run_dir, u.unit_id,
-                                                    self.matches[u.match].units[0].bots[0])
+            r = self.results[u.unit_id] = read_unit(
+                self.run_dir, u.unit_id, self.matches[u.match].units[0].bots[0],
+                "raw" if self.stop is None else self.stop.estimator)
         return r
 
     def _decide(self, m: Match, verdict: tuple[str, str | None] | None) -> None:
