@@ -201,7 +201,7 @@ def test_cli_bots_and_match():
     with redirect_stdout(buf):
         assert main(["bots", "--json"]) == 0
     names = [r["name"] for r in json.loads(buf.getvalue())]
-    assert names == LEAGUE[:2] + ["rock", "tag", "lag", "equity", "maniac"]
+    assert names == LEAGUE[:2] + ["rock", "tag", "lag", "equity", "maniac", "cfr"]
     buf = io.StringIO()
     with redirect_stdout(buf):
         assert main(["match", "--variant", "holdem", "--bots", "tag,call", "--hands", "20",

@@ -40,6 +40,8 @@ REGISTRY: dict[str, tuple[str, str]] = {
                "pot-odds calls"),
     "maniac": ("pokerarena.bots.simple.maniac:ManiacBot",
                "raises whenever it may (pot-sized or all-in), never folds"),
+    "cfr": ("pokerarena.bots.simple.cfr_bot:CfrBot",
+            "heads-up limit hold'em: MCCFR strategy over E[HS] card buckets"),
 }
 
 

@@ -1,6 +1,7 @@
 """``pokerarena solve``: an approximate equilibrium of a game small enough to walk (Kuhn,
 Leduc) by CFR+ or external-sampling MCCFR over the engine's own tree, written as a
-strategy file a bot can play (docs/exact.md, "Solving Kuhn and Leduc"). Its benchmark,
+strategy file a bot can play (docs/exact.md, "Solving Kuhn and Leduc"); heads-up limit
+hold'em by MCCFR over a card abstraction (:mod:`pokerarena.solvers.holdem_mccfr`). Its benchmark,
 ``bench solve``, lives in :mod:`pokerarena.bench.solve_bench`."""
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``solve`` subcommand."""
     p = subparsers.add_parser(
         "solve",
-        help="solve a small game (kuhn, leduc) by CFR+ or MCCFR into a strategy file",
+        help="solve a small game (kuhn, leduc) by CFR+ or MCCFR, or heads-up limit "
+        "hold'em by MCCFR over card buckets, into a strategy file",
         description="Run CFR+ (or external-sampling MCCFR) over the exact tree of a "
         "two-player game small enough to walk, measure the average strategy's exact "
         "exploitability at a few checkpoints, and write it as a strategy file that the "
-        "strategy bot plays. See docs/exact.md.")
-    p.add_argument("variant", metavar="VARIANT", help="kuhn, leduc, or a variant file")
+        "strategy bot plays; holdem (heads-up, fixed limit): MCCFR over E[HS] buckets "
+        "into the abstract file the cfr bot plays. See docs/exact.md.")
+    p.add_argument("variant", metavar="VARIANT", help="kuhn, leduc, holdem, or a variant file")
     p.add_argument("--betting", default=None, help="betting system (default: the "
                    "variant's first)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -37,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--averaging", choices=("linear", "quadratic"), default="linear",
                    help="cfr+'s average strategy weights: t (default) or t^2")
     p.add_argument("--seed", type=int, default=0, help="mccfr's sampling seed")
+    p.add_argument("--buckets", default="12,8,8,8", metavar="P,F,T,R",
+                   help="holdem only: E[HS] buckets pre-flop, flop, turn, river "
+                   "(default 12,8,8,8; docs/exact.md)")
     p.add_argument("--out", required=True, metavar="FILE", help="the strategy file to write")
     p.add_argument("--json", action="store_true",
                    help='print {"variant", "algorithm", "iterations", "exploitability", '
@@ -85,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     options: dict[str, Any] = game_options(args.option)
     if args.betting:
         options["betting"] = args.betting
+    if args.variant == "holdem" and args.algorithm == "mccfr":   # else: too large to walk
+        return _run_holdem(args, options)
     with _progress(not args.json) as progress:
         result = solve(args.variant, options, algorithm=args.algorithm,
                        iterations=args.iterations, seed=args.seed,
@@ -106,4 +114,37 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {it:>10,}  {x:.6g}")
     print(f"exploitability {result.exploitability:.6g} chips per hand; seat 0's value "
           f"{result.value:.6f}; written to {args.out}", file=sys.stdout)
+    return 0
+
+
+def _run_holdem(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """Heads-up limit hold'em: MCCFR over the E[HS] abstraction into a version-2 file
+    (docs/exact.md, "Heads-up limit hold'em: abstraction, MCCFR and the `cfr` bot")."""
+    from pokerarena.solvers.holdem_mccfr import train, write_holdem
+
+    if options.get("betting", "fixed_limit") != "fixed_limit":
+        raise UserError("holdem is solved by --algorithm mccfr heads-up at fixed limit "
+                        "only (--betting fixed_limit)")
+    try:
+        buckets = tuple(int(x) for x in args.buckets.split(","))
+    except ValueError:
+        buckets = ()
+    if len(buckets) != 4 or min(buckets) < 1 or max(buckets) > 64:
+        raise UserError(f"--buckets {args.buckets}: four numbers from 1 to 64, P,F,T,R")
+    with _progress(not args.json) as progress:
+        result = train(options, iterations=args.iterations, seed=args.seed,
+                       buckets=buckets, progress=progress)  # type: ignore[arg-type]
+    try:
+        size = write_holdem(args.out, result)
+    except OSError as exc:
+        raise UserError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
+    out = {"variant": "holdem", "algorithm": "mccfr", "iterations": result.iterations,
+           "buckets": list(buckets), "rows": result.tree.rows, "seconds": result.seconds,
+           "mean_regret": result.mean_regret(), "bytes": size, "out": str(args.out)}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"holdem fixed_limit: mccfr, {result.iterations:,} iterations in "
+          f"{result.seconds:.1f} s (one core); {result.tree.rows:,} rows; mean regret "
+          f"{out['mean_regret']:.4g} chips per iteration; {size:,} bytes written to {args.out}")
     return 0

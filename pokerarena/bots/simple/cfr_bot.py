@@ -1,0 +1,586 @@
+"""The built-in ``cfr`` bot: heads-up fixed-limit hold'em played from an abstract
+strategy file (docs/exact.md, "Heads-up limit hold'em: abstraction, MCCFR and the `cfr`
+bot"), and what it needs to read one: the card abstraction's kernels, the betting tree,
+and the file format's version 2.
+
+Why the abstraction's kernels live here and not in the solvers' layer: the bot must
+bucket the cards it sees exactly as the trainer did, and bots may not import solvers.
+:mod:`pokerarena.solvers.holdem_abstraction` documents the abstraction, calibrates it
+(the quantile thresholds) and re-exports these functions; the trainer
+(:mod:`pokerarena.solvers.holdem_mccfr`) calls the same kernels.
+
+**The abstraction** (``ehs-quantile``, version 1). A seat's bucket on a street is a
+function of its two hole cards and the board only (not of the betting, not of earlier
+buckets: imperfect recall):
+
+- pre-flop: the hand's class (one of 169) looked up in the file's ``preflop`` table
+  (classes ranked by their equity against one uniformly random hand over a random
+  board, cut into buckets of equal numbers of combinations);
+- flop and turn: E[HS], the expected hand strength against a uniform random opponent
+  hand after the rest of the board is dealt (a win counts 1, a tie 1/2), estimated from
+  ``samples`` Monte-Carlo deals of (opponent hand, remaining board) drawn by a
+  xorshift generator seeded from the sorted hole cards and the sorted board, so the
+  estimate is a deterministic function of the cards;
+- river: HS exactly, against all 990 opponent hands;
+- then ``bucket = #(thresholds of the street <= E[HS])``, thresholds from the file.
+
+**The betting tree** is heads-up fixed-limit hold'em as the engine plays it: the blinds,
+the small and big bets of each round and the heads-up cap (one bet and
+``heads_up_max_raises`` raises a round, the big blind counting as the pre-flop bet;
+``pokerarena/rules/model.py`` ``FixedLimit``, source 002_… «кэп объявляется после 5
+подъемов»), read from the game's program; the button (small blind) acts first
+pre-flop, the big blind first after. A fold when checking is free is left out (the
+engine allows it; it is never better than a check). Stacks deep enough that nobody is
+all-in (72 chips at the default stakes) are assumed; a view that leaves the tree is one
+error.
+
+**File version 2** (an abstract strategy; version 1, the exact tables of Kuhn and
+Leduc, is unchanged and still read by :mod:`~pokerarena.bots.simple.strategy_table`)::
+
+    {"format": "pokerarena-strategy", "version": 2, "kind": "abstract",
+     "variant": "holdem", "betting": "fixed_limit", "options": {...}, "game_key": "...",
+     "algorithm": "mccfr", "iterations": N, "seed": 0, "seconds": 12.3,
+     "abstraction": {"name": "ehs-quantile", "version": 1, "buckets": [pf, fl, tu, ri],
+                     "samples": 200, "preflop": [169 bucket numbers],
+                     "thresholds": [[], [flop], [turn], [river]]},
+     "tree": {"blinds": [1, 2], "bets": [2, 2, 4, 4], "max_bets": 6, "rows": R},
+     "encoding": "u8x3-zlib-base64", "strategy": "<base64>"}
+
+``strategy`` is, after base64 and zlib, ``R`` rows of three bytes (fold, check/call,
+bet/raise) in units of 1/255: row ``offset[node] + bucket`` of each decision node of the
+tree in pre-order; a row's legal moves sum to 255, its illegal ones are 0.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from pokerarena.bots.base import BaseBot, MatchInfo, Policy, SeatView, draw_from
+from pokerarena.bots.simple.strategy_table import FORMAT, MAX_BYTES, StrategyFileError
+from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND, Action
+
+VERSION = 2
+KIND = "abstract"
+ABSTRACTION = "ehs-quantile"
+ABSTRACTION_VERSION = 1
+ENCODING = "u8x3-zlib-base64"
+SHIPPED = Path(__file__).with_name("cfr_holdem_fl.json")
+FOLD, CALL, RAISE = 0, 1, 2
+DECISION, FOLDED, SHOWDOWN = 0, 1, 2
+_U64 = np.uint64
+
+
+# --------------------------------------------------------------------------- cards
+@njit(cache=True, inline="always")
+def _top(mask, k):  # pragma: no cover - jit
+    """The ``k`` highest ranks set in ``mask``, as 4-bit digits (highest first)."""
+    v = 0
+    r = 12
+    while k > 0 and r >= 0:
+        if (mask >> r) & 1:
+            v = (v << 4) | r
+            k -= 1
+        r -= 1
+    return v
+
+
+@njit(cache=True, inline="always")
+def _straight(mask):  # pragma: no cover - jit
+    """The top rank of the best straight in a rank mask (the wheel: 3), or -1."""
+    ext = (mask << 1) | ((mask >> 12) & 1)
+    for top in range(13, 3, -1):
+        if (ext >> (top - 4)) & 0x1F == 0x1F:
+            return top - 1
+    return -1
+
+
+@njit(cache=True)
+def rank7(cards, n):  # pragma: no cover - jit
+    """The strength of the best five of ``cards[:n]`` (5 to 7 codes ``rank*4+suit``):
+    category << 20 | ranks, higher is better (only comparisons matter)."""
+    counts = np.zeros(13, np.int64)
+    suits = np.zeros(4, np.int64)
+    smask = np.zeros(4, np.int64)
+    mask = 0
+    for i in range(n):
+        r = cards[i] >> 2
+        s = cards[i] & 3
+        counts[r] += 1
+        suits[s] += 1
+        smask[s] |= 1 << r
+        mask |= 1 << r
+    for s in range(4):
+        if suits[s] >= 5:
+            st = _straight(smask[s])
+            if st >= 0:
+                return (8 << 20) | st
+            return (5 << 20) | _top(smask[s], 5)
+    quad = trip = pair1 = pair2 = -1
+    for r in range(12, -1, -1):
+        c = counts[r]
+        if c == 4 and quad < 0:
+            quad = r
+        elif c == 3 and trip < 0:
+            trip = r
+        elif c >= 2:
+            if pair1 < 0:
+                pair1 = r
+            elif pair2 < 0:
+                pair2 = r
+    if quad >= 0:
+        return (7 << 20) | (quad << 4) | _top(mask & ~(1 << quad), 1)
+    if trip >= 0:
+        second = -1
+        for r in range(12, -1, -1):
+            if r != trip and counts[r] >= 2:
+                second = r
+                break
+        if second >= 0:
+            return (6 << 20) | (trip << 4) | second
+    st = _straight(mask)
+    if st >= 0:
+        return (4 << 20) | st
+    if trip >= 0:
+        return (3 << 20) | (trip << 8) | _top(mask & ~(1 << trip), 2)
+    if pair2 >= 0:
+        rest = mask & ~(1 << pair1) & ~(1 << pair2)
+        return (2 << 20) | (pair1 << 8) | (pair2 << 4) | _top(rest, 1)
+    if pair1 >= 0:
+        return (1 << 20) | (pair1 << 12) | _top(mask & ~(1 << pair1), 3)
+    return _top(mask, 5)
+
+
+@njit(cache=True, inline="always")
+def _next(state):  # pragma: no cover - jit
+    """One xorshift64* step: (new state, 64 random bits)."""
+    state ^= state >> _U64(12)
+    state ^= state << _U64(25)
+    state ^= state >> _U64(27)
+    return state, state * _U64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):  # pragma: no cover - jit
+    """(new state, a uniform integer in [0, n))."""
+    state, x = _next(state)
+    return state, np.int64((x >> _U64(33)) % _U64(n))
+
+
+@njit(cache=True, inline="always")
+def _mix(h, v):  # pragma: no cover - jit
+    """Fold ``v`` into the hash ``h`` (a splitmix64 finaliser; never 0)."""
+    z = h ^ (_U64(v) + _U64(0x9E3779B97F4A7C15))
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    z = z ^ (z >> _U64(31))
+    return z if z != _U64(0) else _U64(1)
+
+
+@njit(cache=True)
+def ehs(hole, board, nboard, samples):  # pragma: no cover - jit
+    """E[HS] of ``hole`` (2 codes) on ``board[:nboard]`` (3 to 5 codes): exact against
+    all opponent hands on the river, else the mean of ``samples`` deals seeded by the
+    sorted cards (the module's docstring)."""
+    used = np.zeros(52, np.bool_)
+    for c in hole:
+        used[c] = True
+    for i in range(nboard):
+        used[board[i]] = True
+    rest = np.empty(52, np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            rest[m] = c
+            m += 1
+    mine = np.empty(7, np.int64)
+    opp = np.empty(7, np.int64)
+    for i in range(nboard):
+        mine[2 + i] = board[i]
+        opp[2 + i] = board[i]
+    mine[0] = hole[0]
+    mine[1] = hole[1]
+    total = 0.0
+    if nboard == 5:
+        me = rank7(mine, 7)
+        for a in range(m):
+            for b in range(a + 1, m):
+                opp[0] = rest[a]
+                opp[1] = rest[b]
+                v = rank7(opp, 7)
+                total += 1.0 if me > v else (0.5 if me == v else 0.0)
+        return total / (m * (m - 1) // 2)
+    state = _U64(0x243F6A8885A308D3)
+    lo, hi = min(hole[0], hole[1]), max(hole[0], hole[1])
+    state = _mix(_mix(state, lo), hi)
+    state = _mix(state, 99)
+    for c in range(52):     # the board's cards in code order: its order does not matter
+        if used[c] and c != lo and c != hi:
+            state = _mix(state, c)
+    need = 2 + 5 - nboard
+    for _ in range(samples):
+        for j in range(need):    # a partial Fisher-Yates shuffle of the rest
+            state, k = _below(state, m - j)
+            t = rest[j]
+            rest[j] = rest[j + k]
+            rest[j + k] = t
+        opp[0] = rest[0]
+        opp[1] = rest[1]
+        for j in range(5 - nboard):
+            mine[2 + nboard + j] = rest[2 + j]
+            opp[2 + nboard + j] = rest[2 + j]
+        me = rank7(mine, 7)
+        v = rank7(opp, 7)
+        total += 1.0 if me > v else (0.5 if me == v else 0.0)
+    return total / samples
+
+
+@njit(cache=True, inline="always")
+def preflop_class(a, b):  # pragma: no cover - jit
+    """The class (0..168) of a hold'em starting hand: row = higher rank, column = lower;
+    suited hands at (high, low), offsuit at (low, high), pairs on the diagonal."""
+    ra, rb = a >> 2, b >> 2
+    hi, lo = max(ra, rb), min(ra, rb)
+    if (a & 3) == (b & 3):
+        return hi * 13 + lo
+    return lo * 13 + hi
+
+
+@njit(cache=True)
+def bucket_of(hole, board, nboard, preflop, thresholds, samples):  # pragma: no cover - jit
+    """The abstraction's bucket of ``hole`` with ``board[:nboard]`` (0, 3, 4 or 5 cards):
+    ``preflop[class]`` before the flop, else how many of the street's ``thresholds``
+    (a row padded with +inf) are at or below E[HS]."""
+    if nboard == 0:
+        return preflop[preflop_class(hole[0], hole[1])]
+    x = ehs(hole, board, nboard, samples)
+    row = thresholds[nboard - 3]
+    k = 0
+    while k < row.shape[0] and row[k] <= x:
+        k += 1
+    return k
+
+
+# --------------------------------------------------------------------------- tree
+@dataclass(frozen=True)
+class BettingTree:
+    """Heads-up fixed-limit betting as arrays, nodes in pre-order (a child's number is
+    above its parent's). Players are positions: 0 the button (small blind), 1 the big
+    blind. ``child[n]``: the node after fold, check/call, bet/raise (-1: not allowed);
+    ``commit[n]``: each player's chips in the pot at ``n``; ``loser[n]``: who folded at a
+    fold node; ``raise_to[n]``: the round's bet a raise at ``n`` makes; ``row[n]``: the
+    first strategy row of a decision node (-1 elsewhere), one row per bucket of its
+    round."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    rnd: np.ndarray
+    child: np.ndarray
+    commit: np.ndarray
+    loser: np.ndarray
+    raise_to: np.ndarray
+    row: np.ndarray
+    rows: int
+    blinds: tuple[int, int]
+    bets: tuple[int, ...]
+    max_bets: int
+
+
+def tree_params(game: Any) -> tuple[tuple[int, int], tuple[int, ...], int]:
+    """(blinds, the bet of each round, bets a round may hold) of heads-up ``game``, from
+    its program (the fixed-limit rules: one bet and ``heads_up_max_raises`` raises)."""
+    from pokerarena.engine.steps import SIZE_BIG, BetStep
+
+    prog = game.program
+    if prog.system_name != "fixed_limit" or game.variant_id != "holdem":
+        raise StrategyFileError(f"the cfr bot plays heads-up fixed-limit hold'em, not "
+                                f"{game.variant_id} ({prog.system_name})")
+    _, blinds = game.forced_by_position(2)
+    steps = [s for s in prog.steps if isinstance(s, BetStep)]
+    bets = tuple(prog.big_bet if s.size == SIZE_BIG else prog.small_bet for s in steps)
+    cap = prog.heads_up_max_raises
+    if cap is None or len(bets) != 4:
+        raise StrategyFileError("the cfr bot needs a raise cap and four betting rounds")
+    return (min(blinds), max(blinds)), bets, 1 + int(cap)
+
+
+def build_tree(blinds: tuple[int, int], bets: tuple[int, ...], max_bets: int,
+               buckets: tuple[int, ...]) -> BettingTree:
+    """The tree of heads-up fixed-limit betting with these stakes (the module's
+    docstring), rows laid out for ``buckets`` per round."""
+    cols: dict[str, list[int]] = {k: [] for k in
+                                  ("kind", "player", "rnd", "f", "c", "r", "c0", "c1",
+                                   "loser", "raise_to", "row")}
+    rows = [0]
+
+    def add(kind: int, player: int, rnd: int, commit: list[int], loser: int = -1,
+            raise_to: int = 0) -> int:
+        n = len(cols["kind"])
+        for k, v in (("kind", kind), ("player", player), ("rnd", rnd), ("f", -1),
+                     ("c", -1), ("r", -1), ("c0", commit[0]), ("c1", commit[1]),
+                     ("loser", loser), ("raise_to", raise_to), ("row", -1)):
+            cols[k].append(v)
+        if kind == DECISION:
+            cols["row"][n] = rows[0]
+            rows[0] += buckets[rnd]
+        return n
+
+    def node(rnd: int, p: int, commit: list[int], level: int, acted: tuple[int, int]) -> int:
+        raise_to = (level + 1) * bets[rnd]
+        n = add(DECISION, p, rnd, commit, raise_to=raise_to)
+        o = 1 - p
+        if commit[o] > commit[p]:
+            cols["f"][n] = add(FOLDED, p, rnd, commit, loser=p)
+        called = list(commit)
+        called[p] = commit[o]
+        seen = (1, acted[1]) if p == 0 else (acted[0], 1)
+        if acted[o]:      # the round closes on this check or call
+            cols["c"][n] = (add(SHOWDOWN, p, rnd, called) if rnd == 3
+                            else node(rnd + 1, 1, called, 0, (0, 0)))
+        else:
+            cols["c"][n] = node(rnd, o, called, level, seen)
+        if level < max_bets:
+            raised = list(commit)
+            raised[p] = commit[o] + bets[rnd]
+            cols["r"][n] = node(rnd, o, raised, level + 1, seen)
+        return n
+
+    node(0, 0, [blinds[0], blinds[1]], 1, (0, 0))
+    a = {k: np.asarray(v, np.int64) for k, v in cols.items()}
+    return BettingTree(kind=a["kind"].astype(np.int8), player=a["player"].astype(np.int8),
+                       rnd=a["rnd"].astype(np.int8),
+                       child=np.stack([a["f"], a["c"], a["r"]], axis=1).astype(np.int32),
+                       commit=np.stack([a["c0"], a["c1"]], axis=1), loser=a["loser"],
+                       raise_to=a["raise_to"], row=a["row"], rows=rows[0], blinds=blinds,
+                       bets=tuple(bets), max_bets=max_bets)
+
+
+# --------------------------------------------------------------------------- file
+@dataclass(frozen=True)
+class AbstractStrategy:
+    """A version-2 file read and checked: its header, the abstraction's tables, the
+    tree and the rows (``probs``: float, rows x 3, each legal row summing to 1)."""
+
+    header: dict[str, Any]
+    preflop: np.ndarray
+    thresholds: np.ndarray
+    samples: int
+    tree: BettingTree
+    probs: np.ndarray
+
+
+def encode_rows(q: np.ndarray) -> str:
+    """``q`` (rows x 3 uint8) compressed and as text."""
+    return base64.b64encode(zlib.compress(np.ascontiguousarray(q, np.uint8).tobytes(), 9)
+                            ).decode("ascii")
+
+
+def padded_thresholds(thresholds: list[list[float]]) -> np.ndarray:
+    """The three post-flop threshold rows as one array padded with +inf."""
+    width = max(1, *(len(t) for t in thresholds[1:]))
+    out = np.full((3, width), np.inf)
+    for i, t in enumerate(thresholds[1:]):
+        out[i, :len(t)] = t
+    return out
+
+
+def read_abstract(path: str | Path) -> AbstractStrategy:
+    """Read and check a version-2 strategy file: one :class:`StrategyFileError` naming
+    the file and its first problem, before any hand."""
+    where = str(path)
+    try:
+        raw = Path(path).read_bytes()[:MAX_BYTES + 1]
+        doc = json.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise StrategyFileError(f"{where}: cannot read the strategy file "
+                                f"({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise StrategyFileError(f"{where}: not a strategy file (truncated or not JSON: "
+                                f"{exc})") from None
+    try:
+        return _check(doc)
+    except (KeyError, TypeError, ValueError, IndexError, binascii.Error, zlib.error) as exc:
+        if isinstance(exc, StrategyFileError):
+            raise StrategyFileError(f"{where}: {exc}") from None
+        raise StrategyFileError(f"{where}: a malformed abstract strategy "
+                                f"({type(exc).__name__}: {exc})") from None
+
+
+def _check(doc: Any) -> AbstractStrategy:
+    """The checks of :func:`read_abstract` (the caller names the file)."""
+    from pokerarena.engine import Game
+    from pokerarena.engine.keys import game_info_of
+
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise StrategyFileError(f"not a strategy file (no \"format\": \"{FORMAT}\")")
+    if doc.get("version") != VERSION or doc.get("kind") != KIND:
+        raise StrategyFileError(f"strategy file version {doc.get('version')!r}, kind "
+                                f"{doc.get('kind')!r}; the cfr bot reads version "
+                                f"{VERSION}, kind {KIND!r}")
+    game = Game(doc["variant"], doc["options"])
+    key = game_info_of(game)["game_key"]
+    if key != doc["game_key"]:
+        raise StrategyFileError(f"a strategy for game {doc['game_key']}, but its variant "
+                                f"and options make game {key}")
+    ab = doc["abstraction"]
+    if ab.get("name") != ABSTRACTION or ab.get("version") != ABSTRACTION_VERSION:
+        raise StrategyFileError(f"abstraction {ab.get('name')!r} version "
+                                f"{ab.get('version')!r}; this pokerarena plays "
+                                f"{ABSTRACTION!r} version {ABSTRACTION_VERSION}")
+    buckets = tuple(int(b) for b in ab["buckets"])
+    preflop = np.asarray(ab["preflop"], np.int64)
+    th = ab["thresholds"]
+    if len(buckets) != 4 or min(buckets) < 1 or preflop.shape != (169,) \
+            or preflop.min() < 0 or preflop.max() >= buckets[0] or len(th) != 4 \
+            or any(len(th[i]) != buckets[i] - 1 for i in (1, 2, 3)) \
+            or any(list(t) != sorted(t) for t in th) or int(ab["samples"]) < 1:
+        raise StrategyFileError("the abstraction's buckets, pre-flop table or thresholds "
+                                "do not fit together")
+    blinds, bets, max_bets = tree_params(game)
+    t = doc["tree"]
+    if (tuple(t["blinds"]), tuple(t["bets"]), t["max_bets"]) != (blinds, bets, max_bets):
+        raise StrategyFileError(f"a strategy for the betting tree {t}, not this game's "
+                                f"(blinds {blinds}, bets {bets}, {max_bets} bets a round)")
+    tree = build_tree(blinds, bets, max_bets, buckets)
+    if doc.get("encoding") != ENCODING or t["rows"] != tree.rows:
+        raise StrategyFileError(f"encoding {doc.get('encoding')!r} with {t['rows']} rows; "
+                                f"expected {ENCODING!r} with {tree.rows}")
+    q = np.frombuffer(zlib.decompress(base64.b64decode(doc["strategy"], validate=True)),
+                      np.uint8)
+    if q.size != 3 * tree.rows:
+        raise StrategyFileError(f"the strategy has {q.size} bytes, not {3 * tree.rows}")
+    q = q.reshape(tree.rows, 3)
+    _check_rows(q, tree, buckets)
+    header = {k: v for k, v in doc.items() if k != "strategy"}
+    return AbstractStrategy(header, preflop, padded_thresholds(th), int(ab["samples"]),
+                            tree, q.astype(np.float64) / 255.0)
+
+
+def legal_mask(tree: BettingTree, buckets: tuple[int, ...]) -> np.ndarray:
+    """rows x 3: which moves each row's node allows."""
+    mask = np.zeros((tree.rows, 3), np.bool_)
+    for n in np.flatnonzero(tree.kind == DECISION):
+        r0 = tree.row[n]
+        mask[r0:r0 + buckets[tree.rnd[n]]] = tree.child[n] >= 0
+    return mask
+
+
+def _check_rows(q: np.ndarray, tree: BettingTree, buckets: tuple[int, ...]) -> None:
+    legal = legal_mask(tree, buckets)
+    if np.any(q[~legal] != 0):
+        raise StrategyFileError("a row gives probability to a move its node does not allow")
+    sums = q.astype(np.int64).sum(axis=1)
+    bad = np.flatnonzero(sums != 255)
+    if bad.size:
+        raise StrategyFileError(f"row {int(bad[0])}'s probabilities sum to "
+                                f"{int(sums[bad[0]])}/255, not 1")
+
+
+# --------------------------------------------------------------------------- bot
+@lru_cache(maxsize=4)
+def _load(path: str) -> AbstractStrategy:
+    """Read a file once per process, and compile (or load) the bucket kernel now, so
+    that the first decision is not slowed past a table's time limit."""
+    s = read_abstract(path)
+    board = np.array([0, 5, 10, 15, 20], np.int64)
+    for nboard in (0, 3, 5):
+        bucket_of(np.array([48, 49], np.int64), board, nboard, s.preflop, s.thresholds,
+                  s.samples)
+    return s
+
+
+class CfrBot(BaseBot):
+    """Heads-up fixed-limit hold'em from an abstract strategy (``path``: the shipped
+    file by default): the view's betting line is a node of the tree, its cards a
+    bucket, and the row of (node, bucket) is the declared policy that ``act`` draws
+    from."""
+
+    name = "cfr"
+    description = ("heads-up limit hold'em: MCCFR strategy over E[HS] buckets "
+                   "(pokerarena solve holdem)")
+
+    def __init__(self, seed: int | None = None, *, path: str | Path | None = None,
+                 **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.strategy = _load(str(path if path is not None else SHIPPED))
+        self._where = str(path if path is not None else SHIPPED)
+        self._buckets: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+    def start_match(self, info: MatchInfo) -> None:
+        """Refuse another game or table size before the first hand."""
+        self._check_game(info.game, info.players, info.variant)
+
+    def _check_game(self, game: Any, players: int, variant: str) -> None:
+        key = game.get("game_key") if isinstance(game, dict) else None
+        if players != 2 or key != self.strategy.header["game_key"]:
+            raise StrategyFileError(
+                f"{self._where}: the cfr bot plays heads-up {self.strategy.header['variant']}"
+                f" ({self.strategy.header['betting']}, game "
+                f"{self.strategy.header['game_key']}), not {variant} with {players} "
+                f"players (game {key})")
+
+    def node_of(self, view: SeatView) -> int:
+        """The tree node of the view's betting line (an error when it leaves the tree)."""
+        tree = self.strategy.tree
+        n = 0
+        for actor, action in view.history:
+            if actor < 0 or action.kind not in (FOLD_KIND, CALL_KIND, RAISE_KIND):
+                continue
+            move = (FOLD, CALL, RAISE)[(FOLD_KIND, CALL_KIND, RAISE_KIND).index(action.kind)]
+            nxt = int(tree.child[n, move]) if tree.kind[n] == DECISION else -1
+            if nxt < 0:
+                raise StrategyFileError(f"{self._where}: the betting line leaves the "
+                                        f"abstraction's tree at {action}")
+            n = nxt
+        position = 0 if view.seat == view.button else 1
+        legal = view.legal
+        if tree.kind[n] != DECISION or tree.player[n] != position or legal is None or \
+                (RAISE_KIND in legal.kinds) != (tree.child[n, RAISE] >= 0) or \
+                (RAISE_KIND in legal.kinds and legal.min_to != tree.raise_to[n]) or \
+                view.to_call != tree.commit[n, 1 - position] - tree.commit[n, position]:
+            raise StrategyFileError(f"{self._where}: this spot (stacks {view.stacks}) is "
+                                    "not in the abstraction's tree (all-in or another game)")
+        return n
+
+    def bucket(self, view: SeatView) -> int:
+        """The view's bucket on its street (cached per cards)."""
+        key = (tuple(view.hole), tuple(view.board))
+        got = self._buckets.get(key)
+        if got is None:
+            if len(self._buckets) > 50_000:
+                self._buckets.clear()
+            s = self.strategy
+            board = np.zeros(5, np.int64)
+            board[:len(view.board)] = view.board
+            got = self._buckets[key] = int(bucket_of(
+                np.asarray(view.hole, np.int64), board, len(view.board), s.preflop,
+                s.thresholds, s.samples))
+        return got
+
+    def policy(self, view: SeatView) -> Policy:
+        """The strategy's row at the view's (node, bucket); zero moves left out."""
+        if view.players != 2 or view.game.get("game_key") != self.strategy.header["game_key"]:
+            self._check_game(view.game, view.players, view.variant)
+        n = self.node_of(view)
+        tree = self.strategy.tree
+        row = self.strategy.probs[tree.row[n] + self.bucket(view)]
+        moves = (Action(FOLD_KIND), Action(CALL_KIND), Action(RAISE_KIND,
+                                                              int(tree.raise_to[n])))
+        out: Policy = [(moves[a], float(row[a])) for a in range(3) if row[a] > 0.0]
+        if not math.isclose(sum(p for _, p in out), 1.0, abs_tol=1e-9):
+            raise StrategyFileError(f"{self._where}: a row that is not a distribution")
+        return out
+
+    def act(self, view: SeatView) -> Action:
+        """One draw from :meth:`policy`."""
+        return draw_from(self.policy(view), self.rng.random())
