@@ -208,3 +208,14 @@ def test_cfr_beats_call_and_random(opponent):
     assert not res.faults and res.chips_conserved
     stats = res.entrants[0].stats(res.hands, res.big_blind)
     assert stats["mbb_per_hand"] - stats["ci95"] > 0, stats
+
+
+def test_cfr_colon_file_plays_a_version_2_file_as_the_cfr_bot():
+    """``cfr:FILE`` reads the file's version: a version-2 (abstract) file is played by
+    the ``cfr`` bot, with the same declared policy as the registered bot's shipped file."""
+    game = Game("holdem", {"betting": "fixed_limit"})
+    hand = game.new_hand(5, 2, [200, 200], 0)
+    view = build_view(hand, hand.to_act)
+    by_path, shipped = make_bot(f"cfr:{SHIPPED}", seed=1), make_bot("cfr", seed=1)
+    assert type(by_path) is type(shipped)
+    assert by_path.policy(view) == shipped.policy(view)

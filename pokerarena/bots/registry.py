@@ -116,7 +116,12 @@ def make_bot(spec: str, seed: int | None = None, **extra: Any) -> Any:
     ``seed`` option in the spec replaces ``seed``."""
     target, options = parse_spec(spec)
     if target.startswith("cfr:"):   # cfr:PATH plays a strategy file (docs/exact.md)
-        target, options["path"] = "pokerarena.bots.simple.strategy_bot:StrategyBot", target[4:]
+        from pokerarena.bots.simple.strategy_table import file_version
+
+        path = target[4:]
+        target = ("pokerarena.bots.simple.cfr_bot:CfrBot" if file_version(path) == 2
+                  else "pokerarena.bots.simple.strategy_bot:StrategyBot")
+        options["path"] = path
     options.update(extra)
     seed = options.pop("seed", seed)  # a seed in the spec wins over the table's
     if target.startswith(("http://", "https://")):

@@ -132,6 +132,18 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def file_version(path: str | Path) -> Any:
+    """The ``version`` a strategy file declares (1: an exact table; 2: an abstract
+    strategy, ``cfr_bot``), or None when the file cannot be read as JSON: the reader
+    chosen then names the problem."""
+    try:
+        with open(path, "rb") as fh:
+            doc = json.loads(fh.read(MAX_BYTES + 1).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return doc.get("version") if isinstance(doc, dict) else None
+
+
 def read_strategy(path: str | Path) -> StrategyTable:
     """Read and check a strategy file: one :class:`StrategyFileError` naming the file
     and the first problem, whatever is wrong with it (never a traceback)."""
