@@ -18,8 +18,10 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import jsonschema
 import numpy as np
 import pytest
+import referencing
 from test_bots_policy import spots
 
 from pokerarena.bots.adapters.http import HttpBot, HttpPolicyBot, HttpPolicyError, http_bot
@@ -143,8 +145,6 @@ def test_the_http_policy_is_the_random_bots(server, variant, options):
 
 
 def test_the_documents_follow_the_schemas(server):
-    jsonschema = pytest.importorskip("jsonschema")
-    referencing = pytest.importorskip("referencing")
     docs = {p.name: json.loads(p.read_text()) for p in SCHEMAS.glob("*.schema.json")}
     registry = referencing.Registry().with_resources(
         (d["$id"], referencing.Resource.from_contents(d)) for d in docs.values())
