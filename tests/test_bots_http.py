@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from local_http import JsonHandler, free_port, serving
 
 from pokerarena.arena.faults import FaultPolicy
 from pokerarena.arena.match import play_match
@@ -17,18 +16,8 @@ RELEASE = threading.Event()
 SEEN: list[dict] = []
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(JsonHandler):
     """The example bot of docs/bots.md at /act, and misbehaving ones elsewhere."""
-
-    def log_message(self, *args):  # keep test output quiet
-        pass
-
-    def _reply(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_POST(self):
         obs = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -53,14 +42,9 @@ class Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    RELEASE.set()
-    srv.shutdown()
-    srv.server_close()
+    with serving(Handler) as url:
+        yield url
+        RELEASE.set()  # free a handler still holding its answer before the shutdown
 
 
 def _match(url: str, variant: str = "holdem", hands: int = 6, **policy):
@@ -110,10 +94,7 @@ def test_http_slow_server_times_out(server):
 
 
 def test_http_nobody_listening():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
+    port = free_port()
     res = _match(f"http://127.0.0.1:{port}/", hands=2)
     assert res.hands == 2 and {f.kind for f in res.faults} == {"exception"}
 

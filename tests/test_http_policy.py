@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import json
 import random
-import socket
-import threading
 import time
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import jsonschema
 import numpy as np
 import pytest
 import referencing
+from local_http import JsonHandler, free_port, serving
 from test_bots_policy import spots
 
 from pokerarena.bots.adapters.http import HttpBot, HttpPolicyBot, HttpPolicyError, http_bot
@@ -72,17 +70,7 @@ def random_draw(obs: dict) -> dict:
     return rng.choices(actions, weights)[0]
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):  # keep test output quiet
-        pass
-
-    def _reply(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
+class Handler(JsonHandler):
     def do_POST(self):
         doc = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         SEEN.append((self.path, doc))
@@ -107,13 +95,8 @@ class Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
+    with serving(Handler) as url:
+        yield url
 
 
 GAMES = [("leduc", {}), ("holdem", {"betting": "no_limit"}), ("holdem", {"betting": "fixed_limit"})]
@@ -258,10 +241,7 @@ def test_a_server_that_fails_is_the_same_error(server):
         make_bot(f"{server}/error?policy=true").policy(view)
     with pytest.raises(HttpPolicyError, match="policy request failed"):
         make_bot(f"{server}/slow?policy=true", timeout=0.2).policy(view)
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
+    port = free_port()
     with pytest.raises(HttpPolicyError, match="policy request failed"):
         make_bot(f"http://127.0.0.1:{port}/?policy=true").policy(view)
 
