@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_exploit import exploit_error
 
 from pokerarena.arena.views import build_view
 from pokerarena.bots.base import BaseBot, Policy, SeatView
@@ -255,24 +256,16 @@ def test_the_command_prints_the_lbr_document_over_a_subprocess():
     assert len(lines) == 1 and "declares no policy" in lines[0], bad.stderr
 
 
-def _one_error(capsys, *argv: str) -> str:
-    assert main(["exploit", *argv]) == 2
-    captured = capsys.readouterr()
-    err = captured.err.strip().splitlines()
-    assert captured.out == "" and len(err) == 1, captured
-    return err[0]
-
-
 def test_bad_input_is_one_line_and_status_2(capsys):
-    assert "at least 1" in _one_error(capsys, "--variant", "holdem", "--bot", "call",
+    assert "at least 1" in exploit_error(capsys, "--variant", "holdem", "--bot", "call",
                                       "--hands", "0")
-    assert "non-negative" in _one_error(capsys, "--variant", "holdem", "--bot", "call",
+    assert "non-negative" in exploit_error(capsys, "--variant", "holdem", "--bot", "call",
                                         "--hands", "2", "--seed", "-1")
-    assert "nosuchbot" in _one_error(capsys, "--variant", "holdem", "--bot", "nosuchbot",
+    assert "nosuchbot" in exploit_error(capsys, "--variant", "holdem", "--bot", "nosuchbot",
                                      "--hands", "2")
-    assert "face down" in _one_error(capsys, "--variant", "stud7", "--bot", "call",
+    assert "face down" in exploit_error(capsys, "--variant", "stud7", "--bot", "call",
                                      "--hands", "2")
-    assert "--method lbr" in _one_error(capsys, "--variant", "leduc", "--bot", "call",
+    assert "--method lbr" in exploit_error(capsys, "--variant", "leduc", "--bot", "call",
                                         "--hands", "2")
     # Leduc by LBR on request, the exact path unchanged without it
     assert main(["exploit", "--variant", "leduc", "--method", "lbr", "--bot", "call",
