@@ -116,7 +116,7 @@ def info_key(view: SeatView) -> tuple[Any, ...]:
     return tuple(v for f, v in zip(SeatView._fields, view, strict=True) if f != "game")
 
 
-def _check_walkable(game: Game) -> int:
+def check_walkable(game: Game) -> int:
     """The number of deals of ``game``; an :class:`ExactError` when it cannot be walked."""
     vid = game.variant_id
     lo, hi = game.variant.players
@@ -225,7 +225,7 @@ def build_tree(variant: Any, options: dict[str, Any] | None = None, *,
     AIVAT follows hands dealt with either button, so it walks both)."""
     opts = dict(options or {})
     played = Game(variant, opts)
-    deals = _check_walkable(played)
+    deals = check_walkable(played)
     walk = Game(variant, {**opts, "dealing": "manual"})
     walker = _Walker(played, walk, max_nodes, button)
     root = walker.expand([], frozenset(), 0)

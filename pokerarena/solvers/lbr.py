@@ -123,10 +123,10 @@ def card_blind(bot: Any) -> bool:
 def walkable(game: Game) -> bool:
     """Whether the exact walker takes ``game`` (kuhn, leduc), so ``exploit`` can give the
     exact best response instead of LBR's bound: the walker's own check."""
-    from pokerarena.solvers.exact import ExactError, _check_walkable
+    from pokerarena.solvers.exact import ExactError, check_walkable
 
     try:
-        _check_walkable(game)
+        check_walkable(game)
     except ExactError:
         return False
     return True

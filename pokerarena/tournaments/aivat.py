@@ -428,7 +428,8 @@ class AivatMatch:
                          np.bincount(self.block))
 
 
-def _bots(entrants: Sequence[Any], seed: int) -> list[Any]:
+def seeded_bots(entrants: Sequence[Any], seed: int) -> list[Any]:
+    """The entrants as bots: specs made with seeds drawn from ``seed``, objects as given."""
     seqs = np.random.SeedSequence([seed, 26]).spawn(len(entrants))
     return [make_bot(e, int(s.generate_state(1)[0])) if isinstance(e, str) else e
             for e, s in zip(entrants, seqs, strict=True)]
@@ -459,7 +460,7 @@ def play_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: int, *,
         raise AivatError("aivat: two bots (the walkable games are heads-up)")
     walk = tree_walk(variant)
     est = Aivat(walk, value_function(walk, value) if isinstance(value, str) else value)
-    bots = _bots(entrants, seed)
+    bots = seeded_bots(entrants, seed)
     pols = _policies(bots, declared)
     raw: list[list[float]] = []
     net: list[list[float]] = []

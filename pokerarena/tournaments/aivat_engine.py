@@ -64,7 +64,7 @@ from pokerarena.tournaments.aivat import (
     Correction,
     Transition,
     ValueFunction,
-    _bots,
+    seeded_bots,
 )
 from pokerarena.tournaments.aivat_value import EquityValue
 from pokerarena.tournaments.estimates import Estimate, Reduction, block_rate, reduction
@@ -420,13 +420,10 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
     Blocks are duplicate pairs (or two consecutive hands without duplicate)."""
     if len(entrants) != 2:
         raise AivatError("aivat: two bots (heads-up matches)")
-    walk = EngineWalk(variant, options, samples=samples)
-    est = EngineAivat(walk, value if value is not None else EquityValue(walk.game))
-    bots = _bots(entrants, seed)
-    use = [declared_policy(b) is not None for b in bots] if declared is None \
-        else list(declared)
-    seated: list[Any] = [PolicyRecorder(b) if u else b for b, u in zip(bots, use, strict=True)]
-    rec = _Recording(seated)
+    bots = seeded_bots(entrants, seed)
+    table = TableAivat(variant, options, bots, seed, samples=samples, value=value,
+                       declared=declared)
+    walk = table.estimator.walk
     raw: list[list[float]] = []
     net: list[list[float]] = []
     allin: list[list[float]] = []
@@ -436,8 +433,10 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
 
     def on_hand(no: int, hand: Any, seat_of: list[int]) -> None:
         t0 = time.process_time()
-        pols = rec.take(seat_of)
-        _, got = est.hand(hand, seed=_deal_seed(seed, no // rotations), declared=pols)
+        got = table.nets(hand, seat_of, no // rotations)
+        if got is None:
+            raise AivatError("aivat: a hand's declared policies do not pair with its "
+                             "decisions")
         deltas = [float(d) for d in hand.result().deltas]
         raw.append([deltas[s] for s in seat_of])
         net.append([got[s] for s in seat_of])
@@ -453,8 +452,8 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
 
     n = hands + hands % 2
     t0 = time.process_time()
-    play_match(walk.game, seated, n, seed, duplicate=duplicate, on_hand=on_hand,
-               on_decision=rec.on_decision)
+    play_match(walk.game, table.seated, n, seed, duplicate=duplicate, on_hand=on_hand,
+               on_decision=table.on_decision)
     total = time.process_time() - t0
     names = tuple(str(getattr(b, "name", f"bot{j}")) for j, b in enumerate(bots))
     return EngineAivatMatch(walk.game.variant_id, names, duplicate, np.asarray(raw),
@@ -494,6 +493,13 @@ class _Recording:
         self.at = {}
         return out
 
+    def reset(self) -> None:
+        """Forget the hand's recording (its policies could not be paired)."""
+        for bot in self.seated:
+            if isinstance(bot, PolicyRecorder):
+                bot.kept = []
+        self.at = {}
+
 
 class TableAivat:
     """AIVAT of a table's hands as they end, for a caller that plays them itself (a run's
@@ -503,11 +509,17 @@ class TableAivat:
     chance draws, so every seating of a duplicate deal draws the same samples."""
 
     def __init__(self, variant: str, options: dict[str, Any] | None, entrants: Sequence[Any],
-                 seed: int, *, samples: int = CHANCE_SAMPLES) -> None:
+                 seed: int, *, samples: int = CHANCE_SAMPLES,
+                 value: ValueFunction[EngineState] | None = None,
+                 declared: Sequence[bool] | None = None) -> None:
+        """``declared[j]``: whether entrant ``j``'s policy is read (default: whenever it
+        declares one); ``value``: default :class:`EquityValue`."""
         walk = EngineWalk(variant, options, players=len(entrants), samples=samples)
-        self.estimator = EngineAivat(walk, EquityValue(walk.game))
-        self.seated: list[Any] = [PolicyRecorder(b) if declared_policy(b) is not None else b
-                                  for b in entrants]
+        self.estimator = EngineAivat(walk, value if value is not None else EquityValue(walk.game))
+        use = [declared_policy(b) is not None for b in entrants] if declared is None \
+            else list(declared)
+        self.seated: list[Any] = [PolicyRecorder(b) if u else b
+                                  for b, u in zip(entrants, use, strict=True)]
         self.recording = _Recording(self.seated)
         self.seed = seed
 
@@ -522,10 +534,7 @@ class TableAivat:
         try:
             pols = self.recording.take(seat_of)
         except AivatError:
-            for bot in self.seated:
-                if isinstance(bot, PolicyRecorder):
-                    bot.kept = []
-            self.recording.at = {}
+            self.recording.reset()
             return None
         _, got = self.estimator.hand(hand, seed=_deal_seed(self.seed, deal), declared=pols)
         return got
