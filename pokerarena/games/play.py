@@ -45,9 +45,10 @@ def t975(df: int) -> float:
 
 
 def play_game(game: Any, bots: Sequence[Any], seed: int | None,
-              dealer: int | None = None) -> Any:
-    """One whole game, seat ``i`` played by ``bots[i]``; the finished hand."""
-    hand = game.new_hand(seed, len(bots), dealer)
+              dealer: int | None = None, **deal: Any) -> Any:
+    """One whole game, seat ``i`` played by ``bots[i]``; the finished hand. ``deal``:
+    what else the family's ``new_hand`` takes (durak's ``series_game``)."""
+    hand = game.new_hand(seed, len(bots), dealer, **deal)
     for s, b in enumerate(bots):
         b.start_game(hand.observation(s))
     while not hand.is_over:

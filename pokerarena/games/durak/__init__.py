@@ -18,6 +18,7 @@ from pokerarena.games.durak.game import DurakGame, DurakHand, DurakResult
 from pokerarena.games.durak.rules import DurakError, DurakOptions
 from pokerarena.games.durak.sheet import RECORD, record_rows
 from pokerarena.games.durak.view import DurakView
+from pokerarena.games.play import play_game
 
 
 def next_dealer(hand: DurakHand) -> int:
@@ -41,14 +42,7 @@ def play_series(options: dict[str, Any] | None, bots: Sequence[str], games: int,
     dealer: int | None = None
     for g in range(games):
         players = [make_bot(name, (seed + g) * 31 + i) for i, name in enumerate(bots)]
-        hand = game.new_hand(seed + g, len(players), dealer, series_game=g)
-        for s, b in enumerate(players):
-            b.start_game(hand.observation(s))
-        while not hand.is_over:
-            s = hand.to_act
-            hand.apply(players[s].act(hand.observation(s)), s)
-        for s, b in enumerate(players):
-            b.end_game(hand.observation(s))
+        hand = play_game(game, players, seed + g, dealer, series_game=g)
         dealer = next_dealer(hand)
         out.append(hand.result().deltas)
     return out
