@@ -122,8 +122,23 @@ async function refreshResults(runId, status) {
                                text: `${fmt(100 * p.win_rate, 1)}%` })));
   barChart(document.getElementById("chart-categories"),
     ch.categories.map((c) => ({ label: c.category, value: c.hands, text: fmt(c.hands) })));
+  await refreshHands(runId);
   await refreshStandings(runId);
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
+}
+
+async function refreshHands(runId) {
+  let found;
+  try {
+    found = await getJSON(`/api/runs/${encodeURIComponent(runId)}/hands?order=pot&limit=10`);
+  } catch (e) { return; }
+  if (runId !== state.selected) return;
+  const tbody = document.querySelector("#hands tbody");
+  tbody.replaceChildren(...found.hands.map((h) => el("tr", { "data-unit": h.unit, "data-hand": h.hand },
+    el("td", {}, el("a", { href: h.link }, `${h.unit} #${h.hand}`)),
+    el("td", {}, `${h.variant} ${h.betting}`),
+    el("td", { class: "num" }, fmt(h.pot / h.bb, 1)),
+    el("td", {}, h.bot), el("td", {}, h.showdown ? "yes" : "no"))));
 }
 
 function renderCross(cells) {

@@ -24,7 +24,15 @@ from pokerarena.platform.api.context import (
 )
 from pokerarena.platform.api.manager import RunManager
 from pokerarena.platform.api.middleware import BodyLimitMiddleware, MetricsMiddleware
-from pokerarena.platform.api.routes import catalogue, dashboard, health, query, runs, studies
+from pokerarena.platform.api.routes import (
+    catalogue,
+    dashboard,
+    hands,
+    health,
+    query,
+    runs,
+    studies,
+)
 from pokerarena.platform.api.security import QueryLimits, load_or_create_token
 from pokerarena.platform.metrics import LatestBench, ServiceMetrics
 from pokerarena.platform.query_pool import PoolLimits, QueryPool
@@ -112,9 +120,10 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     app.state.manager = ctx.manager
     app.state.metrics = ctx.metrics
     app.state.data_dir = data_dir
+    app.state.web_dir = web_dir
     app.state.query_pool = ctx.pool
     install_error_handlers(app)
-    routers = [module.router for module in (health, catalogue, runs, query, studies,
+    routers = [module.router for module in (health, catalogue, runs, query, hands, studies,
                                             dashboard)]
     for router in routers:
         app.include_router(router)

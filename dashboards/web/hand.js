@@ -1,0 +1,130 @@
+// The hand viewer: replays GET /api/runs/{run}/hands/{unit}/{hand} step by step.
+"use strict";
+
+const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const parts = location.pathname.split("/").filter(Boolean); // runs, run, hands, unit, hand
+const [, runId, , unit, handNo] = parts.map(decodeURIComponent);
+const viewer = { data: null, step: 0 };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function card(c) {
+  if (c === "??") return el("span", { class: "card hidden", "data-card": "??" }, "??");
+  const suit = c[1];
+  const rank = c[0] === "T" ? "10" : c[0];
+  return el("span", { class: `card${suit === "h" || suit === "d" ? " red" : ""}`, "data-card": c },
+            `${rank}${SUITS[suit] || suit}`);
+}
+
+function cards(list, up) {
+  return el("span", { class: "cards" }, ...list.map((c) => {
+    const node = card(c);
+    if (up && up.size && c !== "??" && !up.has(c)) node.classList.add("down");
+    return node;
+  }));
+}
+
+function fmt(n) { return n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"); }
+
+async function load(seat) {
+  const q = seat === "" ? "" : `?seat=${encodeURIComponent(seat)}`;
+  const url = `/api/runs/${encodeURIComponent(runId)}/hands/${encodeURIComponent(unit)}/${encodeURIComponent(handNo)}${q}`;
+  const r = await fetch(url, { headers: { Accept: "application/json" } });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+function render() {
+  const d = viewer.data;
+  const s = d.steps[viewer.step];
+  document.getElementById("step-no").textContent = `step ${viewer.step + 1} / ${d.steps.length}`;
+  document.getElementById("street").textContent = s.street_name;
+  document.getElementById("step-text").textContent = s.text;
+  document.getElementById("board").replaceChildren(...s.board.map(card));
+  document.getElementById("board-label").hidden = !d.steps[d.steps.length - 1].board.length;
+  document.getElementById("pot").textContent = fmt(s.pot);
+  const body = document.querySelector("#seats-table tbody");
+  body.replaceChildren();
+  for (const seat of d.seats) {
+    const k = seat.seat;
+    const tags = [];
+    if (k === d.button) tags.push(el("span", { class: "tag" }, "button"));
+    if (s.folded[k]) tags.push(el("span", { class: "tag" }, "folded"));
+    else if (s.stacks[k] === 0 && s.put_in[k] > 0) tags.push(el("span", { class: "tag" }, "all in"));
+    const tr = el("tr", { "data-seat": k, class: `${s.folded[k] ? "folded" : ""} ${s.seat === k ? "acting" : ""}` },
+      el("td", {}, k), el("td", {}, seat.bot), el("td", { class: "seat-cards" }, cards(s.cards[k], new Set(seat.up_cards))),
+      el("td", { class: "num stack" }, fmt(s.stacks[k])), el("td", { class: "num bet" }, fmt(s.bets[k])),
+      el("td", { class: "num put-in" }, fmt(s.put_in[k])), el("td", {}, ...tags));
+    body.append(tr);
+  }
+  const atEnd = viewer.step === d.steps.length - 1;
+  document.getElementById("showdown").hidden = !atEnd;
+  if (atEnd) {
+    document.getElementById("pots").replaceChildren(...d.pots.map((p, i) =>
+      el("li", {}, `${i === 0 ? "main pot" : `side pot ${i}`}: ${fmt(p.amount)} (seats ${p.eligible.join(", ")})`)));
+    document.getElementById("results").replaceChildren(...d.showdown.map((r) =>
+      el("li", { "data-seat": r.seat }, `seat ${r.seat} (${r.bot}): ${[r.high, r.low].filter(Boolean).join(" / ") || "—"} — won ${fmt(r.won)}`)));
+  }
+  for (const li of document.querySelectorAll("#log li")) {
+    li.classList.toggle("current", Number(li.dataset.step) === viewer.step);
+  }
+}
+
+function go(step) {
+  viewer.step = Math.max(0, Math.min(viewer.data.steps.length - 1, step));
+  render();
+}
+
+function show(data) {
+  viewer.data = data;
+  document.getElementById("hand-title").textContent =
+    `hand ${data.hand} (match ${data.match}, unit ${data.unit}) · ${data.variant} ${data.betting} · ${data.players} seats · run ${data.run_id}`;
+  const log = document.getElementById("log");
+  log.replaceChildren(...data.steps.map((s, i) => {
+    const li = el("li", { "data-step": i, class: s.fault ? "fault" : "" }, `${s.street_name}: ${s.text}`);
+    li.addEventListener("click", () => go(i));
+    return li;
+  }));
+  const select = document.getElementById("view-seat");
+  if (select.options.length === 1) {
+    for (const seat of data.seats) select.append(el("option", { value: seat.seat }, `seat ${seat.seat} (${seat.bot})`));
+  }
+  document.getElementById("consistency").textContent = data.consistent
+    ? "The steps add up to the stored end stacks."
+    : "Warning: the steps do not add up to the stored end stacks.";
+  document.getElementById("viewer").hidden = false;
+  go(Math.min(viewer.step, data.steps.length - 1));
+}
+
+async function start(seat) {
+  try {
+    show(await load(seat));
+  } catch (e) {
+    const p = document.getElementById("hand-error");
+    p.textContent = `This hand cannot be shown: ${e.message}`;
+    p.hidden = false;
+    document.getElementById("hand-title").textContent = "";
+  }
+}
+
+document.getElementById("first").addEventListener("click", () => go(0));
+document.getElementById("prev").addEventListener("click", () => go(viewer.step - 1));
+document.getElementById("next").addEventListener("click", () => go(viewer.step + 1));
+document.getElementById("last").addEventListener("click", () => go(Infinity));
+document.getElementById("view-seat").addEventListener("change", (e) => start(e.target.value));
+document.addEventListener("keydown", (e) => {
+  if (!viewer.data || e.target.tagName === "SELECT") return;
+  const moves = { ArrowRight: 1, ArrowLeft: -1 };
+  if (e.key in moves) { go(viewer.step + moves[e.key]); e.preventDefault(); }
+  else if (e.key === "Home") { go(0); e.preventDefault(); }
+  else if (e.key === "End") { go(Infinity); e.preventDefault(); }
+});
+start("");

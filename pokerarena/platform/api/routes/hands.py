@@ -1,0 +1,155 @@
+"""Hands: one stored hand as the viewer's steps, and finding hands worth a look (issue 31).
+
+Every read runs in the query pool like the other results (429 when it is full, 408 past
+its time). Path and query values reach SQL only after validation: a unit id by pattern,
+numbers as integers, a bot or variant name as an escaped string literal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
+
+from pokerarena.platform.api.context import ApiContext, ApiError, Context, RunId
+from pokerarena.platform.hand_view import hand_steps
+from pokerarena.platform.query_pool import records
+
+router = APIRouter(tags=["hands"])
+
+UNIT = r"^[A-Za-z0-9_-]{1,64}$"
+Unit = Annotated[str, PathParam(pattern=UNIT, description="the unit that played the hand")]
+HandNo = Annotated[int, PathParam(ge=0, le=2**31 - 1,
+                                  description="hand number within its match")]
+MAX_LIMIT = 200
+ORDERS = {
+    "pot": "h.pot DESC",
+    "loss": "s.net / h.bb ASC",
+    "win": "s.net / h.bb DESC",
+    "luck": "abs(s.equity_net - s.net) / h.bb DESC",
+    "aivat": "abs(s.aivat_net - s.net) / h.bb DESC",
+}
+"""``order``: the biggest pots, a seat's biggest losses or wins (in big blinds), the
+largest all-in luck (``equity_net`` against ``net``), the largest AIVAT correction."""
+
+
+def literal(text: str) -> str:
+    """``text`` as a SQL string literal (quotes doubled; no other character is special)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+async def _store(ctx: ApiContext, run_id: str) -> Any:
+    return ctx.manager_call(lambda: ctx.manager._store(run_id))
+
+
+@router.get("/api/runs/{run_id}/hands/{unit}/{hand}")
+async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
+               seat: Annotated[int | None, Query(ge=0, le=22, description=(
+                   "show the hand as this seat saw it (others' down cards hidden until "
+                   "the showdown); absent: every card"))] = None) -> dict[str, Any]:
+    """One stored hand as steps: after each log entry the stacks, the round's bets, the
+    pot, the board and each seat's cards (as ``seat`` saw them), then the showdown with
+    the main and side pots and the hands in words. ``consistent``: the steps add up to
+    the stored end stacks. The viewer at ``/runs/{run_id}/hands/{unit}/{hand}`` replays
+    this JSON."""
+    await _store(ctx, run_id)
+    where = f"WHERE unit = {literal(unit)} AND hand = {int(hand)}"
+    out = await ctx.pooled({
+        "hand": f"SELECT * FROM hands {where}",
+        "seats": f"SELECT * FROM seats {where} ORDER BY seat",
+        "actions": f"SELECT * FROM actions {where} ORDER BY seq",
+    }, run_id)
+    rows = records(out["hand"])
+    if not rows:
+        raise ApiError(404, f"run {run_id!r} has no hand {hand} in unit {unit!r} "
+                       "(hands of betting poker only)")
+    seats = records(out["seats"])
+    if seat is not None and seat >= int(rows[0]["players"]):
+        raise ApiError(400, f"seat {seat} is not at this table of "
+                       f"{rows[0]['players']} seats")
+    return await run_in_threadpool(_steps, rows[0], seats, records(out["actions"]), seat)
+
+
+def _steps(hand_row: dict[str, Any], seats: list[dict[str, Any]],
+           actions: list[dict[str, Any]], seat: int | None) -> dict[str, Any]:
+    from pokerarena.rules import load_variant
+    from pokerarena.rules.model import VariantError
+
+    try:
+        variant = load_variant(str(hand_row["variant"]))
+    except (VariantError, OSError, ValueError):
+        variant = None  # a user's variant file: the streets stay numbered, not named
+    return hand_steps(hand_row, seats, actions, seat=seat, variant=variant)
+
+
+@router.get("/api/runs/{run_id}/hands")
+async def find_hands(
+        run_id: RunId, ctx: Context,
+        order: Annotated[Literal["pot", "loss", "win", "luck", "aivat"],
+                         Query(description="pot: biggest pots; loss/win: a seat's "
+                               "biggest losses/wins in big blinds; luck: largest all-in "
+                               "luck; aivat: largest AIVAT correction")] = "pot",
+        bot: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+        variant: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
+        showdown: bool | None = None,
+        street: Annotated[int | None, Query(ge=0, le=64, description=(
+            "only hands with a decision at this street index or later"))] = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+    """Hands worth a look, one row per hand and seat (``bot``'s seat, or every seat for
+    ``loss``/``win``/``luck``/``aivat``, the pot's winner first for ``pot``), each with
+    the link to the viewer. Filters: bot, variant, showdown reached, street reached."""
+    await _store(ctx, run_id)
+    conds = ["TRUE"]
+    if bot is not None:
+        conds.append(f"s.bot = {literal(bot)}")
+    if variant is not None:
+        conds.append(f"h.variant = {literal(variant)}")
+    if showdown is not None:
+        conds.append("h.showdown" if showdown else "NOT h.showdown")
+    if street is not None:
+        conds.append("EXISTS (SELECT 1 FROM actions a WHERE a.run_id = h.run_id AND "
+                     "a.match = h.match AND a.hand = h.hand AND a.seat >= 0 AND "
+                     f"a.street >= {int(street)})")
+    if order == "aivat":
+        described = await ctx.pooled({"c": "SELECT column_name FROM (DESCRIBE seats)"},
+                                     run_id)
+        if "aivat_net" not in {r["column_name"] for r in records(described["c"])}:
+            raise ApiError(400, f"run {run_id!r} has no AIVAT column (spec aivat = true)")
+        conds.append("s.aivat_net IS NOT NULL")
+    if order == "pot" and bot is None:
+        conds.append("s.pot_won = (SELECT max(x.pot_won) FROM seats x WHERE "
+                     "x.run_id = s.run_id AND x.match = s.match AND x.hand = s.hand)")
+    sql = (f"SELECT h.unit, h.match, h.hand, h.variant, h.betting, h.pot, h.bb, "
+           f"h.showdown, s.seat, s.bot, s.net, s.equity_net, s.pot_won "
+           f"FROM hands h JOIN seats s USING (run_id, match, hand) "
+           f"WHERE {' AND '.join(conds)} "
+           f"ORDER BY {ORDERS[order]}, h.match, h.hand, s.seat "
+           f"LIMIT {int(limit)} OFFSET {int(offset)}")
+    out = await ctx.pooled({"hands": sql}, run_id)
+    rows = records(out["hands"])
+    seen: set[tuple[int, int]] = set()
+    hands = []
+    for r in rows:
+        if order == "pot" and bot is None and (r["match"], r["hand"]) in seen:
+            continue  # a split pot: the hand once
+        seen.add((r["match"], r["hand"]))
+        r["link"] = f"/runs/{run_id}/hands/{r['unit']}/{r['hand']}"
+        r["api"] = f"/api/runs/{run_id}/hands/{r['unit']}/{r['hand']}"
+        hands.append(r)
+    return {"run_id": run_id, "order": order, "limit": limit, "offset": offset,
+            "hands": hands}
+
+
+@router.get("/runs/{run_id}/hands/{unit}/{hand}", include_in_schema=False)
+def viewer_page(run_id: RunId, unit: Unit, hand: HandNo, request: Request) -> FileResponse:
+    """The hand viewer's page (it reads the hand from the API above)."""
+    web_dir = getattr(request.app.state, "web_dir", None)
+    page = Path(web_dir) / "hand.html" if web_dir is not None else None
+    if page is None or not page.is_file():
+        raise ApiError(404, "this service has no web dashboard")
+    return FileResponse(page, media_type="text/html")
