@@ -280,8 +280,10 @@ def _leaderboard(con: Any, run_id: str) -> None:
 
 
 def _cross_table(con: Any, bots: list[str]) -> None:
+    from pokerarena.platform.query import PAIRWISE_MBB
+
     _, rows = _sql(con, """
-        SELECT a.bot, b.bot, round(1000 * avg(a.net / h.bb)) AS mbb
+        SELECT a.bot, b.bot, """ + PAIRWISE_MBB + """ AS mbb
         FROM seats a JOIN seats b ON a.run_id = b.run_id AND a.match = b.match
              AND a.hand = b.hand AND a.seat <> b.seat
         JOIN hands h ON h.run_id = a.run_id AND h.match = a.match AND h.hand = a.hand

@@ -70,15 +70,16 @@ def test_dashboard_follows_a_run_to_completion(browser, service):
     assert cell == f"{tag_vs_call['mbb_per_hand']:,.1f}"
 
     charts = client.get(f"/api/runs/{run_id}/charts").json()
-    positions = page.eval_on_selector_all("#chart-positions g.bar-item",
-                                          "gs => gs.map(g => g.dataset.label)")
+    assert page.evaluate("typeof Plotly.react") == "function"
+    # the charts are Plotly's (served by the service itself): read back what it drew
+    positions = page.evaluate("document.getElementById('chart-positions').data[0].y")
     assert positions == ["pos 0", "pos 1"]
-    categories = page.eval_on_selector_all("#chart-categories g.bar-item",
-                                           "gs => gs.map(g => g.dataset.label)")
-    assert categories == [c["category"] for c in charts["categories"]] and categories
-    widths = page.eval_on_selector_all("#chart-categories rect",
-                                       "rs => rs.map(r => Number(r.getAttribute('width')))")
-    assert widths == sorted(widths, reverse=True) and widths[0] > widths[-1] > 0
+    drawn = page.evaluate("(() => { const d = document.getElementById('chart-categories').data[0];"
+                          " return {y: d.y, x: d.x}; })()")
+    assert drawn["y"] == [c["category"] for c in charts["categories"]] and drawn["y"]
+    assert drawn["x"] == [c["hands"] for c in charts["categories"]]
+    bars = page.eval_on_selector_all("#chart-categories g.point path", "ps => ps.length")
+    assert bars == len(drawn["y"])  # rendered as SVG bars by Plotly, one per category
     assert errors == []
     page.close()
 
@@ -137,19 +138,26 @@ def test_dashboard_shows_a_tournaments_standings(browser, service, tmp_path):
                            timeout=60_000)
     page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
     st = client.get(f"/api/runs/{run_id}/standings").json()
-    ranked = page.eval_on_selector_all("#chart-ranking g.rank-item",
-                                       "gs => gs.map(g => g.dataset.bot)")
+    ranking = page.evaluate("""(() => { const d = document.getElementById('chart-ranking').data[0];
+        return {bots: d.y, x: d.x, plus: d.error_x.array, minus: d.error_x.arrayminus}; })()""")
+    ranked = ranking["bots"]
     assert ranked == [b["bot"] for b in st["bots"]]
-    widths = page.eval_on_selector_all(
-        "#chart-ranking line.interval",
-        "ls => ls.map(l => Number(l.getAttribute('x2')) - Number(l.getAttribute('x1')))")
-    assert len(widths) == 3 and all(w > 0 for w in widths)
+    assert ranking["x"] == [b["value"] for b in st["bots"]]
+    for b, plus, minus in zip(st["bots"], ranking["plus"], ranking["minus"], strict=True):
+        assert plus == pytest.approx(b["hi"] - b["value"]) and plus > 0
+        assert minus == pytest.approx(b["value"] - b["lo"]) and minus > 0
+    assert page.eval_on_selector_all("#chart-ranking path.point", "ps => ps.length") == 3
     assert page.eval_on_selector_all("#ratings tbody tr", "rs => rs.length") == 3
-    lines = page.eval_on_selector_all("#chart-cumulative g.series",
-                                      "gs => gs.map(g => g.dataset.bot)")
+    series = page.evaluate("""document.getElementById('chart-cumulative').data.map(
+        t => ({bot: t.meta.bot, band: t.meta.band, n: t.x.length}))""")
+    lines = [t["bot"] for t in series if not t["band"]]
     assert sorted(lines) == sorted(ranked)
-    assert page.eval_on_selector_all("#chart-cumulative polygon.band", "p => p.length") == 3
-    assert page.eval_on_selector_all("#chart-history g.series", "g => g.length") == 3
+    assert sum(t["band"] for t in series) == 3
+    cum = st["cumulative"][ranked[0]]
+    last = page.evaluate(f"""document.getElementById('chart-cumulative').data.find(
+        t => t.meta.bot === '{ranked[0]}' && !t.meta.band).y.slice(-1)[0]""")
+    assert last == pytest.approx(cum["bb"][-1])
+    assert len(page.evaluate("document.getElementById('chart-history').data")) == 3
     assert "Instant run-off" in page.inner_text("#rankings")
     # the cross table with intervals, rows and columns in ranking order
     assert page.eval_on_selector_all("#standings-cross tbody tr",

@@ -215,3 +215,35 @@ def test_the_viewer_steps_through_a_hand_in_a_browser(browser, viewer_run, tmp_p
     page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
     assert errors == []
     page.close()
+
+
+def test_the_cross_table_of_a_four_seat_run_is_pairwise(viewer_run):
+    """At a four-seat table a bot's own result is the same against every opponent, so
+    the cross table shows the pairwise part instead: half the difference of the two
+    bots' results on the same hands (heads-up that is simply what the row bot won).
+    Both the leaderboard's and the standings' cross tables, against the stored rows."""
+    _url, client, run_id, run_dir = viewer_run
+    bb = {(h["match"], h["hand"]): h["bb"] for h in stored(run_dir, "hands")}
+    by_hand: dict = {}
+    for s in stored(run_dir, "seats"):
+        by_hand.setdefault((s["match"], s["hand"]), {})[s["bot"]] = s["net"] / bb[
+            (s["match"], s["hand"])]
+    bots = sorted({b for at in by_hand.values() for b in at})
+
+    def pairwise(a: str, c: str) -> float:
+        xs = [(at[a] - at[c]) / 2 for at in by_hand.values()]
+        return 1000 * sum(xs) / len(xs)
+
+    board = client.get(f"/api/runs/{run_id}/leaderboard").json()["cross_table"]
+    assert len(board) == len(bots) * (len(bots) - 1)
+    for cell in board:
+        assert cell["mbb_per_hand"] == pytest.approx(pairwise(cell["bot"], cell["opponent"]),
+                                                     abs=0.051)
+    cross = client.get(f"/api/runs/{run_id}/standings").json()["cross"]
+    for i, a in enumerate(cross["bots"]):
+        row = [x for x in cross["mbb_per_hand"][i] if x is not None]
+        assert len(set(row)) == len(row)  # never one figure repeated along a row
+        for j, c in enumerate(cross["bots"]):
+            if i != j:
+                assert cross["mbb_per_hand"][i][j] == pytest.approx(pairwise(a, c), abs=0.051)
+                assert cross["ci95"][i][j] > 0

@@ -175,11 +175,11 @@ def test_the_dashboard_shows_a_painted_run_in_points_per_game(
         page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
         assert "points/game" in page.inner_text("#ranking-unit")
         assert "points/game" in page.inner_text("#cross-unit")
-        labels = page.eval_on_selector_all("#chart-ranking g.rank-item text",
-                                           "ts => ts.map(t => t.textContent)")
+        drawn = page.evaluate("""(() => { const d = document.getElementById('chart-ranking')
+            .data[0]; return {bots: d.y, text: d.text}; })()""")
         first = pts["bots"][0]
-        assert labels[0] == first["bot"]
-        assert float(labels[1].split("±")[0].replace(",", "")) == pytest.approx(
+        assert drawn["bots"][0] == first["bot"]
+        assert float(drawn["text"][0].split("±")[0].replace(",", "")) == pytest.approx(
             first["value"], abs=0.5)
         a, b = pts["cross"]["bots"][0], pts["cross"]["bots"][1]
         cell = page.inner_text(f"#standings-cross td[data-bot='{a}'][data-opponent='{b}']")

@@ -157,33 +157,6 @@ function renderCross(cells) {
   }
 }
 
-function barChart(svg, items) {
-  const NS = "http://www.w3.org/2000/svg";
-  while (svg.firstChild) svg.removeChild(svg.firstChild);
-  const w = 480, rowH = 18, left = 110, top = 6;
-  const h = Math.max(40, top * 2 + items.length * rowH);
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  const max = Math.max(1e-9, ...items.map((i) => i.value));
-  items.forEach((item, k) => {
-    const y = top + k * rowH;
-    const g = document.createElementNS(NS, "g");
-    g.setAttribute("class", "bar-item");
-    g.setAttribute("data-label", item.label);
-    const label = document.createElementNS(NS, "text");
-    label.setAttribute("x", left - 6); label.setAttribute("y", y + 12);
-    label.setAttribute("text-anchor", "end"); label.textContent = item.label;
-    const rect = document.createElementNS(NS, "rect");
-    const bw = Math.max(1, (w - left - 60) * item.value / max);
-    rect.setAttribute("x", left); rect.setAttribute("y", y + 2);
-    rect.setAttribute("width", bw); rect.setAttribute("height", rowH - 5);
-    const value = document.createElementNS(NS, "text");
-    value.setAttribute("x", left + bw + 4); value.setAttribute("y", y + 12);
-    value.textContent = item.text;
-    g.append(label, rect, value);
-    svg.append(g);
-  });
-}
-
 async function tick() {
   await refreshRuns();
   await refreshDetail();

@@ -240,6 +240,14 @@ LEADERBOARD_COLUMNS = ("bot", "hands", "net", "mbb_per_hand", "ci95_mbb", "won_r
 """The columns of :func:`leaderboard_sql`, in order."""
 
 
+PAIRWISE_MBB = """round(1000.0 * avg(CASE WHEN h.players = 2 THEN a.net
+                                         ELSE (a.net - b.net) / 2.0 END / h.bb), 1)"""
+"""A cross table cell over seats ``a`` and ``b`` of the same hands ``h``: heads-up what
+``a`` won, at tables of three or more half the difference of the two results (the
+pairwise part; ``a``'s own result would repeat in every column). The standings' cross
+table (``tournaments.standings``) computes the same from blocks, with intervals."""
+
+
 def leaderboard_sql(run_id: str | None = None) -> str:
     """The one leaderboard query (the API, ``pokerarena show`` and the demo all use it):
     :data:`LEADERBOARD_COLUMNS` of the ``leaderboard`` view, best first; ``run_id``

@@ -63,13 +63,25 @@ def _rate(blocks: Sequence[Block]) -> dict[str, Any]:
 
 def _cross(bots: list[str], blocks: Sequence[Block]
            ) -> tuple[list[list[float | None]], list[list[float | None]]]:
-    """``mbb[i][j]``: bot i's mbb/hand in the matches where bot j sat too, with its
-    95% half-width; None where they never met."""
-    by_pair: dict[tuple[str, str], list[Block]] = defaultdict(list)
+    """``mbb[i][j]``: bot i's mbb/hand against bot j, with its 95% half-width; None where
+    they never met. Heads-up it is what i won from j. At a table of three or more, i's
+    own result is the same in every column (what it won from the whole table), so the
+    cell is the pairwise part on the same deals: half the difference of their results
+    per hand, ``(x_i − x_j) / 2``, which is i's result where the game is zero-sum between
+    the two of them, and cancels the deal's luck that they share."""
+    by_deal: dict[tuple[int, int], dict[str, Block]] = defaultdict(dict)
     for b in blocks:
-        for other in set(b.lineup):
-            if other != b.bot:
-                by_pair[(b.bot, other)].append(b)
+        by_deal[(b.match, b.deal)][b.bot] = b
+    by_pair: dict[tuple[str, str], list[Block]] = defaultdict(list)
+    for at in by_deal.values():
+        for x in at.values():
+            for y in at.values():
+                if y.bot == x.bot:
+                    continue
+                bbs = x.bbs if len(x.lineup) == 2 else \
+                    (x.bbs - y.bbs * x.hands / max(1, y.hands)) / 2
+                by_pair[(x.bot, y.bot)].append(Block(x.match, x.deal, x.bot, bbs, x.hands,
+                                                     x.lineup))
     mbb: list[list[float | None]] = [[None] * len(bots) for _ in bots]
     ci: list[list[float | None]] = [[None] * len(bots) for _ in bots]
     for i, a in enumerate(bots):

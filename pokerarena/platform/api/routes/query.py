@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from pokerarena.platform.api.context import RUN_ID, ApiContext, Context, RunId
 from pokerarena.platform.freezeout_standings import is_freezeout
-from pokerarena.platform.query import leaderboard_sql
+from pokerarena.platform.query import PAIRWISE_MBB, leaderboard_sql
 from pokerarena.platform.query_pool import records
 
 router = APIRouter(tags=["results"])
@@ -25,7 +25,7 @@ def _one_line(sql: str) -> str:
 
 CROSS_TABLE_SQL = _one_line("""
 SELECT a.bot AS bot, b.bot AS opponent, count(*) AS hands,
-       round(1000.0 * avg(a.net / h.bb), 1) AS mbb_per_hand
+       """ + PAIRWISE_MBB + """ AS mbb_per_hand
 FROM seats a
 JOIN seats b ON a.run_id = b.run_id AND a.match = b.match AND a.hand = b.hand
      AND a.seat <> b.seat
@@ -67,7 +67,9 @@ async def _run_records(ctx: ApiContext, run_id: str, statements: dict[str, str]
 @router.get("/api/runs/{run_id}/leaderboard")
 async def leaderboard(run_id: RunId, ctx: Context) -> dict[str, Any]:
     """Per bot: hands, net chips, mbb/hand with 95% CI, won rate, faults; and the cross
-    table (each bot's mbb/hand at tables with each other bot); ``unreadable_units``:
+    table (each bot's mbb/hand against each other bot: heads-up what it won, at tables of
+    three or more half the difference of their results on the same hands, the pairwise
+    part; its own overall result would repeat in every column); ``unreadable_units``:
     the units left out because a part of theirs is damaged. Runs in the query pool
     (429 when it is full)."""
     out = await _run_records(ctx, run_id, {"leaderboard": leaderboard_sql(),
