@@ -37,10 +37,11 @@ function rankingChart(div, bots, unit) {
                           array: bots.map((b) => finite(b.hi) === null ? 0 : b.hi - b.value),
                           arrayminus: bots.map((b) => finite(b.lo) === null ? 0 : b.value - b.lo) },
                text: bots.map((b) => `${fmt(b.value)} ±${fmt(b.ci95)}`), textposition: "top center",
+               cliponaxis: false,
                marker: { size: 9, color: bots.map((_, k) => PALETTE[k % PALETTE.length]) },
                hovertemplate: `%{y}: %{x:.1f} ${unit} [%{customdata}]<extra></extra>`,
                customdata: bots.map((b) => `${fmt(b.lo)}, ${fmt(b.hi)}`) }],
-       { yaxis: { autorange: "reversed", automargin: true },
+       { yaxis: { autorange: "reversed", automargin: true }, margin: { l: 110, r: 24, t: 24, b: 40 },
          xaxis: { zeroline: true, zerolinecolor: "#9aa3b2", title: { text: unit } },
          height: Math.max(160, 60 + 34 * bots.length) });
 }

@@ -11,7 +11,7 @@ function crossTable(cross, order, unit = "mbb/hand") {
       el("h3", {}, "Cross table ", el("small", { class: "muted", id: "cross-unit" })), table));
   }
   document.getElementById("cross-unit").textContent =
-    `(row bot's ${unit} vs. column bot, ±95%; blocks: deals)`;
+    `(row bot's ${unit} vs. column bot, ±95%; blocks: deals; at tables of three or more, half the difference of the two on the same deals)`;
   const index = new Map(cross.bots.map((b, i) => [b, i]));
   table.tHead.replaceChildren(el("tr", {}, el("th", {}, ""),
     ...order.map((b) => el("th", { class: "num" }, b))));
