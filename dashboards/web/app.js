@@ -93,12 +93,12 @@ async function refreshDetail() {
   document.getElementById("run-bar").style.width = `${Math.round((run.fraction || 0) * 100)}%`;
   // Results change while units land; once the run is over they are final.
   if (state.lastDetailStatus === null || !TERMINAL.has(state.lastDetailStatus)) {
-    await refreshResults(runId, run.status);
+    await refreshResults(runId, run.status, run.kind);
   }
   state.lastDetailStatus = run.status;
 }
 
-async function refreshResults(runId, status) {
+async function refreshResults(runId, status, kind) {
   let lb, ch;
   try {
     [lb, ch] = await Promise.all([
@@ -123,6 +123,7 @@ async function refreshResults(runId, status) {
   barChart(document.getElementById("chart-categories"),
     ch.categories.map((c) => ({ label: c.category, value: c.hands, text: fmt(c.hands) })));
   await refreshHands(runId);
+  await refreshStudy(runId, kind, status);
   await refreshStandings(runId);
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
 }

@@ -339,36 +339,55 @@ def _td(text: str, num: bool = False) -> str:
     return f"<td class=num>{text}</td>" if num else f"<td>{text}</td>"
 
 
-def _side_by_side(results: dict[str, Any], metrics: Sequence[str], table_id: str,
-                  label: Any = None) -> str:
-    """Metrics as rows, cells as columns: value and interval, and against the baseline
-    the difference, starred when significant after correction."""
+def side_rows(results: dict[str, Any], metrics: Sequence[str]) -> list[dict[str, Any]]:
+    """The side-by-side table as data: per metric (that any cell has), each cell's
+    value and interval, and against the baseline the difference with its interval and
+    whether it is significant after the correction (None for the baseline itself)."""
     by = _by_cell_metric(results)
     comp = {(c["cell"], c["metric"]): c for c in results["comparisons"]}
     cells = results["cells"]
-    base = results["settings"]["baseline"]
-    head = ["category" if label else "metric"] + [
-        _esc(f"{c['cell']}: {c['label']}") + (" (baseline)" if
-                         c["cell"] == base else "") for c in cells]
     rows = []
     for metric in metrics:
         if not any((c["cell"], metric) in by for c in cells):
             continue
         info = metric_info(metric)
-        row = [_td(_esc(label(metric)) if label else
-                   f"{_esc(info.label)}<br><span class=ci>{_esc(info.unit)}</span>")]
+        out = []
         for c in cells:
             m = by.get((c["cell"], metric))
+            d = comp.get((c["cell"], metric))
+            out.append(None if m is None else {
+                "cell": c["cell"], "value": m["value"], "lo": m["lo"], "hi": m["hi"],
+                "text": f"{_fmt(metric, m['value'])} [{_fmt(metric, m['lo'])}, "
+                        f"{_fmt(metric, m['hi'])}]",
+                "against": None if d is None else {
+                    "baseline": d["baseline"], "significant": bool(d["significant"]),
+                    "text": f"Δ vs {d['baseline']}: {_signed(metric, d['diff'])}"
+                            f"{' ★' if d['significant'] else ''} "
+                            f"[{_signed(metric, d['lo'])}, {_signed(metric, d['hi'])}]"}})
+        rows.append({"metric": metric, "label": info.label, "unit": info.unit, "cells": out})
+    return rows
+
+
+def _side_by_side(results: dict[str, Any], metrics: Sequence[str], table_id: str,
+                  label: Any = None) -> str:
+    """Metrics as rows, cells as columns: value and interval, and against the baseline
+    the difference, starred when significant after correction."""
+    base = results["settings"]["baseline"]
+    head = ["category" if label else "metric"] + [
+        _esc(f"{c['cell']}: {c['label']}") + (" (baseline)" if
+                         c["cell"] == base else "") for c in results["cells"]]
+    rows = []
+    for r in side_rows(results, metrics):
+        metric = r["metric"]
+        row = [_td(_esc(label(metric)) if label else
+                   f"{_esc(r['label'])}<br><span class=ci>{_esc(r['unit'])}</span>")]
+        for m in r["cells"]:
             if m is None:
                 row.append(_td("–", True))
                 continue
             text = f"{_fmt(metric, m['value'])} {_ci(metric, m['lo'], m['hi'])}"
-            d = comp.get((c["cell"], metric))
-            if d is not None:
-                star = " ★" if d["significant"] else ""
-                text += (f"<br><span class=ci>Δ vs {d['baseline']}: "
-                         f"{_signed(metric, d['diff'])}{star} "
-                         f"[{_signed(metric, d['lo'])}, {_signed(metric, d['hi'])}]</span>")
+            if m["against"] is not None:
+                text += f"<br><span class=ci>{_esc(m['against']['text'])}</span>"
             row.append(_td(text, True))
         rows.append(row)
     return _table(table_id, head, rows)
@@ -584,27 +603,65 @@ def _all_metrics(results: dict[str, Any]) -> list[str]:
     return scalar + seats
 
 
-def _answer(results: dict[str, Any], metrics: Sequence[str], index: int) -> str:
-    """What the rules change in the question's metrics, in words: each rule comparison
-    (same bots, other rules), significant or not after the correction."""
+def answer_items(results: dict[str, Any], metrics: Sequence[str]) -> list[dict[str, Any]]:
+    """What the rules change in a question's metrics: each rule comparison (same bots,
+    other rules) in metric order, significant or not after the correction, with its
+    sentence (the report's answer and the dashboard's read the same items)."""
     labels = {c["cell"]: c["label"] for c in results["cells"]}
     order = {m: k for k, m in enumerate(metrics)}
     comps = sorted((c for c in results["comparisons"] if c["metric"] in order
                     and c.get("effect", "rules") == "rules"),
                    key=lambda c: (order[c["metric"]], c["cell"]))
-    if not comps:
-        return ""
     items = []
     for c in comps:
         m = c["metric"]
-        verdict = ("<b>significant</b>" if c["significant"] else
+        verdict = ("significant" if c["significant"] else
                    "not significant after the correction")
-        items.append(f"<li>{_esc(metric_info(m).label)}, cell {c['cell']} "
-                     f"({_esc(labels.get(c['cell'], ''))}) against cell {c['baseline']}: "
-                     f"{_fmt(m, c['base_value'])} → {_fmt(m, c['cell_value'])}, "
-                     f"{_signed(m, c['diff'])} [{_signed(m, c['lo'])}, {_signed(m, c['hi'])}]"
-                     f" — {verdict}</li>")
-    return f'<ul class=answer id="answer-{index}">{"".join(items)}</ul>'
+        items.append({
+            "metric": m, "cell": c["cell"], "baseline": c["baseline"],
+            "significant": bool(c["significant"]),
+            "text": f"{metric_info(m).label}, cell {c['cell']} "
+                    f"({labels.get(c['cell'], '')}) against cell {c['baseline']}: "
+                    f"{_fmt(m, c['base_value'])} → {_fmt(m, c['cell_value'])}, "
+                    f"{_signed(m, c['diff'])} [{_signed(m, c['lo'])}, {_signed(m, c['hi'])}]"
+                    f" — {verdict}"})
+    return items
+
+
+def _answer(results: dict[str, Any], metrics: Sequence[str], index: int) -> str:
+    items = answer_items(results, metrics)
+    if not items:
+        return ""
+    lis = "".join("<li>" + _esc(i["text"]).replace(
+        "— significant", "— <b>significant</b>") + "</li>" for i in items)
+    return f'<ul class=answer id="answer-{index}">{lis}</ul>'
+
+
+def study_page(results: dict[str, Any]) -> dict[str, Any]:
+    """What the dashboard's study page shows first: the summary, each question with its
+    answers and its cells side by side, and the cells (the report has the rest)."""
+    base = results["settings"]["baseline"]
+    return _finite({
+        "run_id": results["run_id"], "title": results["title"], "baseline": base,
+        "summary": summary_lines(results),
+        "cells": [{k: c[k] for k in ("cell", "label", "variant", "betting", "options", "mix",
+                                     "hands", "deals") if k in c} for c in results["cells"]],
+        "questions": [{"text": q["text"], "metrics": list(q.get("metrics") or DEFAULT_METRICS),
+                       "answers": answer_items(results, list(q.get("metrics") or
+                                                             DEFAULT_METRICS)),
+                       "rows": side_rows(results, list(q.get("metrics") or DEFAULT_METRICS))}
+                      for q in results["settings"].get("questions") or []]})
+
+
+def _finite(x: Any) -> Any:
+    """``x`` with every non-finite float as None (JSON has no NaN or infinity)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
 
 
 def _questions(results: dict[str, Any]) -> str:
