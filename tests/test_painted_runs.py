@@ -188,6 +188,54 @@ def test_the_dashboard_shows_a_painted_run_in_points_per_game(
     assert errors == []
 
 
+def test_the_family_page_shows_score_sheets_not_chips(ray_run, browser) -> None:
+    """A family run's page (issue 31): its standings in points per game, and the score
+    sheet «в общем столбце нумеруются раунды. У каждого игрока есть два столбца: в один
+    записывается количество взяток (заказов), во второй — набранные очки» — a row per
+    deal, each seat's bid/took and points, the totals last — for the game chosen with the
+    buttons; the poker tables (chips, hand categories, pots) are hidden."""
+    import httpx
+
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.server import ServedApp
+
+    data, run_id = ray_run
+    with ServedApp(create_app(data, token="t")) as served, \
+            httpx.Client(base_url=served.url, timeout=30) as client:
+        first = client.get(f"/api/runs/{run_id}/sheet").json()
+        assert first["painted"] and first["games"] == 3 * 8
+        _, rows = query(data, "SELECT deal, seat, points, total FROM painted_deals WHERE "
+                        f"unit = '{first['unit']}' AND game = {first['game']} ORDER BY ALL",
+                        run_id)
+        col = {c: i for i, c in enumerate(first["columns"])}
+        assert [(r[col["deal"]], r[col["seat"]], r[col["points"]], r[col["total"]])
+                for r in first["rows"]] == [tuple(r) for r in rows]
+        assert client.get(f"/api/runs/{run_id}/sheet", params={"game": 10**6}).status_code \
+            == 404
+        page = browser.new_page(viewport={"width": 1280, "height": 1600})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{served.url}/#{run_id}")
+        page.wait_for_selector(f"#sheet-section[data-sheet-for='{run_id}:{first['game']}']",
+                               timeout=60_000)
+        page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
+        assert page.is_hidden("#leaderboard") and page.is_hidden("#hands")
+        assert page.is_visible("#chart-ranking")
+        deals = page.eval_on_selector_all("#sheet tbody tr[data-deal]", "rs => rs.length")
+        assert deals == len({r[col["deal"]] for r in first["rows"]})
+        last = {r[col["seat"]]: r[col["total"]] for r in first["rows"]}
+        totals = page.eval_on_selector_all("#sheet tr.total th[data-seat]",
+                                           "ts => ts.map(t => t.textContent)")
+        assert [float(t.replace(",", "")) for t in totals] == [last[s] for s in sorted(last)]
+        page.click("#sheet-next")
+        nxt = client.get(f"/api/runs/{run_id}/sheet", params={"game": first["game"] + 1}).json()
+        page.wait_for_selector(f"#sheet-section[data-sheet-for='{run_id}:{nxt['game']}']",
+                               timeout=30_000)
+        assert f"game {nxt['game']}" in page.inner_text("#sheet-which")
+        page.close()
+    assert errors == []
+
+
 STUDY = {"kind": "study", "name": "painted-study", "seed": 5, "bots": ["rule"] * 4,
          "hands": 8, "unit_hands": 4,
          "games": [{"variant": "painted", "options": {"max_cards": 3},

@@ -124,6 +124,7 @@ async function refreshResults(runId, status, kind) {
     ch.categories.map((c) => ({ label: c.category, value: c.hands, text: fmt(c.hands) })));
   await refreshHands(runId);
   await refreshStudy(runId, kind, status);
+  await refreshSheet(runId);
   await refreshStandings(runId);
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
 }

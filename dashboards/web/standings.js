@@ -27,6 +27,8 @@ function crossTable(cross, order, unit = "mbb/hand") {
 function renderStandings(runId, st) {
   const section = document.getElementById("standings");
   section.hidden = false;
+  // a family's run is judged in points per game: the chip tables and hands are poker's
+  document.getElementById("run-detail").classList.toggle("family", Boolean(st.family));
   // a game family's run (painted poker, ...): its standings in points per game
   const pts = st.points_per_game;
   const unit = pts ? pts.unit : "mbb/hand";

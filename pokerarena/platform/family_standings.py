@@ -143,10 +143,12 @@ def sheet_sql(record: str) -> str:
             f"FROM {record} WHERE unit = ? AND game = ? ORDER BY deal, seat")
 
 
-def score_sheet(data: str | Path, run_id: str, unit: str | None = None,
-                game: int | None = None) -> str:
-    """One game's score sheet of a family run as text: a row per deal, a column pair
-    (bid/tricks, points) per seat, the totals last (default: the run's first game)."""
+def sheet_data(data: str | Path, run_id: str, unit: str | None = None,
+               game: int | None = None) -> dict[str, Any]:
+    """One game's score sheet of a family run as data: ``columns`` and ``rows`` of the
+    family's record (painted poker's deals: a row per deal and seat, with the running
+    ``total``), the seats' ``bots``, ``painted`` (the record is the document's sheet),
+    and which ``unit`` and ``game`` (default: the run's first game)."""
     from pokerarena.platform.query import connect
     from pokerarena.platform.spec import parse_spec, run_family
     from pokerarena.platform.storage import RunStore
@@ -161,13 +163,17 @@ def score_sheet(data: str | Path, run_id: str, unit: str | None = None,
     if fam is None or rec is None:
         raise NoSheet(f"run {run_id!r} has no score sheet (a game family's run has one)")
     painted = set(SHEET_COLUMNS) <= {c[0] for c in rec.columns}
-    columns = [c[0] for c in rec.columns]
+    columns = list(SHEET_COLUMNS) if painted else [c[0] for c in rec.columns]
     con = connect(data, run_id)
     try:
         first = con.execute(f"SELECT unit, game FROM {rec.name} ORDER BY unit, game "
                             "LIMIT 1").fetchone()
         if first is None:
             raise NoSheet(f"run {run_id!r} has no finished games yet")
+        if unit is None and game is not None:  # the first unit that played that game
+            found = con.execute(f"SELECT unit FROM {rec.name} WHERE game = ? ORDER BY unit "
+                                "LIMIT 1", [game]).fetchone()
+            unit = str(found[0]) if found else str(first[0])
         unit = unit or str(first[0])
         game = first[1] if game is None else game
         rows = con.execute(sheet_sql(rec.name) if painted else
@@ -176,14 +182,27 @@ def score_sheet(data: str | Path, run_id: str, unit: str | None = None,
         bots = [r[0] for r in con.execute(
             "SELECT bot FROM seats WHERE unit = ? AND hand = ? ORDER BY seat",
             [unit, game]).fetchall()]
+        games = con.execute(f"SELECT count(DISTINCT (unit, game)) FROM {rec.name}"
+                            ).fetchone()
     finally:
         con.close()
     if not rows:
         raise NoSheet(f"run {run_id!r}: no game {game} in unit {unit!r}")
-    title = f"{run_id} unit {unit} game {game}"
-    if painted:
-        return _sheet_text(rows, bots, title)
-    return _record_text(rows, columns, bots, title)
+    return {"run_id": run_id, "family": fam, "unit": unit, "game": int(game),
+            "games": int(games[0]) if games else 0, "bots": bots, "painted": painted,
+            "columns": columns, "rows": [list(r) for r in rows]}
+
+
+def score_sheet(data: str | Path, run_id: str, unit: str | None = None,
+                game: int | None = None) -> str:
+    """One game's score sheet of a family run as text: a row per deal, a column pair
+    (bid/tricks, points) per seat, the totals last (default: the run's first game)."""
+    d = sheet_data(data, run_id, unit, game)
+    rows = [tuple(r) for r in d["rows"]]
+    title = f"{run_id} unit {d['unit']} game {d['game']}"
+    if d["painted"]:
+        return _sheet_text(rows, d["bots"], title)
+    return _record_text(rows, d["columns"], d["bots"], title)
 
 
 SHEET_COLUMNS = ("deal", "kind", "cards", "dealer", "trump", "seat", "bid", "tricks",
@@ -234,4 +253,5 @@ def _sheet_text(rows: list[tuple], bots: list[str], title: str) -> str:
 
 
 __all__ = ["UNIT", "NoSheet", "deal_table_sql", "dealer_record", "family_of_variants",
-           "metric_columns", "score_sheet", "sheet_sql", "standings_text", "with_points"]
+           "metric_columns", "score_sheet", "sheet_data", "sheet_sql", "standings_text",
+           "with_points"]

@@ -145,6 +145,26 @@ async def find_hands(
             "hands": hands}
 
 
+@router.get("/api/runs/{run_id}/sheet")
+async def sheet(run_id: RunId, ctx: Context,
+                unit: Annotated[str | None, Query(pattern=UNIT)] = None,
+                game: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None
+                ) -> dict[str, Any]:
+    """A game family's score sheet, one game (default: the run's first): ``columns``
+    and ``rows`` of the family's record (painted poker: a row per deal and seat, bid,
+    tricks, points and running total), the seats' ``bots``, how many ``games`` the run
+    has. 404 for a run, unit or game without one."""
+    from pokerarena.platform.family_standings import NoSheet, sheet_data
+
+    await _store(ctx, run_id)
+    try:
+        out: dict[str, Any] = await run_in_threadpool(sheet_data, ctx.data_dir, run_id,
+                                                      unit, game)
+    except NoSheet as exc:
+        raise ApiError(404, str(exc)) from None
+    return out
+
+
 @router.get("/runs/{run_id}/hands/{unit}/{hand}", include_in_schema=False)
 def viewer_page(run_id: RunId, unit: Unit, hand: HandNo, request: Request) -> FileResponse:
     """The hand viewer's page (it reads the hand from the API above)."""
