@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "games"),
     ("bots",),
     ("arena",),
-    ("tournaments", "studies", "solvers"),
+    ("tournaments", "studies", "solvers", "interop", "env"),
     ("workers",),
     ("platform",),
     ("commands", "cli", "bench", "demo", "demo_tournament", "demo_study"),
