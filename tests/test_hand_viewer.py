@@ -12,11 +12,11 @@ import duckdb
 import httpx
 import pytest
 
+from pokerarena.interop.stored_hand import HIDDEN, side_pots, split_cards
 from pokerarena.platform.api import create_app
 from pokerarena.platform.api.executors import MeteredRayExecutor
 from pokerarena.platform.api.server import ServedApp
 from pokerarena.platform.api.testing import wait_for
-from pokerarena.platform.hand_view import HIDDEN, side_pots, split_cards
 
 TOKEN = "test-token-hands"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

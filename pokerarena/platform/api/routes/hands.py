@@ -15,8 +15,8 @@ from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
+from pokerarena.interop.stored_hand import hand_steps
 from pokerarena.platform.api.context import ApiContext, ApiError, Context, RunId
-from pokerarena.platform.hand_view import hand_steps
 from pokerarena.platform.query_pool import records
 
 router = APIRouter(tags=["hands"])

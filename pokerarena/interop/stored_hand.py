@@ -1,4 +1,4 @@
-"""A stored hand as steps a viewer replays (issue 31's hand viewer; docs/api.md, Hands).
+"""A stored hand as steps a viewer replays (issue 31), read from its rows alone.
 
 The rows of one hand (its ``hands`` row, its ``seats`` rows and its ``actions`` log, as
 stored) become a list of steps: after each log entry, every seat's stack, its chips in
