@@ -125,6 +125,7 @@ async function refreshResults(runId, status, kind) {
   await refreshHands(runId);
   await refreshStudy(runId, kind, status);
   await refreshSheet(runId);
+  await refreshSequential(runId, status);
   await refreshStandings(runId);
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
 }

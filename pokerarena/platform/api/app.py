@@ -31,6 +31,7 @@ from pokerarena.platform.api.routes import (
     health,
     query,
     runs,
+    sequential,
     studies,
 )
 from pokerarena.platform.api.security import QueryLimits, load_or_create_token
@@ -123,8 +124,8 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     app.state.web_dir = web_dir
     app.state.query_pool = ctx.pool
     install_error_handlers(app)
-    routers = [module.router for module in (health, catalogue, runs, query, hands, studies,
-                                            dashboard)]
+    routers = [module.router for module in (health, catalogue, runs, query, sequential,
+                                            hands, studies, dashboard)]
     for router in routers:
         app.include_router(router)
     dashboard.mount_files(app, web_dir)
