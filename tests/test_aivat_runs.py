@@ -210,3 +210,44 @@ def test_a_stop_rule_tests_the_aivat_pairs(tmp_path: Path) -> None:
     assert llr == pytest.approx(d["llr"], abs=2e-3)
     with pytest.raises(SpecError, match="add aivat = true"):
         parse_spec({**spec, "aivat": False})
+
+
+def test_the_dashboard_ranks_by_every_estimator(runs: dict[bool, Any], browser) -> None:
+    """Issue 31's tournament page: the ranking drawn by raw, all-in and AIVAT, each bot
+    with its interval per estimator, and the table of the three with AIVAT's ratio of
+    standard deviations, as the standings API gives them; a run without AIVAT shows
+    the raw ranking alone."""
+    import httpx
+
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.server import ServedApp
+
+    data, run_id = runs[True]
+    _, plain = runs[False]
+    with ServedApp(create_app(data, token="t")) as served, \
+            httpx.Client(base_url=served.url, timeout=60) as client:
+        st = client.get(f"/api/runs/{run_id}/standings").json()
+        page = browser.new_page(viewport={"width": 1280, "height": 1400})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{served.url}/#{run_id}")
+        page.wait_for_selector(f"#standings[data-standings-for='{run_id}']", timeout=60_000)
+        drawn = page.evaluate("""document.getElementById('chart-ranking').data.map(t => ({
+            est: t.meta.estimator, bots: t.y, x: t.x, hi: t.error_x.array}))""")
+        assert [t["est"] for t in drawn] == ["raw", "allin", "aivat"]
+        for t in drawn[1:]:
+            assert t["bots"] == [b["bot"] for b in st["bots"]]
+            want = [b["estimators"][t["est"]] for b in st["bots"]]
+            assert t["x"] == [e["mbb_per_hand"] for e in want]
+            assert t["hi"] == pytest.approx([e["ci95"][1] - e["mbb_per_hand"] for e in want])
+        b = st["bots"][0]
+        row = f"#estimators tr[data-bot='{b['bot']}']"
+        aivat = b["estimators"]["aivat"]
+        assert page.inner_text(f"{row} td[data-estimator='aivat']").replace("\n", " ") == (
+            f"{aivat['mbb_per_hand']:,.1f} [{aivat['ci95'][0]:,.1f}, {aivat['ci95'][1]:,.1f}]")
+        page.click(f"tr.run[data-run-id='{plain}']")
+        page.wait_for_selector(f"#standings[data-standings-for='{plain}']", timeout=60_000)
+        assert page.is_hidden("#estimators")
+        assert len(page.evaluate("document.getElementById('chart-ranking').data")) == 1
+        page.close()
+    assert errors == []

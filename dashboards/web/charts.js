@@ -31,7 +31,9 @@ function barChart(div, items) {
 // bots: {bot, value, lo, hi, ci95}.
 function rankingChart(div, bots, unit) {
   const finite = (x) => Number.isFinite(x) ? x : null;
-  draw(div, [{ type: "scatter", mode: "markers+text", y: bots.map((b) => b.bot),
+  const more = estimatorTraces(bots);
+  draw(div, [{ type: "scatter", mode: "markers+text", y: bots.map((b) => b.bot), name: "raw",
+               meta: { estimator: "raw" }, offsetgroup: "raw", orientation: "h",
                x: bots.map((b) => b.value),
                error_x: { type: "data", symmetric: false, thickness: 2, width: 5, color: "#1d2330",
                           array: bots.map((b) => finite(b.hi) === null ? 0 : b.hi - b.value),
@@ -40,10 +42,27 @@ function rankingChart(div, bots, unit) {
                cliponaxis: false,
                marker: { size: 9, color: bots.map((_, k) => PALETTE[k % PALETTE.length]) },
                hovertemplate: `%{y}: %{x:.1f} ${unit} [%{customdata}]<extra></extra>`,
-               customdata: bots.map((b) => `${fmt(b.lo)}, ${fmt(b.hi)}`) }],
+               customdata: bots.map((b) => `${fmt(b.lo)}, ${fmt(b.hi)}`) },
+        ...more],
        { yaxis: { autorange: "reversed", automargin: true }, margin: { l: 110, r: 24, t: 24, b: 40 },
+         showlegend: more.length > 0, legend: { orientation: "h", y: -0.35 }, scattermode: "group",
          xaxis: { zeroline: true, zerolinecolor: "#9aa3b2", title: { text: unit } },
-         height: Math.max(160, 60 + 34 * bots.length) });
+         height: Math.max(160, 60 + (34 + 18 * more.length) * bots.length) });
+}
+
+// The same ranking by each estimator beside raw (all-in settlement, AIVAT): one marker
+// and interval per bot and estimator, raw on the bot's row, the others just below.
+function estimatorTraces(bots) {
+  const names = { allin: "all-in", aivat: "AIVAT" };
+  return Object.entries(names).filter(([k]) => bots.some((b) => b.estimators && b.estimators[k]))
+    .map(([k, label], i) => ({
+      type: "scatter", mode: "markers", name: label, y: bots.map((b) => b.bot),
+      x: bots.map((b) => b.estimators[k].mbb_per_hand), offsetgroup: k, orientation: "h",
+      marker: { size: 7, symbol: i ? "diamond" : "square", color: i ? "#111827" : "#9ca3af" },
+      error_x: { type: "data", symmetric: false, thickness: 1.5, width: 3,
+                 array: bots.map((b) => b.estimators[k].ci95[1] - b.estimators[k].mbb_per_hand),
+                 arrayminus: bots.map((b) => b.estimators[k].mbb_per_hand - b.estimators[k].ci95[0]) },
+      meta: { estimator: k }, hovertemplate: `%{y} (${label}): %{x:.1f}<extra></extra>` }));
 }
 
 // Lines over a shared x axis; each series may carry a band (±band around zero, shaded).

@@ -24,6 +24,20 @@ function crossTable(cross, order, unit = "mbb/hand") {
     }))));
 }
 
+// Each bot's rate by every estimator the run has (raw, all-in, AIVAT), each with its
+// interval, and how much AIVAT narrowed it (the ratio of standard deviations).
+function estimatorTable(bots) {
+  const table = document.getElementById("estimators");
+  const shown = bots.some((b) => b.estimators && b.estimators.aivat);
+  table.hidden = !shown;
+  if (!shown) return;
+  const cell = (e) => e ? `${fmt(e.mbb_per_hand, 1)} [${fmt(e.ci95[0], 1)}, ${fmt(e.ci95[1], 1)}]` : "–";
+  table.tBodies[0].replaceChildren(...bots.map((b) => el("tr", { "data-bot": b.bot },
+    el("td", {}, b.bot), ...["raw", "allin", "aivat"].map((k) =>
+      el("td", { class: "num", "data-estimator": k }, cell(b.estimators[k]))),
+    el("td", { class: "num" }, b.estimators.aivat ? fmt(b.estimators.aivat.sd_ratio, 2) : "–"))));
+}
+
 function renderStandings(runId, st) {
   const section = document.getElementById("standings");
   section.hidden = false;
@@ -34,6 +48,7 @@ function renderStandings(runId, st) {
   const unit = pts ? pts.unit : "mbb/hand";
   document.getElementById("ranking-unit").textContent = `(${unit}, 95% interval)`;
   rankingChart(document.getElementById("chart-ranking"), pts ? pts.bots : st.bots, unit);
+  estimatorTable(st.bots);
   const bt = new Map((st.bradley_terry || []).map((r) => [r.bot, r]));
   const os = new Map(st.openskill.map((r) => [r.bot, r]));
   const tbody = document.querySelector("#ratings tbody");
