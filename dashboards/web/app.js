@@ -57,6 +57,7 @@ async function refreshRuns() {
     tr.addEventListener("click", () => select(r.run_id));
     tbody.append(tr);
   }
+  compareChoices(runs);
   if (!state.selected && runs.length) {
     const fromHash = decodeURIComponent(location.hash.slice(1));
     const pick = runs.find((r) => r.run_id === fromHash) || runs[0];
@@ -71,6 +72,8 @@ function select(runId) {
   for (const tr of document.querySelectorAll("tr.run")) {
     tr.classList.toggle("selected", tr.dataset.runId === runId);
   }
+  document.getElementById("compare-with").value = "";
+  refreshCompare();
   refreshDetail();
 }
 
@@ -126,6 +129,7 @@ async function refreshResults(runId, status, kind) {
   await refreshStudy(runId, kind, status);
   await refreshSheet(runId);
   await refreshSequential(runId, status);
+  await refreshGames(runId, kind);
   await refreshStandings(runId);
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
 }

@@ -29,7 +29,7 @@ function barChart(div, items) {
 
 // One row per bot, best on top: its estimate with its 95% interval, zero as a rule.
 // bots: {bot, value, lo, hi, ci95}.
-function rankingChart(div, bots, unit) {
+function rankingChart(div, bots, unit, digits = 0) {
   const finite = (x) => Number.isFinite(x) ? x : null;
   const more = estimatorTraces(bots);
   draw(div, [{ type: "scatter", mode: "markers+text", y: bots.map((b) => b.bot), name: "raw",
@@ -38,7 +38,7 @@ function rankingChart(div, bots, unit) {
                error_x: { type: "data", symmetric: false, thickness: 2, width: 5, color: "#1d2330",
                           array: bots.map((b) => finite(b.hi) === null ? 0 : b.hi - b.value),
                           arrayminus: bots.map((b) => finite(b.lo) === null ? 0 : b.value - b.lo) },
-               text: bots.map((b) => `${fmt(b.value)} ±${fmt(b.ci95)}`), textposition: "top center",
+               text: bots.map((b) => `${fmt(b.value, digits)} ±${fmt(b.ci95, digits)}`), textposition: "top center",
                cliponaxis: false,
                marker: { size: 9, color: bots.map((_, k) => PALETTE[k % PALETTE.length]) },
                hovertemplate: `%{y}: %{x:.1f} ${unit} [%{customdata}]<extra></extra>`,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
@@ -17,6 +17,7 @@ from pokerarena.platform.query import PAIRWISE_MBB, leaderboard_sql
 from pokerarena.platform.query_pool import records
 
 router = APIRouter(tags=["results"])
+RunIdQuery = Annotated[str, Query(pattern=RUN_ID, description="a run id")]
 
 
 def _one_line(sql: str) -> str:
@@ -101,11 +102,15 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
         estimators_sql,
         from_rows,
         reduction_sql,
+        stored_standings,
     )
 
     store = ctx.manager_call(lambda: ctx.manager._store(run_id))
     if is_freezeout(store.spec_doc()["spec"]):
         return await _freezeout_standings(run_id, ctx)
+    stored = await run_in_threadpool(stored_standings, store)
+    if stored is not None:  # a finished run's, as it stored them: no hand read again
+        return stored
     described = await ctx.pooled({"cols": "SELECT column_name FROM (DESCRIBE seats)"}, run_id)
     columns = {row["column_name"] for row in records(described["cols"])}
     queries = {"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
@@ -147,6 +152,35 @@ async def _freezeout_standings(run_id: str, ctx: ApiContext) -> dict[str, Any]:
         return fz.from_rows(run_id, records(out["entries"]), chips[0] if chips else None)
     except fz.NoFreezeOutStandings:
         return {"run_id": run_id, "pending": True}  # no finished tournament yet
+
+
+@router.get("/api/runs/{run_id}/games")
+async def games(run_id: RunId, ctx: Context) -> dict[str, Any]:
+    """Per game of the run (variant, betting system, options): ``hands``, ``pot_bb``
+    (mean pot in big blinds), ``showdown_rate``, ``passed_rate`` and
+    ``decisions_per_hand``, each ``{"value", "ci95": [lo, hi]}``: a simulation's own
+    figures, side by side. Runs in the query pool."""
+    from pokerarena.platform.games_view import GAMES_SQL, games_from_rows
+
+    out = await _run_records(ctx, run_id, {"games": _one_line(GAMES_SQL)})
+    return {"run_id": run_id, "games": games_from_rows(out["games"])}
+
+
+@router.get("/api/compare")
+async def compare(a: RunIdQuery, b: RunIdQuery, ctx: Context) -> dict[str, Any]:
+    """Two runs of the same bots side by side (for example before and after a change to
+    a bot): per bot in both, each run's mbb/hand with its interval and ``difference``
+    (b minus a) with its 95% interval, the runs taken as independent samples."""
+    from pokerarena.platform.api.context import ApiError
+    from pokerarena.platform.games_view import compare_bots
+
+    left, right = await standings(a, ctx), await standings(b, ctx)
+    if left.get("pending") or right.get("pending"):
+        raise ApiError(409, "a run to compare has no finished hands yet")
+    if "bots" not in left or "bots" not in right:
+        raise ApiError(409, "only runs with standings per bot can be compared")
+    return {"a": a, "b": b, "unit": left.get("unit", "mbb/hand"),
+            "bots": compare_bots(left, right)}
 
 
 @router.get("/api/runs/{run_id}/charts")
