@@ -232,6 +232,19 @@ def test_the_family_page_shows_score_sheets_not_chips(ray_run, browser) -> None:
         page.wait_for_selector(f"#sheet-section[data-sheet-for='{run_id}:{nxt['game']}']",
                                timeout=30_000)
         assert f"game {nxt['game']}" in page.inner_text("#sheet-which")
+        # the viewer replays the game deal by deal, ending at each seat's points
+        page.click("#sheet-link")
+        page.wait_for_selector("#family-view:not([hidden])", timeout=30_000)
+        game = client.get(f"/api/runs/{run_id}/hands/{nxt['unit']}/{nxt['game']}").json()
+        assert game["family"] and game["sheet"]["rows"] == nxt["rows"]
+        deals = len({r[col["deal"]] for r in nxt["rows"]})
+        assert page.inner_text("#step-no") == f"step 1 / {deals + 1}"
+        page.keyboard.press("End")
+        assert page.eval_on_selector_all("#family-sheet tbody tr", "rs => rs.length") == \
+            len(nxt["rows"])
+        shown = page.eval_on_selector_all("#results li", "ls => ls.map(l => l.textContent)")
+        assert shown == [f"seat {x['seat']} ({x['bot']}): {x['points']:.1f} points"
+                         for x in game["seats"]]
         page.close()
     assert errors == []
 

@@ -42,7 +42,45 @@ async function load(seat) {
   return body;
 }
 
+// A game family's game: its score sheet, one deal more at each step.
+function familySteps(d) {
+  const sheet = d.sheet;
+  if (!sheet) return [{ text: "the game's result", rows: [] }];
+  const col = Object.fromEntries(sheet.columns.map((c, i) => [c, i]));
+  const deals = [...new Set(sheet.rows.map((r) => r[col.deal]))];
+  return [{ text: "the game starts", rows: [] }, ...deals.map((deal, i) => {
+    const first = sheet.rows.find((r) => r[col.deal] === deal);
+    const what = col.kind === undefined ? "" : ` (${first[col.kind]}, ${first[col.cards]} cards, trump ${first[col.trump] || "none"})`;
+    return { text: `deal ${deal}${what}`, rows: sheet.rows.filter((r) => deals.indexOf(r[col.deal]) <= i) };
+  })];
+}
+
+function renderFamily() {
+  const d = viewer.data;
+  const steps = viewer.familySteps;
+  const s = steps[viewer.step];
+  document.getElementById("step-no").textContent = `step ${viewer.step + 1} / ${steps.length}`;
+  document.getElementById("street").textContent = viewer.step ? "deal" : "start";
+  document.getElementById("step-text").textContent = s.text;
+  const table = document.getElementById("family-sheet");
+  const cols = d.sheet ? d.sheet.columns : [];
+  table.tHead.replaceChildren(el("tr", {}, ...cols.map((c) => el("th", {}, c))));
+  table.tBodies[0].replaceChildren(...s.rows.map((r) => el("tr", {},
+    ...r.map((v) => el("td", { class: typeof v === "number" ? "num" : "" }, v === null ? "–" : v)))));
+  for (const li of document.querySelectorAll("#log li")) {
+    li.classList.toggle("current", Number(li.dataset.step) === viewer.step);
+  }
+  const atEnd = viewer.step === steps.length - 1;
+  document.getElementById("showdown").hidden = !atEnd;
+  if (atEnd) {
+    document.getElementById("pots").replaceChildren();
+    document.getElementById("results").replaceChildren(...d.seats.map((r) =>
+      el("li", { "data-seat": r.seat }, `seat ${r.seat} (${r.bot}): ${Number(r.points).toFixed(1)} points`)));
+  }
+}
+
 function render() {
+  if (viewer.data.family) { renderFamily(); return; }
   const d = viewer.data;
   const s = d.steps[viewer.step];
   document.getElementById("step-no").textContent = `step ${viewer.step + 1} / ${d.steps.length}`;
@@ -79,11 +117,32 @@ function render() {
 }
 
 function go(step) {
-  viewer.step = Math.max(0, Math.min(viewer.data.steps.length - 1, step));
+  const n = viewer.data.family ? viewer.familySteps.length : viewer.data.steps.length;
+  viewer.step = Math.max(0, Math.min(n - 1, step));
   render();
 }
 
+function showFamily(data) {
+  viewer.data = data;
+  viewer.familySteps = familySteps(data);
+  document.getElementById("hand-title").textContent =
+    `game ${data.hand} (match ${data.match}, unit ${data.unit}) · ${data.variant} · ${data.players} seats · run ${data.run_id}`;
+  for (const id of ["felt", "consistency"]) document.getElementById(id).hidden = true;
+  document.getElementById("view-seat").parentElement.hidden = true;
+  document.getElementById("family-view").hidden = false;
+  document.getElementById("actions-title").textContent = "Deals";
+  const log = document.getElementById("log");
+  log.replaceChildren(...viewer.familySteps.map((s, i) => {
+    const li = el("li", { "data-step": i }, s.text);
+    li.addEventListener("click", () => go(i));
+    return li;
+  }));
+  document.getElementById("viewer").hidden = false;
+  go(0);
+}
+
 function show(data) {
+  if (data.family) { showFamily(data); return; }
   viewer.data = data;
   document.getElementById("hand-title").textContent =
     `hand ${data.hand} (match ${data.match}, unit ${data.unit}) · ${data.variant} ${data.betting} · ${data.players} seats · run ${data.run_id}`;

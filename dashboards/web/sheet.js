@@ -3,7 +3,7 @@
 // bid/took and points, the totals last), any other family's record row by row.
 "use strict";
 
-const sheetState = { run: null, game: null };
+const sheetState = { run: null, game: null, asked: 0 };
 
 function sheetTable(d) {
   const table = document.getElementById("sheet");
@@ -48,17 +48,20 @@ async function refreshSheet(runId, game) {
   // a refresh of the run keeps the game the user chose
   if (game === undefined && sheetState.run === runId) game = sheetState.game;
   const q = game === undefined || game === null ? "" : `?game=${game}`;
+  const asked = ++sheetState.asked;  // a later request wins: an older answer is dropped
   let d;
   try { d = await getJSON(`/api/runs/${encodeURIComponent(runId)}/sheet${q}`); } catch (e) {
-    if (sheetState.run !== runId) section.hidden = true;  // not a family's run, or no game yet
-    return;
+    if (asked === sheetState.asked && sheetState.run !== runId) section.hidden = true;
+    return;  // not a family's run, or no such game
   }
-  if (runId !== state.selected) return;
+  if (runId !== state.selected || asked !== sheetState.asked) return;
   sheetState.run = runId;
   sheetState.game = d.game;
   section.hidden = false;
-  document.getElementById("sheet-which").textContent =
-    `(unit ${d.unit}, game ${d.game}; ${fmt(d.games)} games in the run)`;
+  document.getElementById("sheet-which").replaceChildren(
+    `(unit ${d.unit}, game ${d.game}; ${fmt(d.games)} games in the run) `,
+    el("a", { id: "sheet-link", href: `/runs/${encodeURIComponent(runId)}/hands/${encodeURIComponent(d.unit)}/${d.game}` },
+       "replay it deal by deal"));
   sheetTable(d);
   section.dataset.sheetFor = `${runId}:${d.game}`;
 }

@@ -65,13 +65,36 @@ async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
     }, run_id)
     rows = records(out["hand"])
     if not rows:
-        raise ApiError(404, f"run {run_id!r} has no hand {hand} in unit {unit!r} "
-                       "(hands of betting poker only)")
+        raise ApiError(404, f"run {run_id!r} has no hand {hand} in unit {unit!r}")
     seats = records(out["seats"])
     if seat is not None and seat >= int(rows[0]["players"]):
         raise ApiError(400, f"seat {seat} is not at this table of "
                        f"{rows[0]['players']} seats")
+    from pokerarena.games import family_ids
+
+    if rows[0]["variant"] in family_ids():  # a family's game: its score sheet, deal by deal
+        return await run_in_threadpool(_family_game, ctx, run_id, rows[0], seats)
     return await run_in_threadpool(_steps, rows[0], seats, records(out["actions"]), seat)
+
+
+def _family_game(ctx: ApiContext, run_id: str, hand_row: dict[str, Any],
+                 seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A game family's game for the viewer: its score sheet (the record the family
+    keeps: painted poker's deals), a step per deal, and each seat's result."""
+    from pokerarena.platform.family_standings import NoSheet, sheet_data
+
+    try:
+        sheet = sheet_data(ctx.data_dir, run_id, str(hand_row["unit"]), int(hand_row["hand"]))
+    except NoSheet:
+        sheet = None  # a family without a record table: the result alone
+    return {"run_id": run_id, "unit": hand_row["unit"], "match": int(hand_row["match"]),
+            "hand": int(hand_row["hand"]), "variant": hand_row["variant"], "family": True,
+            "players": int(hand_row["players"]),
+            "seats": [{"seat": int(s["seat"]), "bot": s.get("bot"), "net": s.get("net"),
+                       "points": None if not hand_row.get("bb") else
+                       float(s["net"]) / float(hand_row["bb"])}
+                      for s in sorted(seats, key=lambda s: int(s["seat"]))],
+            "sheet": sheet}
 
 
 def _steps(hand_row: dict[str, Any], seats: list[dict[str, Any]],
