@@ -179,6 +179,20 @@ def test_the_viewer_steps_through_a_hand_in_a_browser(browser, viewer_run, tmp_p
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{url}/#{run_id}")
     page.wait_for_selector("#hands tbody tr a", timeout=60_000)
+    # the finder's filters: a bot's biggest losses, as the API lists them
+    page.select_option("#hands-order", "loss")
+    page.select_option("#hands-bot", "call")
+    page.wait_for_selector("#hands-section[data-hands-for*='bot=call']", timeout=30_000)
+    page.wait_for_selector("#hands-section[data-hands-for*='order=loss']", timeout=30_000)
+    want = client.get(f"/api/runs/{run_id}/hands",
+                      params={"order": "loss", "bot": "call", "limit": 10}).json()["hands"]
+    rows = page.eval_on_selector_all("#hands tbody tr",
+                                     "rs => rs.map(r => [r.dataset.unit, Number(r.dataset.hand)])")
+    assert rows == [[h["unit"], h["hand"]] for h in want] and rows
+    page.select_option("#hands-order", "pot")
+    page.select_option("#hands-bot", "")
+    page.wait_for_function("""() => { const f = document.getElementById('hands-section')
+        .dataset.handsFor || ''; return f.includes('order=pot') && !f.includes('bot='); }""")
     top = client.get(f"/api/runs/{run_id}/hands", params={"limit": 1}).json()["hands"][0]
     page.click("#hands tbody tr:first-child a")
     page.wait_for_selector("#viewer:not([hidden])")

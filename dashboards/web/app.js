@@ -120,6 +120,7 @@ async function refreshResults(runId, status, kind) {
       el("td", { class: "num" }, fmt(r.faults))));
   }
   renderCross(lb.cross_table);
+  handBots(lb.leaderboard.map((r) => r.bot));
   barChart(document.getElementById("chart-positions"),
     ch.positions.map((p) => ({ label: `pos ${p.position}`, value: p.win_rate,
                                text: `${fmt(100 * p.win_rate, 1)}%` })));
@@ -135,17 +136,39 @@ async function refreshResults(runId, status, kind) {
 }
 
 async function refreshHands(runId) {
+  const params = new URLSearchParams({ order: document.getElementById("hands-order").value,
+                                       limit: "10" });
+  const bot = document.getElementById("hands-bot").value;
+  const showdown = document.getElementById("hands-showdown").value;
+  if (bot) params.set("bot", bot);
+  if (showdown) params.set("showdown", showdown);
   let found;
   try {
-    found = await getJSON(`/api/runs/${encodeURIComponent(runId)}/hands?order=pot&limit=10`);
-  } catch (e) { return; }
+    found = await getJSON(`/api/runs/${encodeURIComponent(runId)}/hands?${params}`);
+  } catch (e) { found = { hands: [] }; }
   if (runId !== state.selected) return;
   const tbody = document.querySelector("#hands tbody");
   tbody.replaceChildren(...found.hands.map((h) => el("tr", { "data-unit": h.unit, "data-hand": h.hand },
     el("td", {}, el("a", { href: h.link }, `${h.unit} #${h.hand}`)),
     el("td", {}, `${h.variant} ${h.betting}`),
     el("td", { class: "num" }, fmt(h.pot / h.bb, 1)),
-    el("td", {}, h.bot), el("td", {}, h.showdown ? "yes" : "no"))));
+    el("td", {}, h.bot), el("td", { class: "num net" }, fmt(h.net / h.bb, 1)),
+    el("td", {}, h.showdown ? "yes" : "no"))));
+  document.getElementById("hands-none").hidden = found.hands.length > 0;
+  document.getElementById("hands-section").dataset.handsFor = `${runId}:${params}`;
+}
+
+function handBots(bots) {
+  const select = document.getElementById("hands-bot");
+  const want = ["", ...bots];
+  if ([...select.options].map((o) => o.value).join("\u0000") === want.join("\u0000")) return;
+  const chosen = select.value;
+  select.replaceChildren(...want.map((b) => el("option", { value: b }, b || "any")));
+  select.value = want.includes(chosen) ? chosen : "";
+}
+
+for (const id of ["hands-order", "hands-bot", "hands-showdown"]) {
+  document.getElementById(id).addEventListener("change", () => state.selected && refreshHands(state.selected));
 }
 
 function renderCross(cells) {
