@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerarena.bench.calibration import Z95, Case, Coverage
+from pokerarena.bench.calibration import Case, Coverage
+from pokerarena.tournaments.estimates import Z95
 
 PAIRINGS: tuple[tuple[str, str], ...] = (("tag", "lag"), ("maniac", "call"))
 OMAHA = ("tag", "lag")  # also in duplicate at pot-limit Omaha (the dead-card path)

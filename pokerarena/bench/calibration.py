@@ -16,13 +16,12 @@ each exposing ``CASES``: a list of :class:`Case`. This module only runs and repo
 from __future__ import annotations
 
 import importlib
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Z95 = 1.959963984540054
+from pokerarena.studies.metrics import wilson as share_interval
 
 CASE_MODULES: tuple[str, ...] = (
     "pokerarena.bench.calib_blocks",   # finding 1 and 4: shared deals, few odd blocks
@@ -123,15 +122,10 @@ class Case:
     quick_reps: int = 20
 
 
-def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a binomial proportion."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = hits / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of a binomial proportion (the studies' one)."""
+    iv = share_interval(hits, n)
+    return iv.lo, iv.hi
 
 
 def all_cases() -> list[Case]:
