@@ -40,6 +40,7 @@ import duckdb
 import pyarrow as pa
 
 from pokerarena.errors import UserError
+from pokerarena.platform.sql import sql_str
 from pokerarena.platform.storage import (
     TABLES,
     RunStore,
@@ -66,8 +67,6 @@ class QueryError(ValueError, UserError):
     """SQL that DuckDB rejected; the message is DuckDB's."""
 
 
-def _sql_str(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 @dataclass(frozen=True)
@@ -196,7 +195,7 @@ def given_views(views: ViewDefs) -> Iterator[None]:
 
 
 def _files_sql(files: list[str]) -> str:
-    return "[" + ", ".join(_sql_str(f) for f in files) + "]"
+    return "[" + ", ".join(sql_str(f) for f in files) + "]"
 
 
 LEADERBOARD_VIEW_SQL = f"""
@@ -252,7 +251,7 @@ def leaderboard_sql(run_id: str | None = None) -> str:
     """The one leaderboard query (the API, ``pokerarena show`` and the demo all use it):
     :data:`LEADERBOARD_COLUMNS` of the ``leaderboard`` view, best first; ``run_id``
     restricts it to one run (a connection over every run)."""
-    where = f" WHERE run_id = {_sql_str(run_id)}" if run_id is not None else ""
+    where = f" WHERE run_id = {sql_str(run_id)}" if run_id is not None else ""
     return (f"SELECT {', '.join(LEADERBOARD_COLUMNS)} FROM leaderboard{where} "
             "ORDER BY mbb_per_hand DESC, bot")
 
@@ -353,7 +352,7 @@ def _group_sql(con: duckdb.DuckDBPyConnection, name: str, files: list[str]) -> s
 def bots_think_share(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> float | None:
     """The bots' thinking over the workers' play time (the rest is the engine's and the
     records'), over one run or every run the connection sees; None without figures."""
-    where = f" WHERE run_id = {_sql_str(run_id)}" if run_id else ""
+    where = f" WHERE run_id = {sql_str(run_id)}" if run_id else ""
     row = con.execute(
         f"SELECT (SELECT sum(think_seconds) FROM bot_time{where}), "
         f"(SELECT sum(play_seconds) FROM units{where})").fetchone()

@@ -24,6 +24,7 @@ import pyarrow as pa
 from pokerarena.errors import UserError
 from pokerarena.platform import family_standings as fs
 from pokerarena.platform.spec import RunSpec, parse_spec, run_family
+from pokerarena.platform.sql import sql_str
 from pokerarena.platform.storage import RunStore
 from pokerarena.rules.model import POSITIONAL_WILDS
 from pokerarena.studies.compare import CrossMoments, correct, paired_difference, unpaired_difference
@@ -124,8 +125,6 @@ def ranked(categories: list[str]) -> list[str]:
     return known + [c for c in categories if c not in known]
 
 
-def _sql_str(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _deal_table_sql(positions: int, categories: list[str]) -> str:
@@ -134,9 +133,9 @@ def _deal_table_sql(positions: int, categories: list[str]) -> str:
     pos = ", ".join(f"sum(s.net / h.bb) FILTER (WHERE s.position = {p}) AS pos{p}"
                     for p in range(positions))
     cats = ", ".join(
-        f"count(*) FILTER (WHERE s.showdown AND s.high_category = {_sql_str(c)}) AS c{i}, "
+        f"count(*) FILTER (WHERE s.showdown AND s.high_category = {sql_str(c)}) AS c{i}, "
         f"count(*) FILTER (WHERE s.showdown AND s.pot_won > 0 "
-        f"AND s.high_category = {_sql_str(c)}) AS w{i}" for i, c in enumerate(categories))
+        f"AND s.high_category = {sql_str(c)}) AS w{i}" for i, c in enumerate(categories))
     return f"""
 CREATE TEMP TABLE dl AS
 WITH hs AS (

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerarena.platform.sql import sql_str
+
 TOKEN_ENV = "POKERARENA_API_TOKEN"
 TOKEN_FILE_ENV = "POKERARENA_API_TOKEN_FILE"
 TOKEN_FILE_NAME = ".api-token"
@@ -302,8 +304,6 @@ class QueryTimeout(PolicyError):
     """The query ran past its time limit and was interrupted."""
 
 
-def _sql_str(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 # paths: links and ".." ----------------------------------------------------------------
@@ -394,10 +394,10 @@ def read_allow_list(con: Any, data_dir: str | Path) -> list[str]:
         if leaving:
             raise PolicyError(f"queries are refused: {leaving[0]} is a link that leaves the "
                               "data directory (remove it)")
-        return [f"SET allowed_directories = [{_sql_str(str(runs) + os.sep)}]"]
+        return [f"SET allowed_directories = [{sql_str(str(runs) + os.sep)}]"]
     files = [n for n in names if path_problem(n) is None
              and os.path.realpath(n) == os.path.normpath(n) and runs in Path(n).parents]
-    listed = ", ".join(_sql_str(f) for f in files)
+    listed = ", ".join(sql_str(f) for f in files)
     return [f"SET allowed_paths = [{listed}]"]
 
 
@@ -418,7 +418,7 @@ def sandboxed_connection(data_dir: str | Path, run_id: str | None, limits: Query
             "SET autoload_known_extensions = false",
             "SET allow_community_extensions = false",
             "SET python_enable_replacements = false",
-            f"SET memory_limit = {_sql_str(limits.memory)}",
+            f"SET memory_limit = {sql_str(limits.memory)}",
             f"SET threads = {int(limits.threads)}",
             "SET max_temp_directory_size = '0B'",
             *read_allow_list(con, data_dir),

@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse
 from pokerarena.interop.stored_hand import hand_steps
 from pokerarena.platform.api.context import ApiContext, ApiError, Context, RunId
 from pokerarena.platform.query_pool import records
+from pokerarena.platform.sql import sql_str
 
 router = APIRouter(tags=["hands"])
 
@@ -37,11 +38,6 @@ ORDERS = {
 largest all-in luck (``equity_net`` against ``net``), the largest AIVAT correction."""
 
 
-def literal(text: str) -> str:
-    """``text`` as a SQL string literal (quotes doubled; no other character is special)."""
-    return "'" + text.replace("'", "''") + "'"
-
-
 async def _store(ctx: ApiContext, run_id: str) -> Any:
     return ctx.manager_call(lambda: ctx.manager._store(run_id))
 
@@ -57,7 +53,7 @@ async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
     the stored end stacks. The viewer at ``/runs/{run_id}/hands/{unit}/{hand}`` replays
     this JSON."""
     await _store(ctx, run_id)
-    where = f"WHERE unit = {literal(unit)} AND hand = {int(hand)}"
+    where = f"WHERE unit = {sql_str(unit)} AND hand = {int(hand)}"
     out = await ctx.pooled({
         "hand": f"SELECT * FROM hands {where}",
         "seats": f"SELECT * FROM seats {where} ORDER BY seat",
@@ -129,9 +125,9 @@ async def find_hands(
     await _store(ctx, run_id)
     conds = ["TRUE"]
     if bot is not None:
-        conds.append(f"s.bot = {literal(bot)}")
+        conds.append(f"s.bot = {sql_str(bot)}")
     if variant is not None:
-        conds.append(f"h.variant = {literal(variant)}")
+        conds.append(f"h.variant = {sql_str(variant)}")
     if showdown is not None:
         conds.append("h.showdown" if showdown else "NOT h.showdown")
     if street is not None:
