@@ -77,6 +77,10 @@ class ApiContext:
         except TooManyRuns as exc:
             raise ApiError(429, str(exc)) from None
 
+    def store(self, run_id: str) -> Any:
+        """The run's :class:`~pokerarena.platform.storage.RunStore` (404 when unknown)."""
+        return self.manager_call(lambda: self.manager.store(run_id))
+
     async def pooled(self, statements: dict[str, str], run_id: str | None) -> dict[str, Any]:
         """Run ``statements`` in the query pool without holding a server thread; the
         pool's refusals and limits become :class:`ApiError` (see docs/api.md, Queries)."""

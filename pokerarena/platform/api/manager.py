@@ -343,7 +343,7 @@ class RunManager:
 
     def cancel(self, run_id: str) -> dict[str, Any]:
         """Cancel a run: its units stop; what was written stays consistent."""
-        store = self._store(run_id)
+        store = self.store(run_id)
         with self._lock:
             active = self._active.get(run_id)
             if active is not None:
@@ -367,7 +367,8 @@ class RunManager:
             active = self._active.get(run_id)
         return True if active is None else active.done.wait(timeout)
 
-    def _store(self, run_id: str) -> RunStore:
+    def store(self, run_id: str) -> RunStore:
+        """The run's store on disk (:class:`RunNotFound` for an unknown or invalid id)."""
         try:
             store = RunStore(self.data_dir, run_id)
         except SpecError:
@@ -378,7 +379,7 @@ class RunManager:
 
     def get(self, run_id: str) -> dict[str, Any]:
         """A run's state from disk, with the live progress of its driver if it has one."""
-        store = self._store(run_id)
+        store = self.store(run_id)
         info = store.info()
         out = info.as_dict()
         out["spec"] = store.spec_doc().get("spec")

@@ -39,7 +39,7 @@ largest all-in luck (``equity_net`` against ``net``), the largest AIVAT correcti
 
 
 async def _store(ctx: ApiContext, run_id: str) -> Any:
-    return ctx.manager_call(lambda: ctx.manager._store(run_id))
+    return ctx.store(run_id)
 
 
 @router.get("/api/runs/{run_id}/hands/{unit}/{hand}")

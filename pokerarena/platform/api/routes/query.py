@@ -60,7 +60,7 @@ class QueryRequest(BaseModel):
 
 async def _run_records(ctx: ApiContext, run_id: str, statements: dict[str, str]
                        ) -> dict[str, Any]:
-    ctx.manager_call(lambda: ctx.manager._store(run_id))
+    ctx.store(run_id)
     out = await ctx.pooled(statements, run_id)
     return {"run_id": run_id, **{name: records(r) for name, r in out.items()}}
 
@@ -76,7 +76,7 @@ async def leaderboard(run_id: RunId, ctx: Context) -> dict[str, Any]:
     out = await _run_records(ctx, run_id, {"leaderboard": leaderboard_sql(),
                                            "cross_table": CROSS_TABLE_SQL})
     # The units whose parts fail the footer check are left out of the views: say so.
-    store = ctx.manager_call(lambda: ctx.manager._store(run_id))
+    store = ctx.store(run_id)
     out["unreadable_units"] = [{"unit": unit, "tables": tables} for unit, tables
                                in sorted(store.damaged_units().items())]
     return out
@@ -105,7 +105,7 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
         stored_standings,
     )
 
-    store = ctx.manager_call(lambda: ctx.manager._store(run_id))
+    store = ctx.store(run_id)
     if is_freezeout(store.spec_doc()["spec"]):
         return await _freezeout_standings(run_id, ctx)
     stored = await run_in_threadpool(stored_standings, store)
@@ -203,7 +203,7 @@ async def query(req: QueryRequest, ctx: Context) -> Response:
     ATTACH/INSTALL/LOAD/SET/COPY."""
     run_id = req.run_id
     if run_id is not None:
-        ctx.manager_call(lambda: ctx.manager._store(run_id))
+        ctx.store(run_id)
     out = (await ctx.pooled({"q": req.sql}, run_id))["q"]
     # The worker encoded the rows (at most response_bytes of them): pass them through.
     head = json.dumps({"columns": out["columns"]})[:-1]

@@ -24,6 +24,6 @@ async def sequential(run_id: RunId, ctx: Context) -> dict[str, Any]:
     units, the same figures the driver decides on."""
     from pokerarena.platform.sequential_view import sequential_tests
 
-    store = ctx.manager_call(lambda: ctx.manager._store(run_id))
+    store = ctx.store(run_id)
     out: dict[str, Any] = await run_in_threadpool(sequential_tests, store)
     return out
