@@ -110,10 +110,10 @@ def _execute(con: Any, sql: str, seconds: float, row_limit: int, byte_limit: int
     cut at ``row_limit`` rows or ``byte_limit`` bytes."""
     import duckdb
 
-    from pokerarena.platform.api.security import QueryTimeout, _only_select
     from pokerarena.platform.query import QueryError
+    from pokerarena.platform.sandbox import QueryTimeout, only_select
 
-    body = _only_select(con, sql)
+    body = only_select(con, sql)
     if wrap:
         body = f"SELECT * FROM (\n{body}\n) AS q LIMIT {int(row_limit) + 1}"
     timed_out = threading.Event()
@@ -178,8 +178,8 @@ def _execute_whole(con: Any, sql: str) -> dict[str, Any]:
 
 
 def _run_job(job: dict[str, Any]) -> dict[str, Any]:
-    from pokerarena.platform.api.security import QueryLimits, sandboxed_connection
     from pokerarena.platform.query import connect, given_views
+    from pokerarena.platform.sandbox import QueryLimits, sandboxed_connection
 
     limits = QueryLimits(**job["limits"])
     with given_views(job["views"]):
@@ -223,8 +223,8 @@ def worker_main(memory_bytes: int, nice: int) -> None:
         os.nice(nice)
     import duckdb
 
-    from pokerarena.platform.api.security import PolicyError
     from pokerarena.platform.query import QueryError
+    from pokerarena.platform.sandbox import PolicyError
 
     duckdb.connect(":memory:").execute("SET threads = 1").close()  # map what DuckDB maps
     if memory_bytes > 0:
@@ -426,8 +426,8 @@ class QueryPool:
 
     def _run_in_worker(self, statements: dict[str, str], run_id: str | None, limits: Any,
                        wrap: bool, trusted: bool = False) -> dict[str, Any]:
-        from pokerarena.platform.api.security import PolicyError, QueryTimeout
         from pokerarena.platform.query import QueryError
+        from pokerarena.platform.sandbox import PolicyError, QueryTimeout
 
         if len(statements) > 0 and max(len(s) for s in statements.values()) > limits.sql_chars:
             raise PolicyError(f"the query is longer than {limits.sql_chars} characters")
