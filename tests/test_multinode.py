@@ -263,6 +263,33 @@ def _check_run(cluster: Cluster, spec: dict[str, Any], tmp_path: Path,
     assert rows == _undisturbed(spec, tmp_path / "undisturbed", spec["name"])
 
 
+def test_mccfr_on_two_nodes_writes_the_in_process_file(
+        cluster: Cluster, tmp_path: Path, pokerarena_cli: list[str]) -> None:
+    """``solve holdem --workers 2 --address`` on a head and a second node of one CPU
+    each (so the two actors sit on different nodes): the same bytes as the rounds run
+    in this process with the command's own (default-calibrated) abstraction."""
+    from pokerarena.solvers.holdem_abstraction import calibrate
+    from pokerarena.solvers.holdem_mccfr import train_rounds, write_holdem
+
+    root = tmp_path
+    out = root / "two-nodes.json"
+    argv = [*pokerarena_cli, "solve", "holdem", "--algorithm", "mccfr", "--buckets",
+            "2,2,2,2", "--iterations", "1200", "--slices", "4", "--slice-iterations", "100",
+            "--seed", "5", "--out", str(out), "--json"]
+    if cluster.second_raylet() is None:
+        cluster.start_second()
+    done = subprocess.run([*argv, "--workers", "2", "--address", cluster.address],
+                          env=cluster.env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    doc = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (doc["workers"], doc["nodes"], doc["iterations"]) == (2, 2, 1200)
+    assert doc["schedule"] == {"kind": "rounds", "slices": 4, "slice_iterations": 100}
+    local = train_rounds(seed=5, abstraction=calibrate((2, 2, 2, 2)), iterations=1200,
+                         slices=4, slice_iterations=100)
+    write_holdem(root / "local.json", local)
+    assert (root / "local.json").read_bytes() == out.read_bytes()
+
+
 def test_tournament_across_two_nodes_survives_losing_one(
         cluster: Cluster, tmp_path: Path, pokerarena_cli: list[str]) -> None:
     _check_run(cluster, TOURNAMENT, tmp_path, pokerarena_cli)

@@ -148,3 +148,26 @@ def make_bot(spec: str, seed: int | None = None, **extra: Any) -> Any:
 def listing() -> list[dict[str, str]]:
     """The registered bots: name, Python path, description."""
     return [{"name": k, "path": v[0], "description": v[1]} for k, v in REGISTRY.items()]
+
+
+STRATEGY_BOTS = ("pokerarena.bots.simple.cfr_bot:CfrBot",
+                 "pokerarena.bots.simple.strategy_bot:StrategyBot")
+
+
+def check_bots_for_game(specs: Any, games: Any, players: int) -> None:
+    """Let each bot of ``specs`` that plays a strategy file (``cfr``, ``cfr:FILE``, or
+    their classes by path) refuse any of ``games`` at a table of ``players`` now, so a
+    file of another game is one error before any hand (a match's fault guard would
+    otherwise record a fault at every decision). Other bots are not built here: their
+    constructors may be costly or have effects."""
+    from pokerarena.engine.keys import game_info_of
+
+    infos = [game_info_of(g) for g in games]
+    for spec in dict.fromkeys(specs):
+        target = parse_spec(spec)[0]
+        path = REGISTRY[target][0] if target in REGISTRY else target
+        if not (target.startswith("cfr:") or path in STRATEGY_BOTS):
+            continue
+        bot = make_bot(spec, 0)
+        for info in infos:
+            bot.check_game(info, players)

@@ -232,7 +232,7 @@ def _print_result(d: dict[str, Any], as_json: bool) -> None:
 def cmd_match(args: argparse.Namespace) -> int:
     """Play a match and print the result."""
     from pokerarena.arena.match import play_match
-    from pokerarena.bots.registry import BotSpecError, make_bot
+    from pokerarena.bots.registry import BotSpecError, check_bots_for_game, make_bot
 
     game = _game(args)
     specs = [s for s in args.bots.split(",") if s.strip()]
@@ -249,6 +249,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             close = getattr(bot, "close", None)
             if callable(close):
                 close()
+        check_bots_for_game(specs, [game], len(specs))  # or a strategy of another game
     except BotSpecError as exc:
         raise UserError(str(exc)) from None
     if args.aivat:

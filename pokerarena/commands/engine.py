@@ -428,7 +428,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _play_family(args)
     from pokerarena.arena.faults import FaultPolicy
     from pokerarena.arena.session import play_session
-    from pokerarena.bots.registry import REGISTRY, BotSpecError, parse_spec
+    from pokerarena.bots.registry import REGISTRY, BotSpecError, check_bots_for_game, parse_spec
     from pokerarena.commands import game_options
     from pokerarena.engine import EngineError, Game
     from pokerarena.rules import VariantError
@@ -458,6 +458,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not lo <= len(bots) <= hi:
             raise UserError(f"--bots: {game.variant.id} is for {lo} to {hi} players, "
                             f"not {len(bots)}")
+        check_bots_for_game(bots, [game], len(bots))  # a strategy file of another game
         summary = play_session(game, bots, args.hands, args.seed, args.stack,
                                mode="freeze_out" if args.freeze_out else "cash",
                                wangdoodle=args.wangdoodle, jackpot=args.jackpot,

@@ -115,7 +115,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             if not args.spec:
                 raise UserError("run: give a SPEC file (or --resume RUN_ID)")
-            driver = RunDriver.create(load_spec(args.spec), data, executor, run_id=args.run_id)
+            spec = load_spec(args.spec)
+            _check_strategy_bots(spec)
+            driver = RunDriver.create(spec, data, executor, run_id=args.run_id)
     except SpecError as exc:
         raise UserError(str(exc)) from None
     start = driver.progress()  # the plan's totals (a Swiss run's later rounds included)
@@ -139,6 +141,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         print(_run_summary_text(summary))
     return 0 if final.status == "finished" else 1
+
+
+def _check_strategy_bots(spec: Any) -> None:
+    """A bot that plays a strategy file of another game than the spec's (``cfr?path=``)
+    is one error here, before the run is created and any hand played."""
+    from pokerarena.bots.registry import check_bots_for_game
+    from pokerarena.engine import Game
+    from pokerarena.games import family_ids
+
+    games = [Game(g["variant"], g["options"]) for g in spec.game_configs()
+             if g["variant"] not in family_ids()]
+    by_size: dict[int, list[str]] = {}
+    for lineup in spec.lineups():
+        by_size.setdefault(len(lineup), []).extend(lineup)
+    for players, names in by_size.items():
+        check_bots_for_game(names, games, players)
 
 
 def _drive_with_progress(driver: Any) -> Any:

@@ -43,6 +43,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--buckets", default="12,8,8,8", metavar="P,F,T,R",
                    help="holdem only: E[HS] buckets pre-flop, flop, turn, river "
                    "(default 12,8,8,8; docs/exact.md)")
+    p.add_argument("--workers", type=int, default=0, metavar="N",
+                   help="holdem only: run MCCFR in rounds on N Ray actors (0, the default: "
+                   "sequentially in this process); the file depends on --seed, --slices "
+                   "and --slice-iterations, not on N")
+    p.add_argument("--address", default=None, help="holdem --workers: the Ray cluster to "
+                   "join (default: $RAY_ADDRESS, else a local cluster)")
+    p.add_argument("--slices", type=int, default=8, metavar="K",
+                   help="holdem --workers: slices a round (default 8)")
+    p.add_argument("--slice-iterations", type=int, default=500, metavar="M",
+                   help="holdem --workers: iterations a slice (default 500)")
     p.add_argument("--out", required=True, metavar="FILE", help="the strategy file to write")
     p.add_argument("--json", action="store_true",
                    help='print {"variant", "algorithm", "iterations", "exploitability", '
@@ -93,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         options["betting"] = args.betting
     if args.variant == "holdem" and args.algorithm == "mccfr":   # else: too large to walk
         return _run_holdem(args, options)
+    if args.workers or args.address:
+        raise UserError("--workers and --address: holdem --algorithm mccfr only")
     with _progress(not args.json) as progress:
         result = solve(args.variant, options, algorithm=args.algorithm,
                        iterations=args.iterations, seed=args.seed,
@@ -119,8 +131,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_holdem(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """Heads-up limit hold'em: MCCFR over the E[HS] abstraction into a version-2 file
-    (docs/exact.md, "Heads-up limit hold'em: abstraction, MCCFR and the `cfr` bot")."""
-    from pokerarena.solvers.holdem_mccfr import train, write_holdem
+    (docs/exact.md, "Heads-up limit hold'em: abstraction, MCCFR and the `cfr` bot"),
+    in this process or in rounds on Ray actors (``--workers``)."""
+    import time
+
+    from pokerarena.solvers.holdem_mccfr import write_holdem
 
     if options.get("betting", "fixed_limit") != "fixed_limit":
         raise UserError("holdem is solved by --algorithm mccfr heads-up at fixed limit "
@@ -131,20 +146,58 @@ def _run_holdem(args: argparse.Namespace, options: dict[str, Any]) -> int:
         buckets = ()
     if len(buckets) != 4 or min(buckets) < 1 or max(buckets) > 64:
         raise UserError(f"--buckets {args.buckets}: four numbers from 1 to 64, P,F,T,R")
+    for name in ("workers", "slices", "slice_iterations"):
+        if getattr(args, name) < (0 if name == "workers" else 1):
+            raise UserError(f"--{name.replace('_', '-')} must be at least "
+                            f"{0 if name == 'workers' else 1}, got {getattr(args, name)}")
+    t0 = time.perf_counter()
     with _progress(not args.json) as progress:
-        result = train(options, iterations=args.iterations, seed=args.seed,
-                       buckets=buckets, progress=progress)  # type: ignore[arg-type]
+        result, where = _train_holdem(args, options, buckets, progress)
+    setup = time.perf_counter() - t0 - result.seconds
     try:
         size = write_holdem(args.out, result)
     except OSError as exc:
         raise UserError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
     out = {"variant": "holdem", "algorithm": "mccfr", "iterations": result.iterations,
-           "buckets": list(buckets), "rows": result.tree.rows, "seconds": result.seconds,
-           "mean_regret": result.mean_regret(), "bytes": size, "out": str(args.out)}
+           "seed": result.seed, "buckets": list(buckets), "rows": result.tree.rows,
+           "schedule": result.schedule, **where, "seconds": result.seconds,
+           "iterations_per_second": result.iterations / max(result.seconds, 1e-9),
+           "setup_seconds": setup, "mean_regret": result.mean_regret(), "bytes": size,
+           "out": str(args.out)}
     if args.json:
         print(json.dumps(out))
         return 0
+    on = (f"{where['workers']} Ray actors on {where['nodes']} node(s)" if where["workers"]
+          else "one core")
     print(f"holdem fixed_limit: mccfr, {result.iterations:,} iterations in "
-          f"{result.seconds:.1f} s (one core); {result.tree.rows:,} rows; mean regret "
-          f"{out['mean_regret']:.4g} chips per iteration; {size:,} bytes written to {args.out}")
+          f"{result.seconds:.1f} s ({on}, {out['iterations_per_second']:,.0f}/s); "
+          f"{result.tree.rows:,} rows; mean regret {out['mean_regret']:.4g} chips per "
+          f"iteration; {size:,} bytes written to {args.out}")
     return 0
+
+
+def _train_holdem(args: argparse.Namespace, options: dict[str, Any],
+                  buckets: tuple[int, ...], progress: Any) -> tuple[Any, dict[str, Any]]:
+    """The run itself: sequential (``--workers 0``), or rounds on the platform's Ray
+    cluster (joined, or started here and stopped after)."""
+    from pokerarena.solvers.holdem_mccfr import train
+
+    kwargs = {"iterations": args.iterations, "seed": args.seed, "buckets": buckets,
+              "progress": progress}
+    if not args.workers:
+        return train(options, **kwargs), {"workers": 0, "nodes": 1}  # type: ignore[arg-type]
+    import os
+
+    import ray
+
+    from pokerarena.platform.executors import init_ray
+    from pokerarena.workers.solve_unit import train_on_ray
+
+    started = init_ray(args.address, num_cpus=max(args.workers, os.cpu_count() or 1))
+    try:
+        solve, where = train_on_ray(args.workers, options=options, slices=args.slices,
+                                    slice_iterations=args.slice_iterations, **kwargs)
+    finally:
+        if started:
+            ray.shutdown()
+    return solve, where

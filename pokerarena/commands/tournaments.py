@@ -106,16 +106,18 @@ def _sprt(args: argparse.Namespace) -> int:
 
 def _check_game(variant: str, betting: str | None, options: dict[str, Any],
                 bots: list[str]) -> None:
-    """Build the game and the bots once here, so a bad name fails before any play."""
-    from pokerarena.bots.registry import make_bot
+    """Build the game and the bots once here, so a bad name (or a strategy file of
+    another game) fails before any play."""
+    from pokerarena.bots.registry import check_bots_for_game, make_bot
     from pokerarena.engine.game import Game
 
     opts = dict(options)
     if betting:
         opts["betting"] = betting
-    Game(variant, opts)
+    game = Game(variant, opts)
     for b in bots:
         make_bot(b, 0)
+    check_bots_for_game(bots, [game], 2)
 
 
 def _on_ray(todo: list[PairBatch], address: str | None, workers: int | None) -> Any:

@@ -16,13 +16,25 @@ is two passes in numba (no recursion): top-down, the reached nodes in pre-order 
 opponent's moves drawn from regret matching (its average strategy gets that
 distribution, weighted linearly by the iteration); bottom-up, the values, and the
 traverser's regrets. Single-threaded, so a run is a pure function of its arguments.
+
+**Rounds** (:func:`train_rounds`, what ``--workers`` runs on Ray actors): the
+iterations go in rounds of ``slices`` slices of ``slice_iterations`` each. Every slice
+of a round starts from the same snapshot of the regrets, runs the very kernel above on
+a copy of it with a generator seeded by ``(seed, round, slice)``, and hands back its
+changes (:class:`SliceDelta`, the touched rows only); the driver then adds the slices'
+changes to the snapshot in slice order. A slice is a pure function of the snapshot and
+its numbers, and float64 additions in a fixed order are bit-exact, so the result (and
+the file) depends on the seed and the schedule only - not on how many workers ran the
+slices, on which nodes, or in which order they finished. The price: a slice does not
+see the other slices' regrets of its round (they arrive one round late), so a round
+run differs from the sequential one; each slice does see its own.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +191,9 @@ def _run(kind, player, rnd, child, commit, loser, row, preflop, thresholds, samp
 
 @dataclass
 class HoldemSolve:
-    """A training run's result: the abstraction, the tree, the arrays and the timing."""
+    """A training run's result: the abstraction, the tree, the arrays and the timing
+    (``seconds``: the iterations only, not the calibration nor the kernel's compilation;
+    ``schedule``: how the iterations were run, which the result depends on)."""
 
     abstraction: Abstraction
     tree: BettingTree
@@ -189,6 +203,7 @@ class HoldemSolve:
     seed: int
     seconds: float
     options: dict[str, Any]
+    schedule: dict[str, Any] = field(default_factory=lambda: {"kind": "sequential"})
 
     def average_strategy(self) -> np.ndarray:
         """rows x 3 probabilities: the normalized average; a row never reached checks or
@@ -221,30 +236,59 @@ def quantize(probs: np.ndarray) -> np.ndarray:
     return q.astype(np.uint8)
 
 
+@dataclass(frozen=True)
+class Kernel:
+    """What the iterations read besides the regrets: the tree's and the abstraction's
+    arrays (a worker gets them once and keeps them)."""
+
+    arrays: tuple[np.ndarray, ...]   # kind, player, rnd, child, commit, loser, row,
+    samples: int                     # preflop, padded thresholds
+    rows: int
+
+    @classmethod
+    def of(cls, tree: BettingTree, ab: Abstraction) -> Kernel:
+        return cls((tree.kind, tree.player, tree.rnd, tree.child, tree.commit, tree.loser,
+                    tree.row, ab.preflop, ab.padded), ab.samples, tree.rows)
+
+    def run(self, regret: np.ndarray, avg: np.ndarray, state: Any, start: int,
+            iterations: int) -> Any:
+        """``iterations`` iterations from iteration ``start`` into ``regret`` and
+        ``avg``; returns the generator's state (0 iterations: compiles the kernel)."""
+        a = self.arrays
+        return _run(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], self.samples,
+                    regret, avg, state, start, iterations)
+
+
+def _setup(options: dict[str, Any] | None, buckets: tuple[int, int, int, int],
+           samples: int, abstraction: Abstraction | None
+           ) -> tuple[dict[str, Any], Abstraction, BettingTree]:
+    """The game's options, the abstraction (calibrated unless given) and the tree."""
+    from pokerarena.engine import Game
+
+    opts = {"betting": "fixed_limit", **(options or {})}
+    blinds, bets, max_bets = tree_params(Game("holdem", opts))
+    ab = abstraction or calibrate(buckets, samples=samples)
+    return opts, ab, build_tree(blinds, bets, max_bets, ab.buckets)
+
+
 def train(options: dict[str, Any] | None = None, *, iterations: int, seed: int = 0,
           buckets: tuple[int, int, int, int] = DEFAULT_BUCKETS, samples: int = 200,
           abstraction: Abstraction | None = None,
           progress: Callable[[int, int], None] | None = None,
           chunk: int = 2_000) -> HoldemSolve:
     """Train ``iterations`` MCCFR iterations on heads-up limit hold'em with
-    ``options`` (default: fixed limit) from ``seed``."""
-    from pokerarena.engine import Game
-
-    opts = {"betting": "fixed_limit", **(options or {})}
-    game = Game("holdem", opts)
-    blinds, bets, max_bets = tree_params(game)
-    ab = abstraction or calibrate(buckets, samples=samples)
-    tree = build_tree(blinds, bets, max_bets, ab.buckets)
+    ``options`` (default: fixed limit) from ``seed``, sequentially in this process."""
+    opts, ab, tree = _setup(options, buckets, samples, abstraction)
+    kernel = Kernel.of(tree, ab)
     regret = np.zeros((tree.rows, 3))
     avg = np.zeros((tree.rows, 3))
     state = _U64(0x9E3779B97F4A7C15) ^ _U64(seed * 2 + 1)
-    padded = ab.padded
+    kernel.run(regret, avg, state, 0, 0)          # compile outside the timing
     t0 = time.perf_counter()
     done = 0
     while done < iterations:
         k = min(chunk, iterations - done)
-        state = _run(tree.kind, tree.player, tree.rnd, tree.child, tree.commit, tree.loser,
-                     tree.row, ab.preflop, padded, ab.samples, regret, avg, state, done, k)
+        state = kernel.run(regret, avg, state, done, k)
         done += k
         if progress is not None:
             progress(done, iterations)
@@ -252,9 +296,139 @@ def train(options: dict[str, Any] | None = None, *, iterations: int, seed: int =
                        time.perf_counter() - t0, opts)
 
 
+# --------------------------------------------------------------------------- rounds
+@dataclass(frozen=True)
+class SliceTask:
+    """Slice ``slice`` of round ``round``: ``iterations`` iterations from the global
+    iteration ``start`` (their linear averaging weights)."""
+
+    round: int
+    slice: int
+    start: int
+    iterations: int
+
+
+@dataclass(frozen=True)
+class SliceDelta:
+    """What a slice changed: ``rows`` (sorted) and their regret and average-strategy
+    increments (rows x 3 each)."""
+
+    slice: int
+    rows: np.ndarray
+    regret: np.ndarray
+    avg: np.ndarray
+
+
+def slice_state(seed: int, round_no: int, slice_no: int) -> Any:
+    """The generator's start for a slice: splitmix64 of (seed, round, slice), never 0."""
+    mask = (1 << 64) - 1
+    h = 0x243F6A8885A308D3
+    for v in (seed, round_no, slice_no):
+        z = (h ^ ((v + 0x9E3779B97F4A7C15) & mask)) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        h = z ^ (z >> 31)
+    return _U64(h or 1)
+
+
+def schedule(iterations: int, slices: int, slice_iterations: int) -> list[list[SliceTask]]:
+    """The rounds: ``slices`` slices of ``slice_iterations`` each (the last round's
+    remainder split as evenly, slices of no iteration left out)."""
+    per_round = slices * slice_iterations
+    out = []
+    for r, start in enumerate(range(0, iterations, per_round)):
+        n = min(per_round, iterations - start)
+        cut = [start + n * k // slices for k in range(slices + 1)]
+        out.append([SliceTask(r, k, cut[k], cut[k + 1] - cut[k]) for k in range(slices)
+                    if cut[k + 1] > cut[k]])
+    return out
+
+
+def run_slice(kernel: Kernel, regret: np.ndarray, seed: int, task: SliceTask) -> SliceDelta:
+    """One slice against the snapshot ``regret`` (not modified; it may be read-only):
+    the kernel on a copy, and what it changed."""
+    local = np.array(regret, dtype=np.float64, copy=True)
+    avg = np.zeros_like(local)
+    kernel.run(local, avg, slice_state(seed, task.round, task.slice), task.start,
+               task.iterations)
+    local -= regret
+    rows = np.flatnonzero((local != 0.0).any(axis=1) | (avg != 0.0).any(axis=1))
+    return SliceDelta(task.slice, rows, local[rows], avg[rows])
+
+
+def merge(regret: np.ndarray, avg: np.ndarray, tasks: Sequence[SliceTask],
+          deltas: Sequence[SliceDelta]) -> None:
+    """Add a round's deltas in slice order (whatever order they came in: the sums, and
+    so the run, do not depend on it); every task must have answered exactly once."""
+    by_slice = {d.slice: d for d in deltas}
+    if sorted(by_slice) != sorted(t.slice for t in tasks) or len(deltas) != len(tasks):
+        raise RuntimeError("a round's slices did not all answer exactly once")
+    for t in sorted(tasks, key=lambda t: t.slice):
+        d = by_slice[t.slice]
+        regret[d.rows] += d.regret
+        avg[d.rows] += d.avg
+
+
+class SliceRunner:
+    """Runs a round's slices: here, one after the other (the Ray actors of
+    :mod:`pokerarena.workers.solve_unit` run them in parallel, with the same result)."""
+
+    def start(self, kernel: Kernel, seed: int) -> None:
+        """Take the kernel and the seed of the run (and compile)."""
+        self.kernel, self.seed = kernel, seed
+        kernel.run(np.zeros((kernel.rows, 3)), np.zeros((kernel.rows, 3)), _U64(1), 0, 0)
+
+    def run(self, regret: np.ndarray, tasks: Sequence[SliceTask],
+            done: Callable[[int], None]) -> list[SliceDelta]:
+        """The round's deltas (any order); ``done(iterations)`` after each slice."""
+        out = []
+        for t in tasks:
+            out.append(run_slice(self.kernel, regret, self.seed, t))
+            done(t.iterations)
+        return out
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def train_rounds(options: dict[str, Any] | None = None, *, iterations: int, seed: int = 0,
+                 buckets: tuple[int, int, int, int] = DEFAULT_BUCKETS, samples: int = 200,
+                 abstraction: Abstraction | None = None, slices: int = 8,
+                 slice_iterations: int = 500, runner: SliceRunner | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> HoldemSolve:
+    """MCCFR in rounds (the module's docstring): the result is a function of
+    ``seed``, ``slices`` and ``slice_iterations``, whoever runs the slices (``runner``:
+    this process by default)."""
+    if slices < 1 or slice_iterations < 1:
+        raise ValueError("slices and slice_iterations must be at least 1")
+    opts, ab, tree = _setup(options, buckets, samples, abstraction)
+    kernel = Kernel.of(tree, ab)
+    regret = np.zeros((tree.rows, 3))
+    avg = np.zeros((tree.rows, 3))
+    runner = runner if runner is not None else SliceRunner()
+    runner.start(kernel, seed)
+    done = [0]
+
+    def step(n: int) -> None:
+        done[0] += n
+        if progress is not None:
+            progress(done[0], iterations)
+
+    t0 = time.perf_counter()
+    try:
+        for tasks in schedule(iterations, slices, slice_iterations):
+            merge(regret, avg, tasks, runner.run(regret, tasks, step))
+    finally:
+        runner.close()
+    return HoldemSolve(ab, tree, regret, avg, iterations, seed, time.perf_counter() - t0,
+                       opts, {"kind": "rounds", "slices": slices,
+                              "slice_iterations": slice_iterations})
+
+
 def write_holdem(path: str | Path, solve: HoldemSolve) -> int:
     """Write ``solve`` as a version-2 strategy file, read it back with every check (so
-    nothing is shipped that would not load) and return its size in bytes."""
+    nothing is shipped that would not load) and return its size in bytes. The file holds
+    no wall-clock time: two runs of the same seed and schedule write the same bytes."""
     import json
 
     from pokerarena.engine import Game
@@ -266,7 +440,7 @@ def write_holdem(path: str | Path, solve: HoldemSolve) -> int:
            "betting": solve.options["betting"], "options": solve.options,
            "game_key": game_info_of(Game("holdem", solve.options))["game_key"],
            "algorithm": "mccfr", "iterations": solve.iterations, "seed": solve.seed,
-           "seconds": round(solve.seconds, 1), "abstraction": solve.abstraction.section(),
+           "schedule": solve.schedule, "abstraction": solve.abstraction.section(),
            "tree": {"blinds": list(tree.blinds), "bets": list(tree.bets),
                     "max_bets": tree.max_bets, "rows": tree.rows},
            "encoding": ENCODING, "strategy": encode_rows(q)}

@@ -39,16 +39,21 @@ Leduc, is unchanged and still read by :mod:`~pokerarena.bots.simple.strategy_tab
 
     {"format": "pokerarena-strategy", "version": 2, "kind": "abstract",
      "variant": "holdem", "betting": "fixed_limit", "options": {...}, "game_key": "...",
-     "algorithm": "mccfr", "iterations": N, "seed": 0, "seconds": 12.3,
+     "algorithm": "mccfr", "iterations": N, "seed": 0,
+     "schedule": {"kind": "rounds", "slices": 8, "slice_iterations": 500},
      "abstraction": {"name": "ehs-quantile", "version": 1, "buckets": [pf, fl, tu, ri],
                      "samples": 200, "preflop": [169 bucket numbers],
                      "thresholds": [[], [flop], [turn], [river]]},
      "tree": {"blinds": [1, 2], "bets": [2, 2, 4, 4], "max_bets": 6, "rows": R},
      "encoding": "u8x3-zlib-base64", "strategy": "<base64>"}
 
-``strategy`` is, after base64 and zlib, ``R`` rows of three bytes (fold, check/call,
-bet/raise) in units of 1/255: row ``offset[node] + bucket`` of each decision node of the
-tree in pre-order; a row's legal moves sum to 255, its illegal ones are 0.
+``schedule`` says how the iterations ran (``{"kind": "sequential"}``, or rounds of
+slices on Ray actors: :mod:`pokerarena.solvers.holdem_mccfr`); the file holds no
+wall-clock time, so a run is reproduced byte for byte (files written before held a
+``seconds`` field; a reader ignores both). ``strategy`` is, after base64 and zlib,
+``R`` rows of three bytes (fold, check/call, bet/raise) in units of 1/255: row
+``offset[node] + bucket`` of each decision node of the tree in pre-order; a row's legal
+moves sum to 255, its illegal ones are 0.
 """
 
 from __future__ import annotations
@@ -519,6 +524,12 @@ class CfrBot(BaseBot):
     def start_match(self, info: MatchInfo) -> None:
         """Refuse another game or table size before the first hand."""
         self._check_game(info.game, info.players, info.variant)
+
+    def check_game(self, game: dict[str, Any], players: int) -> None:
+        """Refuse another game or table size (``game``: the views' game summary with its
+        key) before any hand: the commands call it (:func:`~pokerarena.bots.registry.
+        check_bots_for_game`)."""
+        self._check_game(game, players, str(game.get("variant")))
 
     def _check_game(self, game: Any, players: int, variant: str) -> None:
         key = game.get("game_key") if isinstance(game, dict) else None

@@ -7,9 +7,10 @@ Spec: ``cfr:FILE`` (the registry's shorthand for
 ``cfr:FILE?variant=leduc``. The file is read and checked when the bot is made (format,
 version, header, the game key of its variant and options, every row), so a broken file,
 or one for another variant than ``variant``, is one error before any hand is played. A
-view of another game (its game key differs from the file's) or a state the file lacks is
-one error at that view (a bot cannot know the table's game before its first view; the
-exact walk stops there, a match's fault guard records it); that every state of the game
+file of another game than the table's is refused before any hand by ``check_game``,
+which ``match``, ``play`` and ``run`` call with the table's game; at a view of another
+game (its game key differs from the file's) or a state the file lacks the bot raises
+(the exact walk stops there, a match's fault guard records it); that every state of the game
 is in the file is checked by ``pokerarena.solvers.strategy_file.load_strategy``, which
 needs the game tree (the solvers' layer).
 """
@@ -50,6 +51,17 @@ class StrategyBot(BaseBot):
                                     f"{self.table.variant}, not {variant}")
         self._policies: dict[str, Policy] = {}
 
+    def check_game(self, game: dict[str, Any], players: int) -> None:
+        """Refuse another game than the file's (``game``: the views' game summary with
+        its key); the commands call it before any hand (:func:`~pokerarena.bots.
+        registry.check_bots_for_game`)."""
+        key = game.get("game_key") if isinstance(game, dict) else None
+        if key != self.table.game_key:
+            raise StrategyFileError(
+                f"{self._where} is a strategy for {self.table.variant} (game "
+                f"{self.table.game_key}), not for this game ({game.get('variant')}, game "
+                f"{key})")
+
     def policy(self, view: SeatView) -> Policy:
         """The file's distribution at ``view`` (moves of probability 0 left out)."""
         key = state_key(view)
@@ -59,12 +71,9 @@ class StrategyBot(BaseBot):
         return got
 
     def _read(self, view: SeatView, key: str) -> Policy:
-        game_key = view.game.get("game_key") if isinstance(view.game, dict) else None
-        if game_key != self.table.game_key:
-            raise StrategyFileError(
-                f"{self._where} is a strategy for {self.table.variant} (game "
-                f"{self.table.game_key}), not for this game ({view.variant}, game "
-                f"{game_key})")
+        game = view.game if isinstance(view.game, dict) else {}
+        if game.get("game_key") != self.table.game_key:
+            self.check_game({**game, "variant": view.variant}, view.players)
         row = self.table.strategy.get(key)
         if row is None:
             raise StrategyFileError(f"{self._where} has no information state {key!r}")
