@@ -27,7 +27,13 @@ from pokerarena.cli import main
 from pokerarena.engine import Game
 from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND, Action
 from pokerarena.solvers.exploit import exact_exploitability
-from pokerarena.solvers.lbr import LbrConfig, LbrPlayer, card_blind, lbr_value
+from pokerarena.solvers.lbr import (
+    LbrConfig,
+    LbrPlayer,
+    card_blind,
+    holding_policies,
+    lbr_value,
+)
 
 
 class RankBot(BaseBot):
@@ -284,3 +290,47 @@ def test_bench_lbr_prints_its_cases(capsys):
     assert doc["benchmark"] == "lbr" and len(doc["cases"]) == 2
     for row in doc["cases"]:
         assert row["hands"] == 4 and row["hands_per_second"] > 0 and len(row["ci95"]) == 2
+
+
+@pytest.mark.parametrize(("betting", "spec"), [("fixed_limit", "tag"), ("no_limit", "lag")])
+def test_the_batched_policy_gives_lbr_the_figures_of_one_read_per_holding(betting, spec):
+    """A strength bot's compiled batch (every holding at once) and one ``policy`` call
+    per holding are the same reads: the same range, the same actions, the same value."""
+    fast = lbr_value("holdem", {"betting": betting}, spec, 4, seed=4)
+    slow = lbr_value("holdem", {"betting": betting}, spec, 4, seed=4,
+                     config=LbrConfig(batch=False))
+    assert fast["policy_reads"] == slow["policy_reads"] > 1000
+    assert fast["mean"] == slow["mean"] and fast["ci95"] == slow["ci95"]
+    bot = make_bot(spec, seed=1)
+    game = Game("holdem", {"betting": betting})
+    hand = game.new_hand(np.random.default_rng(2), 2, [200, 200], 0)
+    view = build_view(hand, hand.to_act)
+    holdings = np.array([[0, 5], [12, 51], [8, 9], [50, 51]])
+    got = holding_policies(bot, view, holdings)
+    want = holding_policies(bot, view, holdings, batch=False)
+    assert got.keys() == want.keys() and len(want) > 1
+    for key, p in want.items():
+        assert np.array_equal(got[key], p), key
+
+
+def test_the_rollout_rows_complete_the_board_as_argpartition_draws():
+    """The compiled rollouts pick, per row, the completion a sort of the row's keys picks
+    (the holding's own cards never drawn): the very hands of numpy's argpartition."""
+    from pokerarena.solvers.lbr import _rollout_rows
+
+    rng = np.random.default_rng(5)
+    deck = rng.permutation(52).astype(np.uint8)
+    mine, board, rest = deck[:2], deck[2:5], deck[5:]
+    holes = np.array([rng.choice(rest, 2, replace=False) for _ in range(300)], np.uint8)
+    for nb in (0, 1, 2):
+        keys = rng.random((300, rest.size))
+        me, opp = _rollout_rows(keys, rest, nb, mine, board, holes)
+        blocked = (rest[None, :, None] == holes[:, None, :]).any(axis=2)  # row's own
+        picks = np.argsort(np.where(blocked, 2.0, keys), axis=1)[:, :nb]
+        tails = rest[picks]
+        assert np.array_equal(np.sort(me, axis=1), np.sort(np.hstack(
+            [np.broadcast_to(mine, (300, 2)), np.broadcast_to(board, (300, 3)), tails]),
+            axis=1))
+        assert np.array_equal(np.sort(opp, axis=1), np.sort(np.hstack(
+            [holes, np.broadcast_to(board, (300, 3)), tails]), axis=1))
+        assert not (tails[:, :, None] == holes[:, None, :]).any()

@@ -10,7 +10,10 @@ LBR plays the bot heads-up. It knows the bot's declared policy, not its cards:
   multiplied by the probability the bot's ``policy(view)`` gives the action it played,
   read on the bot's real view with the holding put in place of its hole cards (the same
   public state): Bayes' rule. A bot whose policy is the same for every holding
-  (:func:`card_blind`) is asked once per decision instead of once per holding.
+  (:func:`card_blind`) is asked once per decision instead of once per holding; one with
+  a batched form (a bot's own ``batch_policy``, or the strength bots' compiled hold'em
+  policy) answers for every holding in one call (:func:`holding_policies`), the same
+  figures.
 - **Action.** At its own decision LBR values a few actions, relative to folding now, as
   if after it the hand were checked down: ``wp`` is its share of the pot against the
   range (every pair of a live holding and a board completion when few, else
@@ -48,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from pokerarena.arena.match import big_blind
 from pokerarena.arena.views import build_view
@@ -89,7 +93,9 @@ class LbrConfig:
     ``wp`` when there are more than ``exact_pairs``, ``condition_on_call``: ``wp'``
     after a raise against the holdings that call (True) or the paper's ``wp`` against
     the whole range (False), ``enumerate_all``: read the policy once per holding even
-    for a card-blind bot."""
+    for a card-blind bot, ``batch``: read every holding at once through the bot's
+    ``batch_policy`` where it has one (False: one ``policy`` call per holding; the same
+    figures, slower)."""
 
     pot_fractions: tuple[float, ...] = (1.0,)
     all_in: bool = True
@@ -97,6 +103,7 @@ class LbrConfig:
     condition_on_call: bool = True
     enumerate_all: bool = False
     exact_pairs: int = EXACT_PAIRS
+    batch: bool = True
 
     def describe(self, system: str) -> list[str]:
         """The action set, in words, for the JSON report."""
@@ -156,6 +163,49 @@ def _check_game(game: Game) -> Shape:
     return shape
 
 
+@njit(cache=True)
+def _rollout_rows(keys, rest, nb, mine, board, holes):  # pragma: no cover - jit
+    """The rollouts' hands: row ``r`` completes the board with the ``nb`` cards of
+    ``rest`` whose ``keys[r]`` are smallest among those not in holding ``holes[r]`` (a
+    uniform draw without replacement, the cards ``argpartition`` would pick), then LBR's
+    hand (``mine``, board, completion) and the holding's (holding, board, completion)."""
+    k, m = keys.shape
+    nbd = board.shape[0]
+    me = np.empty((k, mine.shape[0] + nbd + nb), dtype=np.uint8)
+    opp = np.empty((k, holes.shape[1] + nbd + nb), dtype=np.uint8)
+    taken = np.zeros(m, dtype=np.bool_)
+    for r in range(k):
+        for j in range(m):
+            taken[j] = False
+            for q in range(holes.shape[1]):
+                if holes[r, q] == rest[j]:
+                    taken[j] = True
+        a = 0
+        for c in mine:
+            me[r, a] = c
+            a += 1
+        b = 0
+        for c in holes[r]:
+            opp[r, b] = c
+            b += 1
+        for c in board:
+            me[r, a] = c
+            opp[r, b] = c
+            a += 1
+            b += 1
+        for _ in range(nb):
+            best = -1
+            for j in range(m):
+                if not taken[j] and (best < 0 or keys[r, j] < keys[r, best]):
+                    best = j
+            taken[best] = True
+            me[r, a] = rest[best]
+            opp[r, b] = rest[best]
+            a += 1
+            b += 1
+    return me, opp
+
+
 def _mask(cards: Any) -> int:
     m = 0
     for c in cards:
@@ -173,7 +223,9 @@ class Range:
     bits: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        self.bits = np.array([_mask(r) for r in self.cards.tolist()], dtype=np.uint64)
+        ones = np.left_shift(np.uint64(1), self.cards.astype(np.uint64))
+        self.bits = np.bitwise_or.reduce(ones, axis=1) if self.cards.shape[1] else \
+            np.zeros(len(self.cards), dtype=np.uint64)
 
     @classmethod
     def uniform(cls, deck: Sequence[int], k: int, excluded: Sequence[int]) -> Range:
@@ -203,6 +255,55 @@ def _prob_of(policy: Any, key: tuple[Any, ...]) -> float:
     return float(sum(p for a, p in policy if move_key(a) == key))
 
 
+def holding_policies(bot: Any, view: SeatView, holdings: np.ndarray, *,
+                     batch: bool = True) -> dict[tuple[Any, ...], np.ndarray]:
+    """The bot's declared policy at ``view`` with each row of ``holdings`` in place of
+    its hole cards, as each move's (:func:`move_key`) probability per holding: in one
+    call where the bot has a batched form (its own ``batch_policy(view, holdings)``, or the
+    strength bots' compiled hold'em policy, :func:`~pokerarena.bots.strength.fastpolicy.
+    batch`; each None where it does not apply), else one ``policy(view)`` call per
+    holding."""
+    got = None
+    if batch:
+        from pokerarena.bots.strength.fastpolicy import batch as compiled
+
+        fn = getattr(bot, "batch_policy", None)
+        got = fn(view, holdings) if callable(fn) else compiled(bot, view, holdings)
+    if got is not None:
+        return {(kind, amount, ()): got.prob(kind, amount) for kind, amount in got.moves()}
+    policy = declared_policy(bot)
+    out: dict[tuple[Any, ...], np.ndarray] = {}
+    for i, cards in enumerate(np.asarray(holdings).tolist()):
+        for action, p in policy(view._replace(hole=tuple(cards))):
+            key = move_key(action)
+            col = out.get(key)
+            if col is None:
+                col = out[key] = np.zeros(len(holdings))
+            col[i] += p
+    return out
+
+
+class _Reads:
+    """The policies read at one public state: each move's probability by holding (an
+    index into the range), and which holdings were read."""
+
+    def __init__(self, n: int) -> None:
+        self.done = np.zeros(n, dtype=bool)
+        self.table: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def fill(self, rows: np.ndarray, got: dict[tuple[Any, ...], np.ndarray]) -> None:
+        for key, p in got.items():
+            col = self.table.get(key)
+            if col is None:
+                col = self.table[key] = np.zeros(self.done.size)
+            col[rows] = p
+        self.done[rows] = True
+
+    def prob(self, key: tuple[Any, ...], rows: np.ndarray) -> np.ndarray:
+        col = self.table.get(key)
+        return np.zeros(len(rows)) if col is None else col[rows]
+
+
 class LbrPlayer:
     """LBR in one seat of one game against one declared bot (the module's docstring).
     :meth:`play` plays a hand; the range and the last decision's values stay readable
@@ -227,7 +328,8 @@ class LbrPlayer:
         self.seat = 0
         self.last_values: dict[str, float] = {}
         self.policy_reads = 0
-        self._policies: dict[tuple[Any, ...], dict[int, Any]] = {}
+        self.hand_no = 0
+        self._policies: dict[tuple[Any, ...], Any] = {}
 
     # The bot's decisions ---------------------------------------------------------
     def start(self, hand: Any, seat: int) -> None:
@@ -245,22 +347,22 @@ class LbrPlayer:
         are kept until the bot next acts (its state, on which a declared policy may be
         conditioned, changes only then): the view LBR priced a raise at is the view the
         bot then decides at, read once."""
-        memo = self._policies.setdefault(info_key(view._replace(hole=())), {})
+        at = info_key(view._replace(hole=()))
         if self.blind:
-            got = memo.get(-1)
+            got = self._policies.get(at)
             if got is None:
-                got = memo[-1] = self.policy(view)
+                got = self._policies[at] = self.policy(view)
                 self.policy_reads += 1
             return np.full(len(rows), _prob_of(got, key))
-        out = np.empty(len(rows))
-        cards = self.range.cards
-        for j, i in enumerate(rows.tolist()):
-            got = memo.get(i)
-            if got is None:
-                got = memo[i] = self.policy(view._replace(hole=tuple(cards[i].tolist())))
-                self.policy_reads += 1
-            out[j] = _prob_of(got, key)
-        return out
+        reads = self._policies.get(at)
+        if reads is None:
+            reads = self._policies[at] = _Reads(len(self.range.cards))
+        need = rows[~reads.done[rows]]
+        if need.size:
+            reads.fill(need, holding_policies(self.bot, view, self.range.cards[need],
+                                              batch=self.config.batch))
+            self.policy_reads += int(need.size)
+        return reads.prob(key, rows)
 
     def observe(self, view: SeatView, action: Action) -> None:
         """Bayes' rule at the bot's decision ``view`` where it played ``action``."""
@@ -304,16 +406,13 @@ class LbrPlayer:
             k = self.config.rollouts
             hi = self.rng.choice(n, size=k, p=w)
             keys = self.rng.random((k, rest.size))
-            if nb:
-                pos = np.full(256, -1, dtype=np.int64)
-                pos[rest] = np.arange(rest.size)
-                at = pos[holes[hi]]                       # the holding's cards in rest
-                r_idx = np.broadcast_to(np.arange(k)[:, None], at.shape)
-                keys[r_idx[at >= 0], at[at >= 0]] = 2.0   # never drawn for the board
-                tails = rest[np.argpartition(keys, nb - 1, axis=1)[:, :nb]]
-            else:
-                tails = np.zeros((k, 0), dtype=np.uint8)
             mass = np.full(k, 1.0 / k)
+            me_rows, opp_rows = _rollout_rows(keys, rest, nb, np.array(mine, dtype=np.uint8),
+                                              np.array(board, dtype=np.uint8),
+                                              np.ascontiguousarray(holes[hi]))
+            me = evaluate_batch(me_rows, sh.rank)
+            opp = evaluate_batch(opp_rows, sh.rank)
+            return hi, (me > opp) + 0.5 * (me == opp), mass
         m = len(hi)
         full = np.hstack([np.broadcast_to(np.array(board, dtype=np.uint8), (m, len(board))),
                           tails])
@@ -374,8 +473,8 @@ class LbrPlayer:
             if after.is_over or after.to_act != opp:
                 fp, wr = 0.0, wp
             else:
-                folds = self.action_probs(build_view(after, opp, game_info=self.info),
-                                          fold_key, rows)
+                folds = self.action_probs(build_view(after, opp, hand_no=self.hand_no,
+                                                     game_info=self.info), fold_key, rows)
                 fp = float(w @ folds)
                 stay = mass * (1.0 - folds[hi])
                 wr = wp if not self.config.condition_on_call or stay.sum() <= 0 \
@@ -396,6 +495,7 @@ class LbrPlayer:
         """Play ``hand`` (automatic dealing) to its end with LBR in ``seat`` and the bot
         in the other; LBR's chips won."""
         bot_seat = 1 - seat
+        self.hand_no = hand_no  # the bot's views, the priced ones too, carry it
         self.start(hand, seat)
         wants = callable(getattr(self.bot, "start_hand", None))
         if wants:
@@ -482,4 +582,4 @@ def lbr_value(variant: Any, options: dict[str, Any] | None, bot_spec: Any, hands
 
 
 __all__ = ["EXACT_PAIRS", "LbrConfig", "LbrError", "LbrPlayer", "ROLLOUTS", "Range",
-           "card_blind", "lbr_value", "walkable"]
+           "card_blind", "holding_policies", "lbr_value", "walkable"]

@@ -9,12 +9,17 @@ same order, so every comparison goes the same way and the fast table's rows are 
 reference's. The policy's state ``BS`` (:func:`policy_state`) is a tuple of arrays, one
 row per seat (entrant ``j`` sits in seat ``j``); :func:`write_back` hands the RNG states
 and the equity bot's aggression back to the Python bots after a unit.
+
+:func:`batch_policy` (from Python: :func:`batch`) is ``StrengthBot.policy`` for every
+holding at one public state at once, by the same functions as :func:`decide`: what a
+range-tracking opponent (LBR, :mod:`pokerarena.solvers.lbr`) reads at each decision.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +35,7 @@ from pokerarena.bots.strength.lag import LagBot
 from pokerarena.bots.strength.policy import raises_this_round
 from pokerarena.bots.strength.rock import RockBot
 from pokerarena.bots.strength.tag import TagBot
-from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND
+from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND, Action
 from pokerarena.engine.fastholdem.layout import (
     K_CALL,
     K_FOLD,
@@ -62,8 +67,8 @@ from pokerarena.engine.fastholdem.layout import (
 )
 from pokerarena.evaluator import generic, kernels
 
-__all__ = ["decide", "end_hand", "policy_state", "unsupported_bot", "unsupported_game",
-           "view_array", "write_back"]
+__all__ = ["BatchPolicy", "batch", "batch_policy", "decide", "end_hand", "policy_state",
+           "unsupported_bot", "unsupported_game", "view_array", "write_back"]
 
 # the seat's kind of bot (column I_KIND)
 BOT_CALL, BOT_STRENGTH = 0, 1
@@ -97,8 +102,10 @@ def unsupported_game(game: Any) -> str | None:
     return None
 
 
-def unsupported_bot(bot: Any) -> str | None:
-    """What of ``bot`` the compiled policy cannot replay (None: it replays the bot)."""
+def unsupported_bot(bot: Any, *, in_hand: bool = False) -> str | None:
+    """What of ``bot`` the compiled policy cannot replay (None: it replays the bot).
+    ``in_hand``: the bot may be part-way through a hand (:func:`batch` reads its memo);
+    a unit's bots start with none."""
     kind = type(bot)
     name = getattr(bot, "name", kind.__name__)
     if kind is CallBot:
@@ -109,24 +116,27 @@ def unsupported_bot(bot: Any) -> str | None:
         return f"bot {name!r} has methods of its own"
     if type(bot.rng) is not random.Random or type(bot.mc_rng) is not random.Random:
         return f"bot {name!r} draws from another random generator"
-    if bot._memo:
+    if bot._memo and not in_hand:
         return f"bot {name!r} remembers equities of an earlier hand"
     if not isinstance(bot.samples, int) or bot.samples < 1 or bot.min_samples < 1:
         return f"bot {name!r} has unusual sample counts"
     return None
 
 
-def _seat_rows(bots: list[Any], n: int) -> tuple[np.ndarray, ...]:
-    """Each seat's ints, floats and the two RNG states."""
+def _seat_rows(bots: list[Any], n: int, in_hand: bool = False) -> tuple[np.ndarray, ...]:
+    """Each seat's ints, floats and the two RNG states (a seat of None: a ``call`` row,
+    for a state that decides for one seat only; ``in_hand`` as :func:`unsupported_bot`'s)."""
     ints = np.zeros((n, NI), dtype=np.int64)
     floats = np.zeros((n, NF), dtype=np.float64)
     rng = np.zeros((n, mtrandom.STATE), dtype=np.int64)
     mc = np.zeros((n, mtrandom.STATE), dtype=np.int64)
     for s, bot in enumerate(bots):
-        why = unsupported_bot(bot)
+        ints[s, I_MATCH] = ints[s, I_HAND] = -1
+        if bot is None:
+            continue
+        why = unsupported_bot(bot, in_hand=in_hand)
         if why is not None:
             raise ValueError(why)
-        ints[s, I_MATCH] = ints[s, I_HAND] = -1
         if type(bot) is CallBot:
             ints[s, I_KIND] = BOT_CALL
             continue
@@ -155,10 +165,14 @@ def policy_state(bots: list[Any], game: Any, n: int) -> tuple[np.ndarray, ...]:
     why = unsupported_game(game)
     if why is not None:
         raise ValueError(why)
-    prof = profile(game)
+    return _state(_seat_rows(bots, n), profile(game), n)
+
+
+def _state(rows: tuple[np.ndarray, ...], prof: Any, n: int) -> tuple[np.ndarray, ...]:
+    """:func:`policy_state` from the seats' rows and the game's profile."""
     plan = prof.plan
     assert plan is not None
-    ints, floats, rng, mc = _seat_rows(bots, n)
+    ints, floats, rng, mc = rows
     tabs = np.full((MAXN, 169), np.nan)
     if prof.preflop_table:
         for k in range(1, n):
@@ -217,6 +231,119 @@ def view_array(view: SeatView, out: np.ndarray) -> None:
     out[V_BETS:V_BETS + n] = view.bets
     out[V_STACKS:V_STACKS + n] = view.stacks
     out[V_RAISES:V_RAISES + n] = raise_counts(view)
+
+
+# ---------------------------------------------------------------- every holding at once
+_CODE = {FOLD_KIND: L_FOLD, CALL_KIND: L_CALL, RAISE_KIND: L_RAISE}
+_KIND = {L_FOLD: FOLD_KIND, L_CALL: CALL_KIND, L_RAISE: RAISE_KIND}
+
+
+@dataclass(frozen=True)
+class BatchPolicy:
+    """The declared policy of every holding at one public state (:func:`batch`): row
+    ``h`` of ``kinds`` and ``amounts`` is holding ``h``'s action (layout codes; a
+    raise's total, else 0) with the bluff coin up (column 0, chance ``weights[0]``) and
+    down (column 1), as :meth:`StrengthBot.policy` branches; both columns alike: the
+    action has probability 1."""
+
+    kinds: np.ndarray
+    amounts: np.ndarray
+    weights: tuple[float, float]
+
+    def __len__(self) -> int:
+        return int(self.kinds.shape[0])
+
+    def prob(self, kind: str, amount: int = 0) -> np.ndarray:
+        """Each holding's probability of the move ``kind`` (to ``amount``, a raise),
+        summed as ``policy`` sums its branches (one action on both sides: exactly 1)."""
+        code = _CODE.get(kind)
+        if code is None:
+            return np.zeros(len(self))
+        hit = self.kinds == code
+        if code == L_RAISE:
+            hit &= self.amounts == amount
+        up, down = hit[:, 0], hit[:, 1]
+        p, q = self.weights
+        return np.where(up & down, 1.0, np.where(up, p, 0.0) + np.where(down, q, 0.0))
+
+    def probs(self) -> np.ndarray:
+        """Each holding's probabilities of fold, check/call and bet/raise (columns; the
+        raise totals are in ``amounts``)."""
+        return np.stack([self.prob(FOLD_KIND), self.prob(CALL_KIND),
+                         sum((self.prob(RAISE_KIND, a) for k, a in self.moves()
+                              if k == RAISE_KIND), np.zeros(len(self)))], axis=1)
+
+    def moves(self) -> list[tuple[str, int]]:
+        """The (kind, amount) moves some holding may make (amount 0 but for raises)."""
+        pairs = np.unique(self.kinds * (1 << 40) + self.amounts)
+        return [(_KIND[int(x) >> 40], int(x) & ((1 << 40) - 1)) for x in pairs]
+
+    def policy(self, h: int) -> list[tuple[Action, float]]:
+        """Holding ``h``'s policy in ``policy``'s own form."""
+        acts = [Action(_KIND[int(k)], int(a)) if k == L_RAISE else Action(_KIND[int(k)])
+                for k, a in zip(self.kinds[h], self.amounts[h], strict=True)]
+        if acts[0] == acts[1]:
+            return [(acts[0], 1.0)]
+        return [(acts[0], self.weights[0]), (acts[1], self.weights[1])]
+
+
+def _memo_rows(bot: Any, seat: int, n: int, BS: tuple[np.ndarray, ...]) -> Any:
+    """Copy the bot's per-hand equity memo into ``BS``'s rows of ``seat``; the hole
+    cards its entries are for (None: no entries; False: entries the compiled memo
+    cannot hold, such as two holdings')."""
+    memo = bot._memo
+    ints = BS[0]
+    ints[seat, I_MATCH], ints[seat, I_HAND] = bot._memo_hand
+    if len(memo) > MEMO:
+        return False
+    hole = None
+    narrow = bool(ints[seat, I_NARROW])
+    try:
+        for i, (key, (e, deals)) in enumerate(memo.items()):
+            seen, raises = key if narrow else (key, ())
+            cards, board, up, folded = seen
+            if hole is None:
+                hole = cards
+            if cards != hole or len(cards) != 2 or any(up) or len(folded) != n:
+                return False
+            row = BS[4][seat, i]
+            row[0] = len(board)
+            row[1] = sum(1 << s for s, f in enumerate(folded) if f)
+            row[2:2 + len(raises)] = raises
+            BS[5][seat, i] = e
+            BS[6][seat, i] = deals
+    except (TypeError, ValueError):
+        return False
+    ints[seat, I_MEMO] = len(memo)
+    return hole
+
+
+def batch(bot: Any, view: SeatView, holdings: Any) -> BatchPolicy | None:
+    """``bot.policy(view)`` with each of ``holdings`` (rows of two cards) in place of
+    the view's hole cards, all at once in compiled code, conditioned on the bot's
+    private state as ``policy`` is (its generators and memo, read, not moved); None
+    where the compiled policy does not apply (another bot or game, a decision other
+    than fold, call or raise)."""
+    legal = view.legal
+    n = len(view.folded)
+    if (legal is None or not 2 <= n <= MAXN or not set(legal.kinds) <= set(_CODE)
+            or unsupported_bot(bot, in_hand=True) is not None or type(bot) is CallBot
+            or unsupported_game(view) is not None):
+        return None
+    bots: list[Any] = [None] * n
+    bots[view.seat] = bot
+    BS = _state(_seat_rows(bots, n, in_hand=True), profile(view), n)
+    hole = _memo_rows(bot, view.seat, n, BS)
+    if hole is False:
+        return None
+    V = np.zeros(VLEN, dtype=np.int64)
+    view_array(view._replace(hole=hole or (-1, -1)), V)
+    cards = np.ascontiguousarray(np.asarray(holdings, dtype=np.int64).reshape(-1, 2))
+    kinds = np.zeros((len(cards), 2), dtype=np.int64)
+    amounts = np.zeros((len(cards), 2), dtype=np.int64)
+    batch_policy(BS, V, cards, kinds, amounts)
+    p = bot.style.bluff
+    return BatchPolicy(kinds, amounts, (p, 1.0 - p))
 
 
 # ---------------------------------------------------------------- compiled: the rules
@@ -323,15 +450,17 @@ def _thresholds(BS, V, seat, live, bonus, can_raise, th, bluff, out):  # pragma:
 
 
 @njit(cache=True, inline="always")
-def _raise_to(BS, V, seat, e_n):  # pragma: no cover - jit
+def _raise_to(ints, fl, limit, V, seat, e_n):  # pragma: no cover - jit
     """``StrengthBot.raise_to``: the total to bet or raise to (half-even rounding as
-    Python's ``round``)."""
+    Python's ``round``). The choice's functions take ``BS``'s arrays they read
+    (``ints`` BS[0], ``fl`` BS[1], ``limit`` its game cell), not ``BS``: numba counts a
+    reference to each of its arrays per call, which :func:`batch_policy` would pay per
+    holding."""
     lo, hi = V[V_MIN_TO], V[V_MAX_TO]
-    if lo >= hi or BS[7][G_LIMIT]:
+    if lo >= hi or limit:
         return lo
-    fl = BS[1]
     frac = fl[seat, F_BET_FRAC]
-    if BS[0][seat, I_SIZED]:
+    if ints[seat, I_SIZED]:
         frac = min(1.2, max(0.4, fl[seat, F_BET_FRAC] + 1.5 * (e_n - fl[seat, F_RAISE_TH])))
     mine = V[V_BETS + seat]
     call = V[V_CALL]
@@ -342,18 +471,18 @@ def _raise_to(BS, V, seat, e_n):  # pragma: no cover - jit
 
 
 @njit(cache=True, inline="always")
-def _bet(BS, V, seat, e, live, bonus, can_raise, th, bluff):  # pragma: no cover - jit
+def _bet(ints, fl, limit, V, seat, e, live, bonus, can_raise, th,
+         bluff):  # pragma: no cover - jit
     """``StrengthBot.bet``: fold, check/call or bet/raise by equity and pot odds."""
-    fl = BS[1]
     e_n = math.pow(e, 1.0 / (live - 1)) if live > 2 else e
     call = V[V_CALL]
     if call == 0:
         if can_raise and (e_n >= th or bluff):
-            return L_RAISE, _raise_to(BS, V, seat, e_n)
+            return L_RAISE, _raise_to(ints, fl, limit, V, seat, e_n)
         return L_CALL, 0
     odds = call / (V[V_POT] + call)
     if can_raise and (e_n >= th or (bluff and e_n >= 0.3)):
-        return L_RAISE, _raise_to(BS, V, seat, e_n)
+        return L_RAISE, _raise_to(ints, fl, limit, V, seat, e_n)
     if e_n >= fl[seat, F_OPEN_TH] and e >= odds + fl[seat, F_MARGIN] - bonus:
         return L_CALL, 0
     if V[V_KINDS] & K_FOLD:
@@ -417,21 +546,25 @@ def _pack(V, flat, players):  # pragma: no cover - jit
 
 
 @njit(cache=True, inline="always")
-def _kernel(BS, flat, players, seed, samples, lo, ths, nth, frac, mode,
-            pilot):  # pragma: no cover - jit
-    """One ``fastmc._mc_kernel`` call as the Python profile makes it."""
-    g = BS[7]
-    return fastmc._mc_kernel(flat, players, g[G_HOLE], g[G_BOARD], seed, samples, lo,
+def _kernel(K, hole_final, board_final, flat, players, seed, samples, lo, ths, nth, frac,
+            mode, pilot):  # pragma: no cover - jit
+    """One ``fastmc._mc_kernel`` call as the Python profile makes it (``K``: ``BS``'s
+    kernel constants, BS[10:15], taken once by the caller, not ``BS`` itself, whose
+    every array numba would count a reference to per call)."""
+    return fastmc._mc_kernel(flat, players, hole_final, board_final, seed, samples, lo,
                              CHECK_EVERY, CLEAR_Z, nth, ths[0], ths[1], ths[2], ths[3], frac,
-                             mode, pilot, BS[10], BS[11], BS[12], BS[13], BS[14])
+                             mode, pilot, K[0], K[1], K[2], K[3], K[4])
 
 
 @njit(cache=True, inline="always")
-def _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth):  # pragma: no cover - jit
+def _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth, seed):  # pragma: no cover - jit
     """``Profile._fast_equity`` for hold'em: one opponent straight into the kernel, more
-    as ``_fast_loop`` (the last opponent leaves while the deck is too short)."""
+    as ``_fast_loop`` (the last opponent leaves while the deck is too short). ``seed``:
+    the Monte-Carlo seed, or -1 to draw it here from the seat's generator (the one draw
+    the Python profile makes; :func:`batch_policy` draws it once for every holding)."""
     ints = BS[0]
-    seed = np.int64(mtrandom.getrandbits31(BS[3][seat]))
+    if seed < 0:
+        seed = np.int64(mtrandom.getrandbits31(BS[3][seat]))
     samples = ints[seat, I_SAMPLES]
     mins = ints[seat, I_MIN_SAMPLES]
     lo = mins if mins < samples else samples
@@ -441,23 +574,25 @@ def _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth):  # pragma: no cover
     for i in range(nth, 4):
         ths[i] = 0.0
     none = BS[15]
+    K = (BS[10], BS[11], BS[12], BS[13], BS[14])
+    hf, bf = BS[7][G_HOLE], BS[7][G_BOARD]
     players = opps + 1
     while True:
         flat = _pack(V, BS[17], players)
         frac = fr[:players]
         if narrowed:
-            got, used, dealt = _kernel(BS, flat, players, seed, samples, lo, ths, nth, frac,
-                                       mode, fastmc.PILOT)
+            got, used, dealt = _kernel(K, hf, bf, flat, players, seed, samples, lo, ths, nth,
+                                       frac, mode, fastmc.PILOT)
             if opps == 1 and used >= 8:
                 return got / used, used
             if opps == 1 and not dealt:
                 return 1.0, EXACT
             if used < 8 and dealt:
-                got, used, dealt = _kernel(BS, flat, players, seed, samples, lo, ths, nth,
-                                           none, fastmc.SCORE_NONE, 0)
+                got, used, dealt = _kernel(K, hf, bf, flat, players, seed, samples, lo, ths,
+                                           nth, none, fastmc.SCORE_NONE, 0)
         else:
-            got, used, dealt = _kernel(BS, flat, players, seed, samples, lo, ths, nth, none,
-                                       fastmc.SCORE_NONE, 0)
+            got, used, dealt = _kernel(K, hf, bf, flat, players, seed, samples, lo, ths, nth,
+                                       none, fastmc.SCORE_NONE, 0)
         if used or players <= 2:
             break
         players -= 1
@@ -467,8 +602,9 @@ def _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth):  # pragma: no cover
 
 
 @njit(cache=True, inline="always")
-def _equity_stats(BS, V, seat, ths, nth):  # pragma: no cover - jit
-    """``Profile.equity_stats`` for hold'em: (pot share, deals behind it)."""
+def _equity_stats(BS, V, seat, ths, nth, seed):  # pragma: no cover - jit
+    """``Profile.equity_stats`` for hold'em: (pot share, deals behind it); ``seed`` as
+    :func:`_fast_equity`'s."""
     ints = BS[0]
     n = V[V_N]
     fr = BS[16]
@@ -500,7 +636,7 @@ def _equity_stats(BS, V, seat, ths, nth):  # pragma: no cover - jit
             return BS[8][opps, _class_index(a, b)], EXACT
         if opps == 1 and g[G_NARROWED]:
             return _narrowed(BS, a, b, fr[1]), EXACT
-    return _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth)
+    return _fast_equity(BS, V, seat, opps, fr, narrowed, ths, nth, seed)
 
 
 @njit(cache=True, inline="always")
@@ -521,19 +657,16 @@ def _memo_key(BS, V, seat, key):  # pragma: no cover - jit
 
 
 @njit(cache=True, inline="always")
-def _cached_equity(BS, V, seat, ths, nth):  # pragma: no cover - jit
-    """``StrengthBot.cached_equity``: the hand's memo, reused unless the decision needs
-    more precision than the remembered estimate has."""
+def _memo_find(BS, V, seat):  # pragma: no cover - jit
+    """The memo row of what the seat sees at ``V`` (-1: none, or the memo is of another
+    hand); the key is built in the row after the last used one."""
     ints = BS[0]
-    keys, vals, used = BS[4][seat], BS[5][seat], BS[6][seat]
     if V[V_HAND_NO] != ints[seat, I_HAND] or V[V_MATCH_NO] != ints[seat, I_MATCH]:
-        ints[seat, I_MATCH] = V[V_MATCH_NO]
-        ints[seat, I_HAND] = V[V_HAND_NO]
-        ints[seat, I_MEMO] = 0
+        return -1
+    keys = BS[4][seat]
     count = ints[seat, I_MEMO]
     key = keys[count]  # the next free row (row MEMO: scratch)
     _memo_key(BS, V, seat, key)
-    slot = count
     for i in range(count):
         same = True
         for j in range(KEY):
@@ -541,23 +674,55 @@ def _cached_equity(BS, V, seat, ths, nth):  # pragma: no cover - jit
                 same = False
                 break
         if same:
-            slot = i
-            e = vals[i]
-            if used[i] >= ints[seat, I_SAMPLES] or nth == 0 or _clear_of(e, used[i], ths,
-                                                                         nth):
-                return e
-            break
-    if slot == count:
-        if count >= MEMO:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _memo_serves(BS, seat, slot, ths, nth):  # pragma: no cover - jit
+    """Whether the remembered estimate in ``slot`` decides at these thresholds
+    (``cached_equity``'s test: enough deals, no thresholds, or clear of them)."""
+    used = BS[6][seat, slot]
+    return (used >= BS[0][seat, I_SAMPLES] or nth == 0
+            or _clear_of(BS[5][seat, slot], used, ths, nth))
+
+
+@njit(cache=True, inline="always")
+def _cached_equity(BS, V, seat, ths, nth):  # pragma: no cover - jit
+    """``StrengthBot.cached_equity``: the hand's memo, reused unless the decision needs
+    more precision than the remembered estimate has."""
+    ints = BS[0]
+    if V[V_HAND_NO] != ints[seat, I_HAND] or V[V_MATCH_NO] != ints[seat, I_MATCH]:
+        ints[seat, I_MATCH] = V[V_MATCH_NO]
+        ints[seat, I_HAND] = V[V_HAND_NO]
+        ints[seat, I_MEMO] = 0
+    slot = _memo_find(BS, V, seat)
+    if slot >= 0:
+        if _memo_serves(BS, seat, slot, ths, nth):
+            return BS[5][seat, slot]
+    else:
+        slot = ints[seat, I_MEMO]
+        if slot >= MEMO:
             raise ValueError("fastpolicy: the equity memo of a hand is full")
-        ints[seat, I_MEMO] = count + 1
-    e, deals = _equity_stats(BS, V, seat, ths, nth)
-    vals[slot] = e
-    used[slot] = deals
+        ints[seat, I_MEMO] = slot + 1
+    e, deals = _equity_stats(BS, V, seat, ths, nth, np.int64(-1))
+    BS[5][seat, slot] = e
+    BS[6][seat, slot] = deals
     return e
 
 
 # ---------------------------------------------------------------- compiled: the policy
+@njit(cache=True, inline="always")
+def _choose(ints, fl, limit, V, seat, e, live, bonus, can_raise, th,
+            bluff):  # pragma: no cover - jit
+    """The end of ``decide_bet``: :func:`_bet` at equity ``e``, made legal."""
+    kind, amount = _bet(ints, fl, limit, V, seat, e, live, bonus, can_raise, th, bluff)
+    bit = K_FOLD if kind == L_FOLD else (K_CALL if kind == L_CALL else K_RAISE)
+    if kind != L_RAISE and V[V_KINDS] & bit:
+        return kind, amount
+    return _legalize(V, kind, amount)
+
+
 @njit(cache=True, inline="always")
 def _strength(BS, V, seat):  # pragma: no cover - jit
     """``StrengthBot.act`` -> ``decide_bet`` for hold'em."""
@@ -566,11 +731,8 @@ def _strength(BS, V, seat):  # pragma: no cover - jit
     ths = BS[18]
     nth = _thresholds(BS, V, seat, live, bonus, can_raise, th, bluff, ths)
     e = 0.0 if nth < 0 else _cached_equity(BS, V, seat, ths, nth)
-    kind, amount = _bet(BS, V, seat, e, live, bonus, can_raise, th, bluff)
-    bit = K_FOLD if kind == L_FOLD else (K_CALL if kind == L_CALL else K_RAISE)
-    if kind != L_RAISE and V[V_KINDS] & bit:
-        return kind, amount
-    return _legalize(V, kind, amount)
+    return _choose(BS[0], BS[1], BS[7][G_LIMIT], V, seat, e, live, bonus, can_raise, th,
+                   bluff)
 
 
 @njit(cache=True)
@@ -580,6 +742,54 @@ def decide(BS, V):  # pragma: no cover - jit
     if BS[0][seat, I_KIND] == BOT_CALL:
         return _call_bot(V)
     return _strength(BS, V, seat)
+
+
+@njit(cache=True)
+def batch_policy(BS, V, holdings, kinds, amounts):  # pragma: no cover - jit
+    """``StrengthBot.policy`` at ``V`` for each row of ``holdings`` in place of the
+    seat's hole cards: row ``h`` of ``kinds``/``amounts`` gets the action with the
+    bluff coin up (column 0) and down (column 1), each as :func:`decide` would choose
+    from the state ``BS`` unmoved: every holding draws the same Monte-Carlo seed (the
+    generator's next), the memo (``V``'s hole cards are the ones it is for) is read for
+    the holding it is for and never written. Where a side of the coin has chance 0 it
+    copies the other; where both sides ask the same thresholds one equity serves both."""
+    seat = V[V_SEAT]
+    ints, fl, limit = BS[0], BS[1], BS[7][G_LIMIT]
+    live, bonus, can_raise, th = _spot(BS, V, seat)
+    p = fl[seat, F_BLUFF]
+    ths = np.zeros((2, 4))
+    nth = np.zeros(2, dtype=np.int64)
+    for b in range(2):
+        nth[b] = _thresholds(BS, V, seat, live, bonus, can_raise, th, b == 0, ths[b])
+    same = nth[0] == nth[1]
+    for i in range(max(nth[0], 0)):
+        same = same and ths[0, i] == ths[1, i]
+    first = 0 if p > 0.0 else 1
+    stop = 2 if 1.0 - p > 0.0 else 1
+    seed = np.int64(mtrandom.getrandbits31(BS[3][seat].copy()))
+    slot = _memo_find(BS, V, seat)
+    W = V.copy()
+    for h in range(holdings.shape[0]):
+        a, c = holdings[h, 0], holdings[h, 1]
+        W[V_HOLE] = a
+        W[V_HOLE + 1] = c
+        mine = slot >= 0 and a == V[V_HOLE] and c == V[V_HOLE + 1]
+        e = 0.0
+        for b in range(first, stop):
+            if nth[b] < 0:
+                e = 0.0
+            elif b == 1 and first == 0 and same:
+                pass  # the equity the other side found
+            elif mine and _memo_serves(BS, seat, slot, ths[b], nth[b]):
+                e = BS[5][seat, slot]
+            else:
+                e = _equity_stats(BS, W, seat, ths[b], nth[b], seed)[0]
+            kinds[h, b], amounts[h, b] = _choose(ints, fl, limit, W, seat, e, live, bonus,
+                                                 can_raise, th, b == 0)
+        if first == 1:
+            kinds[h, 0], amounts[h, 0] = kinds[h, 1], amounts[h, 1]
+        elif stop == 1:
+            kinds[h, 1], amounts[h, 1] = kinds[h, 0], amounts[h, 0]
 
 
 @njit(cache=True)
@@ -623,4 +833,4 @@ def _fresh_cache(dispatchers: tuple[Any, ...]) -> None:
         pass
 
 
-_fresh_cache((decide, end_hand))
+_fresh_cache((decide, end_hand, batch_policy))
