@@ -7,17 +7,11 @@ import json
 import math
 
 import duckdb
-import httpx
 import pytest
 
-from pokerarena.platform.api import create_app
-from pokerarena.platform.api.executors import MeteredRayExecutor
-from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import small_spec, wait_for
+from pokerarena.platform.api.testing import served_runs, small_spec
 from pokerarena.studies.metrics import wilson
 
-TOKEN = "test-token-compare"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SIMULATION = {"kind": "simulation", "name": "sim-page", "seed": 7, "bots": ["random", "call"],
               "hands": 200, "unit_hands": 100,
               "games": [{"variant": "holdem", "betting": "no_limit",
@@ -25,26 +19,18 @@ SIMULATION = {"kind": "simulation", "name": "sim-page", "seed": 7, "bots": ["ran
 
 
 @pytest.fixture(scope="module")
-def served_runs(ray_cluster, tmp_path_factory):
+def runs_served(ray_cluster, tmp_path_factory):
     data = tmp_path_factory.mktemp("compare")
-    app = create_app(data, token=TOKEN, executor_factory=lambda: MeteredRayExecutor(1))
-    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=120) as client:
-        ids = []
-        for body in (SIMULATION, small_spec(hands=200, unit_hands=100, name="before", seed=1),
-                     small_spec(hands=200, unit_hands=100, name="after", seed=2)):
-            r = client.post("/api/runs", json=body, headers=AUTH)
-            assert r.status_code == 201, r.text
-            ids.append(r.json()["run_id"])
-        for run_id in ids:
-            wait_for(lambda run_id=run_id: client.get(f"/api/runs/{run_id}").json()["status"]
-                     == "finished", timeout=300, what=f"run {run_id}")
-        yield served.url, client, ids, data
+    specs = [SIMULATION, small_spec(hands=200, unit_hands=100, name="before", seed=1),
+             small_spec(hands=200, unit_hands=100, name="after", seed=2)]
+    with served_runs(data, specs) as (url, client, ids):
+        yield url, client, ids, data
 
 
-def test_games_are_the_rows_grouped_by_game(served_runs):
+def test_games_are_the_rows_grouped_by_game(runs_served):
     """Each game's hands, mean pot in big blinds and showdown share, with the normal
     and Wilson intervals, from the stored hands read by DuckDB."""
-    _url, client, (sim, _a, _b), data = served_runs
+    _url, client, (sim, _a, _b), data = runs_served
     got = client.get(f"/api/runs/{sim}/games").json()["games"]
     con = duckdb.connect()
     rows = con.execute(f"SELECT options, pot / bb, showdown FROM read_parquet("
@@ -68,10 +54,10 @@ def test_games_are_the_rows_grouped_by_game(served_runs):
         assert g["showdown_rate"]["ci95"] == pytest.approx([iv.lo, iv.hi], abs=1e-4)
 
 
-def test_compare_two_runs(served_runs):
+def test_compare_two_runs(runs_served):
     """b minus a per bot, the interval's half-width the two half-widths added in
     quadrature (independent runs); bad and unknown runs are refused."""
-    _url, client, (sim, a, b), _ = served_runs
+    _url, client, (sim, a, b), _ = runs_served
     d = client.get("/api/compare", params={"a": a, "b": b}).json()
     left = {x["bot"]: x for x in client.get(f"/api/runs/{a}/standings").json()["bots"]}
     right = {x["bot"]: x for x in client.get(f"/api/runs/{b}/standings").json()["bots"]}
@@ -87,8 +73,8 @@ def test_compare_two_runs(served_runs):
     assert client.get("/api/compare", params={"a": a}).status_code == 422
 
 
-def test_the_pages_show_games_and_the_comparison(browser, served_runs, tmp_path):
-    url, client, (sim, a, b), _ = served_runs
+def test_the_pages_show_games_and_the_comparison(browser, runs_served, tmp_path):
+    url, client, (sim, a, b), _ = runs_served
     games = client.get(f"/api/runs/{sim}/games").json()["games"]
     page = browser.new_page(viewport={"width": 1280, "height": 1400})
     errors: list[str] = []

@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
-from pokerarena.platform.api import create_app
-from pokerarena.platform.api.executors import MeteredRayExecutor
-from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import small_spec, wait_for
+from pokerarena.platform.api.testing import served_runs, small_spec
 
-TOKEN = "test-token-sequential"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SPEC = {"kind": "tournament", "name": "seq-page", "seed": 3, "seats": 2,
         "bots": ["tag", "call", "random"], "hands": 4000, "unit_hands": 200,
         "duplicate": True, "stop": {"h0": 0, "h1": 100},
@@ -25,17 +19,9 @@ SPEC = {"kind": "tournament", "name": "seq-page", "seed": 3, "seats": 2,
 @pytest.fixture(scope="module")
 def tested(ray_cluster, tmp_path_factory):
     data = tmp_path_factory.mktemp("sequential")
-    app = create_app(data, token=TOKEN, executor_factory=lambda: MeteredRayExecutor(1))
-    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=120) as client:
-        ids = []
-        for body in (SPEC, small_spec(hands=40, unit_hands=40, name="untested")):
-            r = client.post("/api/runs", json=body, headers=AUTH)
-            assert r.status_code == 201, r.text
-            ids.append(r.json()["run_id"])
-        for run_id in ids:
-            wait_for(lambda run_id=run_id: client.get(f"/api/runs/{run_id}").json()["status"]
-                     == "finished", timeout=300, what=f"run {run_id}")
-        yield served.url, client, ids[0], ids[1], data / "runs" / ids[0]
+    with served_runs(data, [SPEC, small_spec(hands=40, unit_hands=40, name="untested")]
+                     ) as (url, client, (run_id, untested)):
+        yield url, client, run_id, untested, data / "runs" / run_id
 
 
 def test_the_tests_are_the_drivers(tested):

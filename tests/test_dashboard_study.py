@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import tomllib
 
-import httpx
 import pytest
 
-from pokerarena.platform.api import create_app
-from pokerarena.platform.api.executors import MeteredRayExecutor
-from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import small_spec, wait_for
-
-TOKEN = "test-token-study-page"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
+from pokerarena.platform.api.testing import served_runs, small_spec
 
 
 @pytest.fixture(scope="module")
@@ -23,17 +16,9 @@ def study_run(ray_cluster, tmp_path_factory, repo_root):
     spec = tomllib.loads((repo_root / "examples/studies/deuces_wild.toml").read_text())
     spec.update(hands=400, unit_hands=200, name="page-study")
     data = tmp_path_factory.mktemp("study-page")
-    app = create_app(data, token=TOKEN, executor_factory=lambda: MeteredRayExecutor(1))
-    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=120) as client:
-        ids = []
-        for body in (spec, small_spec(hands=40, unit_hands=40, name="not-a-study")):
-            r = client.post("/api/runs", json=body, headers=AUTH)
-            assert r.status_code == 201, r.text
-            ids.append(r.json()["run_id"])
-        for run_id in ids:
-            wait_for(lambda run_id=run_id: client.get(f"/api/runs/{run_id}").json()["status"]
-                     == "finished", timeout=300, what=f"run {run_id}")
-        yield served.url, client, ids[0], ids[1], spec
+    with served_runs(data, [spec, small_spec(hands=40, unit_hands=40, name="not-a-study")]
+                     ) as (url, client, (study, other)):
+        yield url, client, study, other, spec
 
 
 def test_the_study_api_answers_each_question(study_run):

@@ -9,17 +9,11 @@ straight from the Parquet files with DuckDB, not through the API.
 from __future__ import annotations
 
 import duckdb
-import httpx
 import pytest
 
 from pokerarena.interop.stored_hand import HIDDEN, side_pots, split_cards
-from pokerarena.platform.api import create_app
-from pokerarena.platform.api.executors import MeteredRayExecutor
-from pokerarena.platform.api.server import ServedApp
-from pokerarena.platform.api.testing import wait_for
+from pokerarena.platform.api.testing import served_runs
 
-TOKEN = "test-token-hands"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SPEC = {"kind": "tournament", "name": "viewer", "seed": 5, "seats": 4,
         "bots": ["maniac", "call", "tag", "random"], "hands": 24, "unit_hands": 12,
         "table_stakes": "carry",
@@ -29,14 +23,8 @@ SPEC = {"kind": "tournament", "name": "viewer", "seed": 5, "seats": 4,
 @pytest.fixture(scope="module")
 def viewer_run(ray_cluster, tmp_path_factory):
     data = tmp_path_factory.mktemp("viewer")
-    app = create_app(data, token=TOKEN, executor_factory=lambda: MeteredRayExecutor(1))
-    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=60) as client:
-        r = client.post("/api/runs", json=SPEC, headers=AUTH)
-        assert r.status_code == 201, r.text
-        run_id = r.json()["run_id"]
-        wait_for(lambda: client.get(f"/api/runs/{run_id}").json()["status"] == "finished",
-                 timeout=300, what="the run to finish")
-        yield served.url, client, run_id, data / "runs" / run_id
+    with served_runs(data, [SPEC]) as (url, client, (run_id,)):
+        yield url, client, run_id, data / "runs" / run_id
 
 
 def stored(run_dir, table: str) -> list[dict]:

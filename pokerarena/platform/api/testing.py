@@ -106,3 +106,29 @@ def json_bot_server(answer: Callable[[str, dict[str, Any]], Any],
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@contextmanager
+def served_runs(data: Any, specs: list[dict[str, Any]], token: str = "test-token",
+                timeout: float = 300.0) -> Iterator[tuple[str, Any, list[str]]]:
+    """A service on a free port of 127.0.0.1 over ``data`` (one Ray actor per run, on
+    the cluster the process has joined), with each of ``specs`` submitted and played to
+    the end: ``(url, client, run_ids)``, the client an ``httpx.Client`` on the service."""
+    import httpx
+
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.executors import MeteredRayExecutor
+    from pokerarena.platform.api.server import ServedApp
+
+    app = create_app(data, token=token, executor_factory=lambda: MeteredRayExecutor(1))
+    auth = {"Authorization": f"Bearer {token}"}
+    with ServedApp(app) as served, httpx.Client(base_url=served.url, timeout=120) as client:
+        ids = []
+        for body in specs:
+            r = client.post("/api/runs", json=body, headers=auth)
+            assert r.status_code == 201, r.text
+            ids.append(r.json()["run_id"])
+        for run_id in ids:
+            wait_for(lambda run_id=run_id: client.get(f"/api/runs/{run_id}").json()["status"]
+                     == "finished", timeout=timeout, what=f"run {run_id} to finish")
+        yield served.url, client, ids
