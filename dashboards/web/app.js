@@ -4,21 +4,6 @@
 const state = { selected: null, detailTimer: null, lastDetailStatus: null };
 const TERMINAL = new Set(["finished", "cancelled", "failed", "interrupted"]);
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v; else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
-
-function fmt(n, digits = 0) {
-  if (n === null || n === undefined) return "–";
-  return Number(n).toLocaleString("en-US", { maximumFractionDigits: digits,
-                                              minimumFractionDigits: digits });
-}
-
 async function getJSON(path) {
   const r = await fetch(path, { headers: { Accept: "application/json" } });
   if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);

@@ -6,15 +6,6 @@ const parts = location.pathname.split("/").filter(Boolean); // runs, run, hands,
 const [, runId, , unit, handNo] = parts.map(decodeURIComponent);
 const viewer = { data: null, step: 0 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v; else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
-
 function card(c) {
   if (c === "??") return el("span", { class: "card hidden", "data-card": "??" }, "??");
   const suit = c[1];
@@ -30,8 +21,6 @@ function cards(list, up) {
     return node;
   }));
 }
-
-function fmt(n) { return n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"); }
 
 async function load(seat) {
   const q = seat === "" ? "" : `?seat=${encodeURIComponent(seat)}`;
