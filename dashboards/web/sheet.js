@@ -3,7 +3,7 @@
 // bid/took and points, the totals last), any other family's record row by row.
 "use strict";
 
-const sheetState = { run: null, game: null, asked: 0 };
+const sheetState = { run: null, game: null, wanted: null, asked: 0 };
 
 function sheetTable(d) {
   const table = document.getElementById("sheet");
@@ -45,8 +45,12 @@ function sheetTable(d) {
 
 async function refreshSheet(runId, game) {
   const section = document.getElementById("sheet-section");
-  // a refresh of the run keeps the game the user chose
-  if (game === undefined && sheetState.run === runId) game = sheetState.game;
+  // a refresh of the run asks for the game the user chose last (even if its answer is
+  // still on its way), so the newest answer is always the user's game
+  if (game === undefined) {
+    if (sheetState.run !== runId) sheetState.wanted = null;
+    else game = sheetState.wanted ?? sheetState.game;
+  }
   const q = game === undefined || game === null ? "" : `?game=${game}`;
   const asked = ++sheetState.asked;  // a later request wins: an older answer is dropped
   let d;
@@ -66,7 +70,11 @@ async function refreshSheet(runId, game) {
   section.dataset.sheetFor = `${runId}:${d.game}`;
 }
 
-document.getElementById("sheet-prev").addEventListener("click",
-  () => sheetState.run && refreshSheet(sheetState.run, Math.max(0, sheetState.game - 1)));
-document.getElementById("sheet-next").addEventListener("click",
-  () => sheetState.run && refreshSheet(sheetState.run, sheetState.game + 1));
+function chooseGame(step) {
+  if (!sheetState.run) return;
+  sheetState.wanted = Math.max(0, (sheetState.wanted ?? sheetState.game) + step);
+  refreshSheet(sheetState.run, sheetState.wanted);
+}
+
+document.getElementById("sheet-prev").addEventListener("click", () => chooseGame(-1));
+document.getElementById("sheet-next").addEventListener("click", () => chooseGame(1));
