@@ -7,7 +7,9 @@ A bot spec is one of
   takes one, and with the spec's keyword options);
 - an adapter URL: ``http://host:port/path`` (:mod:`pokerarena.bots.adapters.http`); the
   adapter's options ``hooks`` and ``policy`` may follow in its query
-  (``http://host:port/act?policy=true``), any other query parameter is the endpoint's.
+  (``http://host:port/act?policy=true``), any other query parameter is the endpoint's;
+- ``openspiel:GAME?policy=FILE``: an OpenSpiel tabular policy
+  (:mod:`pokerarena.interop.openspiel_bot`; needs the ``peers`` extra).
 
 Keyword options follow a ``?`` as ``key=value`` pairs joined by ``&``:
 ``tag?samples=300``, ``mybots.deep:Bot?depth=3&style=calm``. Values are read as int,
@@ -122,6 +124,10 @@ def make_bot(spec: str, seed: int | None = None, **extra: Any) -> Any:
         target = ("pokerarena.bots.simple.cfr_bot:CfrBot" if file_version(path) == 2
                   else "pokerarena.bots.simple.strategy_bot:StrategyBot")
         options["path"] = path
+    if target.startswith("openspiel:"):  # an OpenSpiel policy (docs/interop.md)
+        options["game"] = target[len("openspiel:"):]
+        options["policy"] = str(options.get("policy", ""))
+        target = OPENSPIEL_BOT
     options.update(extra)
     seed = options.pop("seed", seed)  # a seed in the spec wins over the table's
     if target.startswith(("http://", "https://")):
@@ -150,8 +156,9 @@ def listing() -> list[dict[str, str]]:
     return [{"name": k, "path": v[0], "description": v[1]} for k, v in REGISTRY.items()]
 
 
+OPENSPIEL_BOT = "pokerarena.interop.openspiel_bot:OpenSpielBot"
 STRATEGY_BOTS = ("pokerarena.bots.simple.cfr_bot:CfrBot",
-                 "pokerarena.bots.simple.strategy_bot:StrategyBot")
+                 "pokerarena.bots.simple.strategy_bot:StrategyBot", OPENSPIEL_BOT)
 
 
 def check_bots_for_game(specs: Any, games: Any, players: int) -> None:
@@ -166,7 +173,7 @@ def check_bots_for_game(specs: Any, games: Any, players: int) -> None:
     for spec in dict.fromkeys(specs):
         target = parse_spec(spec)[0]
         path = REGISTRY[target][0] if target in REGISTRY else target
-        if not (target.startswith("cfr:") or path in STRATEGY_BOTS):
+        if not (target.startswith(("cfr:", "openspiel:")) or path in STRATEGY_BOTS):
             continue
         bot = make_bot(spec, 0)
         for info in infos:
