@@ -10,7 +10,8 @@ from pokerarena.errors import UserError
 
 # Subcommand modules under pokerarena.commands; each has register(subparsers).
 COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve",
-                   "tournaments", "studies", "study", "sheets", "exact", "solve", "exploit")
+                   "tournaments", "studies", "study", "sheets", "exact", "solve", "exploit",
+                   "history")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -42,16 +42,10 @@ async def _store(ctx: ApiContext, run_id: str) -> Any:
     return ctx.store(run_id)
 
 
-@router.get("/api/runs/{run_id}/hands/{unit}/{hand}")
-async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
-               seat: Annotated[int | None, Query(ge=0, le=22, description=(
-                   "show the hand as this seat saw it (others' down cards hidden until "
-                   "the showdown); absent: every card"))] = None) -> dict[str, Any]:
-    """One stored hand as steps: after each log entry the stacks, the round's bets, the
-    pot, the board and each seat's cards (as ``seat`` saw them), then the showdown with
-    the main and side pots and the hands in words. ``consistent``: the steps add up to
-    the stored end stacks. The viewer at ``/runs/{run_id}/hands/{unit}/{hand}`` replays
-    this JSON."""
+async def _hand_rows(ctx: ApiContext, run_id: str, unit: str, hand: int
+                     ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """One stored hand's ``hands`` row, ``seats`` rows and ``actions`` log, read in the
+    query pool (404 for a run or hand that is not there)."""
     await _store(ctx, run_id)
     where = f"WHERE unit = {sql_str(unit)} AND hand = {int(hand)}"
     out = await ctx.pooled({
@@ -62,15 +56,82 @@ async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
     rows = records(out["hand"])
     if not rows:
         raise ApiError(404, f"run {run_id!r} has no hand {hand} in unit {unit!r}")
-    seats = records(out["seats"])
-    if seat is not None and seat >= int(rows[0]["players"]):
+    return rows[0], records(out["seats"]), records(out["actions"])
+
+
+HAND_REF = r"^[A-Za-z0-9_-]{1,64}:\d{1,10}$"
+
+
+@router.get("/api/runs/{run_id}/hands/{ref}/export", response_model=None)
+async def export_hand(
+        run_id: RunId, ctx: Context,
+        ref: Annotated[str, PathParam(pattern=HAND_REF, description=(
+            "the hand as UNIT:HAND (m00000s00000:7), as the viewer's links name it"))],
+        format: Annotated[Literal["phh", "pokerstars", "ohh"], Query(description=(
+            "phh (TOML text), pokerstars (text, one hero's view) or ohh (JSON)"))],
+        hero: Annotated[str | None, Query(min_length=1, max_length=200, description=(
+            "the bot whose seat the history is written from (default: seat 0)"))] = None,
+) -> Any:
+    """One stored hand as a hand history others read (docs/interop.md): PHH, PokerStars
+    text (404 for an unknown hand; 422 for a game PokerStars never dealt, naming it) or
+    Open Hand History JSON."""
+    from fastapi.responses import PlainTextResponse
+
+    unit, number = ref.split(":")
+    if int(number) > 2**31 - 1:
+        raise ApiError(400, f"hand {number} is out of range")
+    hand_row, seats, actions = await _hand_rows(ctx, run_id, unit, int(number))
+    bots = [str(s.get("bot")) for s in sorted(seats, key=lambda s: int(s["seat"]))]
+    if hero is not None and hero not in bots:
+        raise ApiError(400, f"hero {hero!r} is not at this table ({', '.join(bots)})")
+    seat = bots.index(hero) if hero is not None else 0
+    body = await run_in_threadpool(_export, hand_row, seats, actions, format, seat)
+    if format == "ohh":
+        return body
+    return PlainTextResponse(str(body), media_type="text/plain; charset=utf-8")
+
+
+def _export(hand_row: dict[str, Any], seats: list[dict[str, Any]],
+            actions: list[dict[str, Any]], fmt: str, seat: int) -> Any:
+    from pokerarena.interop.history_export import (
+        ExportError,
+        phh_text,
+        replay_rows,
+        to_phh,
+    )
+    from pokerarena.interop.ohh import to_ohh
+    from pokerarena.interop.pokerstars import to_pokerstars
+
+    try:
+        stored = replay_rows(hand_row, seats, actions)
+        if fmt == "phh":
+            return phh_text(to_phh(stored))
+        if fmt == "ohh":
+            return to_ohh(stored, seat)
+        return to_pokerstars(stored, seat)
+    except ExportError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+@router.get("/api/runs/{run_id}/hands/{unit}/{hand}")
+async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
+               seat: Annotated[int | None, Query(ge=0, le=22, description=(
+                   "show the hand as this seat saw it (others' down cards hidden until "
+                   "the showdown); absent: every card"))] = None) -> dict[str, Any]:
+    """One stored hand as steps: after each log entry the stacks, the round's bets, the
+    pot, the board and each seat's cards (as ``seat`` saw them), then the showdown with
+    the main and side pots and the hands in words. ``consistent``: the steps add up to
+    the stored end stacks. The viewer at ``/runs/{run_id}/hands/{unit}/{hand}`` replays
+    this JSON."""
+    hand_row, seats, actions = await _hand_rows(ctx, run_id, unit, hand)
+    if seat is not None and seat >= int(hand_row["players"]):
         raise ApiError(400, f"seat {seat} is not at this table of "
-                       f"{rows[0]['players']} seats")
+                       f"{hand_row['players']} seats")
     from pokerarena.games import family_ids
 
-    if rows[0]["variant"] in family_ids():  # a family's game: its score sheet, deal by deal
-        return await run_in_threadpool(_family_game, ctx, run_id, rows[0], seats)
-    return await run_in_threadpool(_steps, rows[0], seats, records(out["actions"]), seat)
+    if hand_row["variant"] in family_ids():  # a family's game: its score sheet, deal by deal
+        return await run_in_threadpool(_family_game, ctx, run_id, hand_row, seats)
+    return await run_in_threadpool(_steps, hand_row, seats, actions, seat)
 
 
 def _family_game(ctx: ApiContext, run_id: str, hand_row: dict[str, Any],
