@@ -214,6 +214,10 @@ def test_the_viewer_steps_through_a_hand_in_a_browser(browser, viewer_run, tmp_p
     assert page.is_visible("#showdown")
     page.keyboard.press("Home")
     assert page.inner_text("#step-no").startswith("step 1 /")
+    # the page's export links give the hand as others read it
+    link = page.get_attribute("#exports a[data-format='phh']", "href")
+    got = client.get(link)
+    assert got.status_code == 200 and "actions = [" in got.text, got.text[:200]
     page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
     assert errors == []
     page.close()

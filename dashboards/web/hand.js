@@ -118,6 +118,7 @@ function showFamily(data) {
     `game ${data.hand} (match ${data.match}, unit ${data.unit}) · ${data.variant} · ${data.players} seats · run ${data.run_id}`;
   for (const id of ["felt", "consistency"]) document.getElementById(id).hidden = true;
   document.getElementById("view-seat").parentElement.hidden = true;
+  document.getElementById("exports").hidden = true;
   document.getElementById("family-view").hidden = false;
   document.getElementById("actions-title").textContent = "Deals";
   const log = document.getElementById("log");
@@ -133,6 +134,10 @@ function showFamily(data) {
 function show(data) {
   if (data.family) { showFamily(data); return; }
   viewer.data = data;
+  const ref = `${encodeURIComponent(data.unit)}:${data.hand}`;
+  for (const a of document.querySelectorAll("#exports a")) {
+    a.href = `/api/runs/${encodeURIComponent(data.run_id)}/hands/${ref}/export?format=${a.dataset.format}`;
+  }
   document.getElementById("hand-title").textContent =
     `hand ${data.hand} (match ${data.match}, unit ${data.unit}) · ${data.variant} ${data.betting} · ${data.players} seats · run ${data.run_id}`;
   const log = document.getElementById("log");
