@@ -128,7 +128,9 @@ def served_runs(data: Any, specs: list[dict[str, Any]], token: str = "test-token
             r = client.post("/api/runs", json=body, headers=auth)
             assert r.status_code == 201, r.text
             ids.append(r.json()["run_id"])
-        for run_id in ids:
-            wait_for(lambda run_id=run_id: client.get(f"/api/runs/{run_id}").json()["status"]
-                     == "finished", timeout=timeout, what=f"run {run_id} to finish")
+        def all_finished() -> bool:
+            return all(client.get(f"/api/runs/{run_id}").json()["status"] == "finished"
+                       for run_id in ids)
+
+        wait_for(all_finished, timeout=timeout, every=0.5, what="the runs to finish")
         yield served.url, client, ids
