@@ -82,7 +82,8 @@ def test_a_finished_tournament_has_its_tables_equal_to_the_leaderboard(finished_
     data, run_id = finished_run
     folder = data / "runs" / run_id / "standings"
     assert sorted(p.name for p in folder.iterdir()) == sorted(
-        f"{t}.parquet" for t in STANDINGS_TABLES)  # and no temporary left behind
+        [f"{t}.parquet" for t in STANDINGS_TABLES] + ["summary.json"]
+    )  # and no temporary left behind (summary.json: what later leaderboards read)
     rc, out, _ = _cli(capsys, "leaderboard", run_id, "--data", str(data), "--json")
     assert rc == 0
     board = json.loads(out)
@@ -190,7 +191,7 @@ def test_a_write_that_fails_halfway_leaves_the_old_tables(finished_run, monkeypa
     assert len(calls) == 3
     assert _fingerprint(folder, skip="") == before
     assert sorted(p.name for p in folder.iterdir()) == sorted(
-        f"{t}.parquet" for t in STANDINGS_TABLES)
+        [f"{t}.parquet" for t in STANDINGS_TABLES] + ["summary.json"])
 
 
 def test_a_run_still_being_driven_is_refused(finished_run, capsys):

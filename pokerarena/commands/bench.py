@@ -23,7 +23,7 @@ from pokerarena.errors import UserError
 BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
                                   "pokerarena.commands.bots", "pokerarena.commands.tournaments",
                                   "pokerarena.bench.aivat_bench", "pokerarena.bench.solve_bench",
-                                  "pokerarena.bench.lbr_bench")
+                                  "pokerarena.bench.lbr_bench", "pokerarena.bench.storage_bench")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 

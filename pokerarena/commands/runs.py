@@ -41,7 +41,7 @@ def _data_dir(args: argparse.Namespace) -> Path | str:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``run``, ``runs``, ``show`` and ``query``."""
+    """Add ``run``, ``runs``, ``show``, ``query`` and ``compact``."""
     p = subparsers.add_parser(
         "run", help="play a run spec on Ray (or in-process) and store it as Parquet",
         description="Plan a run spec (TOML or JSON) into work units, play them on Ray "
@@ -86,6 +86,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     fmt.add_argument("--json", action="store_true", help="print a JSON list of objects")
     fmt.add_argument("--csv", action="store_true", help="print CSV with a header line")
     p.set_defaults(func=cmd_query)
+
+    p = subparsers.add_parser(
+        "compact", help="compact a run's unit parts into a few large files per table",
+        description="Rewrite the parts of every unit no compaction covers yet into a new "
+        "generation of large Parquet files per table (sorted by unit and hand), commit it, "
+        "then retire the parts; a compaction that died is finished or undone first. A "
+        "finished run compacts itself; a run being driven is refused.")
+    p.add_argument("run_id", metavar="RUN_ID")
+    p.add_argument("--data", "--data-dir", dest="data", metavar="DIR", default=None,
+                   help="data directory (default: $POKERARENA_DATA or ./data)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=cmd_compact)
 
 
 # run ---------------------------------------------------------------------------------
@@ -198,6 +210,29 @@ def _run_summary_text(s: dict[str, Any]) -> str:
             f"({s['executor']} x{s['workers']}); retries {s['retries']}"
             + (f"; {s['decisions']} matches decided, {s['hands_saved']:,} hands saved"
                if s.get("decisions") else ""))
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    """Handler of ``pokerarena compact``."""
+    from pokerarena.platform.compaction import compact
+    from pokerarena.platform.standings import remember_standings, stored_standings
+    from pokerarena.platform.storage import RunStore
+
+    data = _data_dir(args)
+    out = compact(data, args.run_id)
+    # later leaderboards read the stored standings instead of every hand
+    out["standings"] = (stored_standings(RunStore(data, args.run_id)) is not None
+                        or remember_standings(data, args.run_id))
+    if args.json:
+        print(json.dumps(out))
+    elif out["generation"] is None:
+        print(f"{args.run_id}: nothing to compact ({out['units']} loose units)")
+    else:
+        print(f"{args.run_id}: generation {out['generation']}, {out['units']:,} units; files "
+              + ", ".join(f"{t} {out['files_before'].get(t, 0)} -> {n}"
+                          for t, n in out["files_after"].items())
+              + f"; {out['seconds']:.1f} s")
+    return 0
 
 
 # runs, show ----------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pokerarena.platform import compaction
 from pokerarena.platform.executors import UnitFailure
 from pokerarena.platform.planner import Plan, Unit
 from pokerarena.platform.spec import RunSpec, SpecError
@@ -147,6 +148,7 @@ class RunDriver:
         self._events: list[dict[str, Any]] = []  # recorded, not yet in the manifest
         self.damaged: list[str] = []
         self.recovered: list[str] = []
+        self.compaction: dict[str, Any] | None = None  # what the end of the run compacted
 
     @property
     def run_id(self) -> str:
@@ -223,6 +225,8 @@ class RunDriver:
             store.run_dir.mkdir(parents=True, exist_ok=True)
         with store.lock():
             remove_stale_temporaries(store.location)
+            with contextlib.suppress(OSError):  # a compaction that died: finish or undo it
+                compaction.recover(store)
             self._session = store.open_session()
             if self._cancel.is_set():  # cancelled before the drive started
                 store.close_session(self._session)
@@ -270,6 +274,8 @@ class RunDriver:
                     event["error"] = error
                 store.append(event)
                 self._emit()
+            if status == "finished":  # a few large files per table instead of the parts
+                self.compaction = compaction.compact_after_run(store)
         return self.progress()
 
     def _begin(self) -> list[Unit]:

@@ -40,6 +40,7 @@ import duckdb
 import pyarrow as pa
 
 from pokerarena.errors import UserError
+from pokerarena.platform.compacted import COMPACTED_DIR
 from pokerarena.platform.sql import sql_str
 from pokerarena.platform.storage import (
     TABLES,
@@ -342,9 +343,14 @@ def _register_objects(con: duckdb.DuckDBPyConnection, name: str, files: list[str
 
 
 def _group_sql(con: duckdb.DuckDBPyConnection, name: str, files: list[str]) -> str:
-    """The SELECT of one group of parts sharing a schema (local files or objects)."""
+    """The SELECT of one group of parts sharing a schema (local files or objects).
+    Compacted files (:mod:`~pokerarena.platform.compacted`) hold ``unit`` as a column:
+    no Hive partitioning for them."""
+    packed = f"/{COMPACTED_DIR}/" in files[0]
     if is_uri(files[0]):
-        return f"SELECT * FROM {_register_objects(con, name, files)}"
+        return f"SELECT * FROM {_register_objects(con, name, files, hive=not packed)}"
+    if packed:
+        return f"SELECT * FROM read_parquet({_files_sql(files)})"
     return (f"SELECT * FROM read_parquet({_files_sql(files)}, "
             "hive_partitioning = true, hive_types = {'unit': VARCHAR})")
 

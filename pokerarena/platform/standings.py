@@ -13,6 +13,7 @@ tournament run does it when it finishes, ``leaderboard --write`` and ``POST
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -32,6 +33,7 @@ from pokerarena.platform.storage import RunStore
 from pokerarena.tournaments.estimates import Reduction, block_rate
 from pokerarena.tournaments.profiles import PROFILE_COLUMNS
 from pokerarena.tournaments.standings import Block, standings
+from pokerarena.workers import fsys
 
 BLOCKS_SQL = """
 SELECT s.match, coalesce(h.deal, h.hand) AS deal, s.bot, sum(s.net / h.bb) AS bbs,
@@ -176,7 +178,89 @@ def from_rows(run_id: str, blocks: Sequence[Sequence[Any]],
     return with_points(out, reductions)  # a game family's run: points per game too
 
 
+SUMMARY_NAME = "summary.json"
+"""The standings of :func:`run_standings` as JSON (``<run>/standings/summary.json``),
+with the key of the rows they were computed from (:func:`rows_key`)."""
+
+
+def rows_key(store: RunStore) -> str:
+    """What a run's standings depend on, as a digest: the readable units (their parts,
+    or the compacted generation covering them) and the damaged ones. A unit that lands,
+    is retired into a generation or is damaged changes it; a compaction does not (the
+    same units, the same rows)."""
+    import hashlib
+
+    from pokerarena.platform import compacted
+    from pokerarena.platform.storage import UNIT_DIR_PREFIX, scan_parts
+
+    scan = scan_parts(store.data_location, store.run_id)
+    units = set()
+    for p in scan.parts.get("units", []):
+        folder = str(p).rsplit("/", 2)[-2]
+        if folder.startswith(UNIT_DIR_PREFIX):
+            units.add(folder[len(UNIT_DIR_PREFIX):])
+    for gen in compacted.generations(store.location):
+        if gen.sound:
+            units |= gen.units
+    doc = {"units": sorted(units), "damaged": scan.damaged_units()}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def stored_standings(store: RunStore) -> dict[str, Any] | None:
+    """The run's stored standings when they are those of its rows now (the run is not
+    being driven and :func:`rows_key` is unchanged); None otherwise."""
+    try:
+        if store.remote:
+            data = fsys.read_bytes(fsys.join(str(store.location), STANDINGS_DIR,
+                                             SUMMARY_NAME))
+        else:
+            data = (store.run_dir / STANDINGS_DIR / SUMMARY_NAME).read_bytes()
+        doc = json.loads(data)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or store.is_driven() or doc.get("key") != rows_key(store):
+        return None
+    out = doc.get("standings")
+    return out if isinstance(out, dict) else None
+
+
+def store_standings(store: RunStore, out: dict[str, Any], key: str | None = None) -> None:
+    """Keep ``out`` as the run's stored standings (a temporary name, then a rename; on
+    an object store, put beside the parts)."""
+    folder = store.run_dir / STANDINGS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{SUMMARY_NAME}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    tmp.write_text(json.dumps({"key": key or rows_key(store), "standings": out}))
+    os.replace(tmp, folder / SUMMARY_NAME)
+    store.publish(f"{STANDINGS_DIR}/{SUMMARY_NAME}")
+
+
+def remember_standings(data: str | Path, run_id: str) -> bool:
+    """Compute and store a finished run's standings (after its compaction), so that
+    each later request reads them instead of every hand; False when the run has none
+    (no hands, a freeze-out) or they cannot be stored."""
+    try:
+        if is_freezeout_run(data, run_id):
+            return False
+        store = RunStore(data, run_id)
+        key = rows_key(store)
+        store_standings(store, compute_standings(data, run_id), key)
+        return True
+    except (UserError, OSError, ValueError):
+        return False
+
+
 def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:
+    """The standings of run ``run_id`` under ``data``: the stored ones where they are
+    those of its rows now (:func:`stored_standings`), else computed from every hand."""
+    try:
+        stored = stored_standings(RunStore(data, run_id))
+    except (UserError, OSError):
+        stored = None
+    return stored if stored is not None else compute_standings(data, run_id)
+
+
+def compute_standings(data: str | Path, run_id: str) -> dict[str, Any]:
     """The standings of run ``run_id`` under ``data`` (DuckDB in this process)."""
     from pokerarena.platform.query import connect, run_query
 
@@ -315,11 +399,14 @@ def write_standings(data: str | Path, run_id: str,
     is still being driven (:class:`RunStillRunning`) or has no finished hands
     (:class:`NoStandings`). Idempotent: the same rows give the same files."""
     store, info = writable(data, run_id)
-    tables = standings_tables(out if out is not None else run_standings(data, run_id))
+    result = out if out is not None else run_standings(data, run_id)
+    tables = standings_tables(result)
     folder = store.run_dir / STANDINGS_DIR
     store.run_dir.mkdir(parents=True, exist_ok=True)  # an object store's: a local folder
     write_tables(folder, tables, {"run_id": run_id, "status": info.status,
                                   "units_done": info.units_done, "hands": info.hands_done})
+    with contextlib.suppress(OSError, ValueError):  # what later requests read
+        store_standings(store, result)
     store.publish(STANDINGS_DIR)  # beside the parts, on an object store
     return {"run_id": run_id, "status": info.status, "path": f"runs/{run_id}/{STANDINGS_DIR}",
             "tables": {name: t.num_rows for name, t in tables.items()}}

@@ -21,6 +21,13 @@ of whose parts are sound) and damaged ones; the views read only
 checks a unit's parts when it lands and when a drive starts; a damaged unit is recorded
 (``damaged`` event), is no longer counted done, and is played again from its seed.
 
+Compaction (:mod:`~pokerarena.platform.compaction`) rewrites a finished run's parts as a
+few large files per table under ``<table>/compacted/``, committed by a marker under
+``compaction/``; the scan reads the committed generations (:mod:`~pokerarena.platform.
+compacted`) after the parts: their files join the readable parts, the parts of the
+units they cover are ignored, and a damaged generation's units are damage until played
+again.
+
 The data location may be an object store (``s3://bucket/prefix``,
 :mod:`pokerarena.workers.fsys`): the same layout as keys, the spec one PUT, the manifest
 a folder of segments (``manifest/<time>-<writer>.jsonl``: a store cannot append, so each
@@ -48,8 +55,10 @@ from typing import Any
 
 import pyarrow.fs as pafs
 
+from pokerarena.platform import compacted
 from pokerarena.platform.spec import RunSpec, SpecError, parse_spec
 from pokerarena.workers import fsys, landing
+from pokerarena.workers import parts as _parts
 from pokerarena.workers.fsys import data_location, is_uri
 from pokerarena.workers.parts import (
     PART_NAME,
@@ -57,7 +66,6 @@ from pokerarena.workers.parts import (
     check_part,
     part_key,
     part_path,
-    read_part,
     remove_stale_temporaries,
     write_part,
 )
@@ -146,7 +154,39 @@ def _scan_run(run_dir: Path, run_id: str, scan: PartScan) -> None:
                 units.setdefault(unit, {})[tdir.name] = (path, _LINK)
             elif udir.is_dir(follow_symlinks=False):
                 units.setdefault(unit, {})[tdir.name] = (path, check_part(path))
+    _apply_compaction(run_dir, run_id, units, scan)
     _sort_units(run_dir, run_id, {e.name for e in folders}, units, scan)
+
+
+def _apply_compaction(run: str | Path, run_id: str,
+                      units: dict[str, dict[str, tuple[Any, str | None]]],
+                      scan: PartScan) -> None:
+    """Read the committed compacted generations (:mod:`~pokerarena.platform.compacted`;
+    listed after the parts, so a commit in between only hides parts): their files join
+    the readable parts, the parts of the units they cover are ignored, and the units of
+    a damaged generation that have no parts again are damage."""
+    gens = compacted.generations(run)
+    if not gens:
+        return
+    covered: set[str] = set()
+    for gen in gens:
+        if gen.sound and not gen.units & covered:
+            covered |= gen.units
+            for table, entries in gen.files.items():
+                scan.parts.setdefault(table, []).extend(
+                    compacted.run_key(run, table, compacted.COMPACTED_DIR, e["file"])
+                    for e in entries)
+    for unit in covered:
+        units.pop(unit, None)
+    for gen in gens:
+        if gen.sound:
+            continue
+        for unit in sorted(gen.units - covered):
+            if "units" in units.get(unit, {}):
+                continue  # played again since: its parts are read
+            units.pop(unit, None)
+            scan.damaged.extend(Damage(run_id, unit, t, path, why)
+                                for t, (path, why) in sorted(gen.problems.items()))
 
 
 def _sort_units(run_dir: str | Path, run_id: str, folders: set[str],
@@ -187,6 +227,7 @@ def _scan_object_run(run_uri: str, run_id: str, scan: PartScan) -> None:
             scan.stamps[uri] = (int(item.mtime_ns or 0), int(item.size or 0))
             units.setdefault(rel[1][len(UNIT_DIR_PREFIX):], {})[rel[0]] = (
                 uri, check_object(uri, found=item))
+    _apply_compaction(run_uri, run_id, units, scan)
     _sort_units(run_uri, run_id, folders, units, scan)
 
 
@@ -225,6 +266,19 @@ def scan_parts(data_dir: str | Path, run_id: str | None = None) -> PartScan:
         if e.is_dir(follow_symlinks=False):
             _scan_run(Path(e.path), e.name, scan)
     return scan
+
+
+def read_part(run_dir: str | Path, table: str, unit_id: str,
+              columns: list[str] | None = None) -> Any:
+    """The unit's rows of ``table``: its part, else (its part retired by a compaction)
+    from the compacted generation that covers it."""
+    try:
+        return _parts.read_part(run_dir, table, unit_id, columns)
+    except (FileNotFoundError, OSError):
+        found = compacted.read_unit(run_dir, table, unit_id, columns)
+        if found is None:
+            raise
+        return found
 
 
 def readable_parts(data_dir: str | Path, table: str, run_id: str | None = None
@@ -409,19 +463,24 @@ class RunStore:
                 done[e["unit"]] = e
             elif e.get("event") == "damaged":
                 done.pop(str(e.get("unit")), None)
+        covered = compacted.covered_units(self.location)
         if self.remote:
-            landed = set(self.landed_units())
+            landed = set(self.landed_units()) | covered
             return {u: e for u, e in done.items() if u in landed}
         return {u: e for u, e in done.items()
-                if part_path(self.run_dir, "units", u).is_file()}
+                if u in covered or part_path(self.run_dir, "units", u).is_file()}
 
     def landed_units(self) -> list[str]:
-        """Units whose ``units`` part exists (whether sound or not)."""
+        """Units whose ``units`` part exists (whether sound or not), or that a compacted
+        generation covers."""
+        covered = compacted.covered_units(self.location)
         if self.remote:
-            return [n[len(UNIT_DIR_PREFIX):] for n in self._unit_folders_with_part()]
-        folder = self.run_dir / "units"
-        return [e.name[len(UNIT_DIR_PREFIX):] for e in _dirs(folder)
-                if e.name.startswith(UNIT_DIR_PREFIX)] if folder.is_dir() else []
+            found = [n[len(UNIT_DIR_PREFIX):] for n in self._unit_folders_with_part()]
+        else:
+            folder = self.run_dir / "units"
+            found = [e.name[len(UNIT_DIR_PREFIX):] for e in _dirs(folder)
+                     if e.name.startswith(UNIT_DIR_PREFIX)] if folder.is_dir() else []
+        return sorted(set(found) | covered)
 
     def _unit_folders_with_part(self) -> list[str]:
         base = fsys.resolve(self._key("units"))[1]
@@ -461,7 +520,10 @@ class RunStore:
         scan = scan_parts(self.data_location, self.run_id)
         added = []
         for path in scan.parts["units"]:
-            unit = str(path).rsplit("/", 2)[-2][len(UNIT_DIR_PREFIX):]
+            folder = str(path).rsplit("/", 2)[-2]
+            if not folder.startswith(UNIT_DIR_PREFIX):
+                continue  # a compacted file: its units were recorded before it
+            unit = folder[len(UNIT_DIR_PREFIX):]
             if unit in done:
                 continue
             try:
@@ -561,7 +623,64 @@ class RunStore:
     def info(self) -> RunInfo:
         """The run's state and counts, from disk."""
         doc = self.spec_doc()
-        events = self.events()
+        stamp = self._manifest_stamp()
+        info = self._cached_info(stamp)
+        if info is None:
+            info = self._fold(doc, self.events())
+            self._cache_info(stamp, info)
+        if info.status == "running" and not self.is_driven():
+            info.status = "interrupted"
+        if info.started is None and info.ended is None:
+            info.status = "created" if not self.is_driven() else "running"
+        return info
+
+    def _info_cache(self) -> Path:
+        """Where a local run's :meth:`info` is kept as its manifest last gave it, keyed by
+        the manifest's size and mtime (it only grows), so that a finished run of 10,000
+        units is not parsed again by every query process (issue 29): under
+        ``$POKERARENA_CACHE`` (or ``~/.cache/pokerarena``), never in the run's folder."""
+        import hashlib
+
+        cache = Path(os.environ.get("POKERARENA_CACHE") or Path.home() / ".cache" / "pokerarena")
+        name = hashlib.sha256(str(self.run_dir.resolve()).encode()).hexdigest()[:32]
+        return cache / "info" / f"{name}.json"
+
+    def _manifest_stamp(self) -> list[int] | None:
+        if self.remote:
+            return None
+        try:
+            st = os.stat(self.manifest_path)
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns]
+
+    def _cached_info(self, stamp: list[int] | None) -> RunInfo | None:
+        if stamp is None:
+            return None
+        try:
+            doc = json.loads(self._info_cache().read_text())
+            if doc.get("stamp") != stamp:
+                return None
+            fields = doc["info"]
+            return RunInfo(**{**fields, "done_ids": set(fields["done_ids"])})
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _cache_info(self, stamp: list[int] | None, info: RunInfo) -> None:
+        if stamp is None or info.status == "running":
+            return  # a run being driven changes with every unit: not worth it
+        fields = {**asdict(info), "done_ids": sorted(info.done_ids)}
+        path = self._info_cache()
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"stamp": stamp, "info": fields}))
+            os.replace(tmp, path)
+        except OSError:  # no writable cache: parse the manifest each time
+            tmp.unlink(missing_ok=True)
+
+    def _fold(self, doc: dict[str, Any], events: list[dict[str, Any]]) -> RunInfo:
+        """The run's counts from its manifest events (before the lock probe)."""
         spec = doc["spec"]
         info = RunInfo(run_id=self.run_id, kind=spec.get("kind", ""), name=spec.get("name", ""),
                        created=doc.get("created", 0.0), path=f"runs/{self.run_id}")
@@ -605,10 +724,6 @@ class RunStore:
         info.bytes = sum(bytes_by_unit.values())
         info.hands_done = sum(hands_by_unit.values())
         info.damaged = sorted(damaged)
-        if info.status == "running" and not self.is_driven():
-            info.status = "interrupted"
-        if info.started is None and info.ended is None:
-            info.status = "created" if not self.is_driven() else "running"
         return info
 
 
