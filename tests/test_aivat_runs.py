@@ -251,3 +251,27 @@ def test_the_dashboard_ranks_by_every_estimator(runs: dict[bool, Any], browser) 
         assert len(page.evaluate("document.getElementById('chart-ranking').data")) == 1
         page.close()
     assert errors == []
+
+
+def test_the_standings_parquet_has_every_estimator(runs: dict[bool, Any]) -> None:
+    """``estimators.parquet``: each bot's raw, all-in and AIVAT rate with its interval
+    and ratio of standard deviations, the leaderboard's figures; no rows without AIVAT."""
+    import pyarrow.parquet as pq
+
+    from pokerarena.platform.standings import run_standings, write_standings
+
+    for on in (True, False):
+        data, run_id = runs[on]
+        write_standings(data, run_id)
+        rows = pq.read_table(data / "runs" / run_id / "standings" / "estimators.parquet"
+                             ).to_pylist()
+        if not on:
+            assert rows == []
+            continue
+        want = run_standings(data, run_id)["bots"]
+        assert len(rows) == 3 * len(want)
+        for b in want:
+            for name, e in b["estimators"].items():
+                (row,) = [r for r in rows if (r["bot"], r["estimator"]) == (b["bot"], name)]
+                assert (row["mbb_per_hand"], row["lo"], row["hi"], row["sd_ratio"]) == (
+                    e["mbb_per_hand"], e["ci95"][0], e["ci95"][1], e["sd_ratio"])

@@ -59,7 +59,7 @@ from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 STANDINGS_DIR = "standings"
 STANDINGS_TABLES = ("ranking", "cross_table", "ratings", "rating_history", "cumulative",
-                    "profiles", "variance_reduction")
+                    "profiles", "variance_reduction", "estimators")
 """The standings tables a run may hold (``<run>/standings/<name>.parquet``, written by
 :mod:`pokerarena.platform.standings`), each behind a view of its name once written."""
 

@@ -300,6 +300,8 @@ SCHEMAS: dict[str, pa.Schema] = {name: pa.schema([("run_id", _S), *cols]) for na
                                                "baseline_sd_ratio", "baseline_hands_ratio",
                                                "sd_aivat", "aivat_sd_ratio",
                                                "aivat_hands_ratio"))],
+    "estimators": [("bot", _S), ("estimator", _S), ("mbb_per_hand", _F), ("lo", _F),
+                   ("hi", _F), ("sd", _F), ("blocks", _I), ("sd_ratio", _F)],
 }.items()}
 """The columns of each standings table (every one starts with ``run_id``)."""
 assert tuple(SCHEMAS) == STANDINGS_TABLES
@@ -349,6 +351,11 @@ def standings_tables(out: dict[str, Any]) -> dict[str, pa.Table]:
                                                          strict=True))],
         "profiles": list(out["profiles"]),
         "variance_reduction": list(out["variance_reduction"]),
+        # each bot's rate by raw, all-in and AIVAT (runs with ``aivat = true``), side by side
+        "estimators": [{"bot": b["bot"], "estimator": name, "mbb_per_hand": e["mbb_per_hand"],
+                        "lo": e["ci95"][0], "hi": e["ci95"][1], "sd": e["sd"],
+                        "blocks": e["blocks"], "sd_ratio": e.get("sd_ratio")}
+                       for b in out["bots"] for name, e in (b.get("estimators") or {}).items()],
     }
     run_id = out["run_id"]
     return {name: pa.Table.from_pylist([{"run_id": run_id, **r} for r in rows[name]],
