@@ -61,8 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A bar on stderr while iterating, when stderr is a terminal."""
+def progress_bar(enabled: bool, label: str = "solving"
+              ) -> Iterator[Callable[[int, int], None] | None]:
+    """A bar on stderr while iterating, when stderr is a terminal (``exploit`` shows its
+    pairs with it too)."""
     from rich.console import Console
 
     console = Console(stderr=True)
@@ -78,10 +80,10 @@ def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
         TimeRemainingColumn,
     )
 
-    columns = (TextColumn("[bold]solving"), BarColumn(bar_width=24), MofNCompleteColumn(),
+    columns = (TextColumn(f"[bold]{label}"), BarColumn(bar_width=24), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("solving", total=None)
+        task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
             bar.update(task, total=total, completed=done)
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_holdem(args, options)
     if args.workers or args.address:
         raise UserError("--workers and --address: holdem --algorithm mccfr only")
-    with _progress(not args.json) as progress:
+    with progress_bar(not args.json) as progress:
         result = solve(args.variant, options, algorithm=args.algorithm,
                        iterations=args.iterations, seed=args.seed,
                        averaging=args.averaging, progress=progress)
@@ -151,7 +153,7 @@ def _run_holdem(args: argparse.Namespace, options: dict[str, Any]) -> int:
             raise UserError(f"--{name.replace('_', '-')} must be at least "
                             f"{0 if name == 'workers' else 1}, got {getattr(args, name)}")
     t0 = time.perf_counter()
-    with _progress(not args.json) as progress:
+    with progress_bar(not args.json) as progress:
         result, where = _train_holdem(args, options, buckets, progress)
     setup = time.perf_counter() - t0 - result.seconds
     try:
@@ -186,18 +188,27 @@ def _train_holdem(args: argparse.Namespace, options: dict[str, Any],
               "progress": progress}
     if not args.workers:
         return train(options, **kwargs), {"workers": 0, "nodes": 1}  # type: ignore[arg-type]
+    from pokerarena.workers.solve_unit import train_on_ray
+
+    with joined_ray(args.address, args.workers):
+        return train_on_ray(args.workers, options=options, slices=args.slices,
+                            slice_iterations=args.slice_iterations, **kwargs)
+
+
+@contextmanager
+def joined_ray(address: str | None, workers: int) -> Iterator[None]:
+    """Ray for a command's ``--workers N`` actors (``solve``, ``exploit``): the cluster
+    ``--address`` or $RAY_ADDRESS names, else a local one with room for N actors, which
+    is stopped after (a joined cluster is left running)."""
     import os
 
     import ray
 
     from pokerarena.platform.executors import init_ray
-    from pokerarena.workers.solve_unit import train_on_ray
 
-    started = init_ray(args.address, num_cpus=max(args.workers, os.cpu_count() or 1))
+    started = init_ray(address, num_cpus=max(workers, os.cpu_count() or 1))
     try:
-        solve, where = train_on_ray(args.workers, options=options, slices=args.slices,
-                                    slice_iterations=args.slice_iterations, **kwargs)
+        yield
     finally:
         if started:
             ray.shutdown()
-    return solve, where

@@ -32,7 +32,10 @@ LBR plays the bot heads-up. It knows the bot's declared policy, not its cards:
   raise (call, then raise by the pot) and all-in (no limit, pot limit), clipped to the
   legal range.
 - **Value.** Seeded deals played in duplicate pairs (the same cards with LBR in each
-  seat), LBR's winnings per hand with Student's 95% interval over the pairs. LBR is one
+  seat), LBR's winnings per hand with Student's 95% interval over the pairs. Each pair
+  has its own seeds and a bot built afresh from its spec (:class:`PairPlayer`), so the
+  pairs are independent and any range of them can be played anywhere: ``exploit
+  --workers`` plays them in units on Ray actors with the same figures. LBR is one
   strategy against the bot, so a best response wins at least as much in expectation:
   ``exploitability ≥ LBR's value`` (within the interval).
 
@@ -46,7 +49,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -531,39 +534,182 @@ class LbrPlayer:
         return float(hand.result().deltas[seat])
 
 
+UNIT_PAIRS = 10
+"""Duplicate pairs a unit plays (``exploit --workers``): about a second against a strength
+bot, a tenth against ``random``; the figures do not depend on it."""
+
+
+@dataclass(frozen=True)
+class PairSeeds:
+    """The seeds of one duplicate pair: its deal (both hands), the bot built for it, and
+    LBR's rollouts in it."""
+
+    deal: int
+    bot: int
+    lbr: int
+
+
+def pair_seeds(seed: int, start: int, stop: int) -> list[PairSeeds]:
+    """The seeds of pairs ``start`` to ``stop - 1`` of a run from ``seed``: a function of
+    the seed and the pair's number only, so any range can be played anywhere. The deals
+    are the ``stop`` first draws of one generator (cheap to replay); the bot's and LBR's
+    seeds are the pair's own child of the seed."""
+    deal_seq, bot_seq, lbr_seq = np.random.SeedSequence(seed).spawn(3)
+    deals = np.random.default_rng(deal_seq).integers(0, 2**63 - 1, size=stop)[start:]
+
+    def child(parent: np.random.SeedSequence, d: int) -> int:
+        kid = np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, d))
+        return int(kid.generate_state(1)[0])
+
+    return [PairSeeds(int(deal), child(bot_seq, d), child(lbr_seq, d))
+            for d, deal in zip(range(start, stop), deals.tolist(), strict=True)]
+
+
+@dataclass
+class PairsResult:
+    """What a range of pairs gives back: LBR's chips won in each pair (both hands), the
+    policy reads, and whether the bot was read once per decision (card blind)."""
+
+    start: int
+    totals: np.ndarray
+    policy_reads: int
+    card_blind: bool
+
+
+@dataclass(frozen=True)
+class LbrJob:
+    """One LBR run's definition, small and picklable, so a unit of its pairs can be played
+    in another process (:mod:`pokerarena.workers.lbr_unit`): the game, the bot's spec,
+    LBR's knobs and the seed."""
+
+    variant: Any
+    options: dict[str, Any]
+    bot: str
+    config: LbrConfig
+    seed: int
+
+
+class PairPlayer:
+    """Plays any range of a run's pairs (:meth:`run`). Each pair gets a bot freshly built
+    from the spec with the pair's seed and an LBR with its own generator, so a pair's
+    result depends on the seed and its number only, never on the pairs played before it
+    in the same process: the pairs are independent draws (what Student's interval
+    assumes), and a run cut in units on Ray adds up to the run in one process. A bot
+    given as an object (not a spec) cannot be rebuilt: it plays every pair, carrying its
+    state from one to the next (in one process only)."""
+
+    def __init__(self, variant: Any, options: dict[str, Any] | None, bot: Any,
+                 config: LbrConfig | None = None, seed: int = 0) -> None:
+        self.game = Game(variant, dict(options or {}))
+        _check_game(self.game)
+        self.bot, self.config, self.seed = bot, config or LbrConfig(), seed
+        self.label = bot if isinstance(bot, str) else str(getattr(bot, "name", "bot"))
+
+    @classmethod
+    def of(cls, job: LbrJob) -> PairPlayer:
+        """The player of ``job``'s pairs."""
+        return cls(job.variant, job.options, job.bot, job.config, job.seed)
+
+    def check(self) -> None:
+        """Build pair 0's bot and LBR without playing: the errors of a bad spec or of a
+        bot without a declared policy."""
+        from pokerarena.bots.registry import make_bot
+
+        bot = make_bot(self.bot, seed=0) if isinstance(self.bot, str) else self.bot
+        LbrPlayer(self.game, bot, self.config, label=self.label)
+
+    def run(self, start: int, stop: int, done: Callable[[int], None] | None = None
+            ) -> PairsResult:
+        """Pairs ``start`` to ``stop - 1``; ``done(1)`` after each."""
+        from pokerarena.bots.registry import make_bot
+
+        stack = self.game.variant.stakes.stack
+        totals = np.zeros(stop - start)
+        reads, blind = 0, False
+        for i, ps in enumerate(pair_seeds(self.seed, start, stop)):
+            d = start + i
+            bot = make_bot(self.bot, seed=ps.bot) if isinstance(self.bot, str) else self.bot
+            player = LbrPlayer(self.game, bot, self.config, seed=ps.lbr, label=self.label)
+            for lbr_seat in (0, 1):
+                hand = self.game.new_hand(np.random.default_rng(ps.deal), 2, [stack, stack],
+                                          d % 2)
+                totals[i] += player.play(hand, lbr_seat, hand_no=2 * d + lbr_seat)
+            reads += player.policy_reads
+            blind = player.blind
+            if done is not None:
+                done(1)
+        return PairsResult(start, totals, reads, blind)
+
+
+class PairRunner:
+    """Runs a run's units of pairs: here, one after the other (the Ray actors of
+    :mod:`pokerarena.workers.lbr_unit` run them in parallel, with the same result)."""
+
+    def start(self, job: LbrJob) -> None:
+        """Get ready for ``job``'s units (before the clock starts): nothing here."""
+
+    def run(self, job: LbrJob, units: Sequence[tuple[int, int]],
+            done: Callable[[int], None]) -> list[PairsResult]:
+        """Each unit's result (any order); ``done(pairs)`` as pairs finish."""
+        player = PairPlayer.of(job)
+        return [player.run(a, b, done) for a, b in units]
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def units_of(pairs: int, unit_pairs: int) -> list[tuple[int, int]]:
+    """The units of a run of ``pairs`` pairs: ``[k·U, (k+1)·U)``, the last one short."""
+    return [(a, min(a + unit_pairs, pairs)) for a in range(0, pairs, unit_pairs)]
+
+
 def lbr_value(variant: Any, options: dict[str, Any] | None, bot_spec: Any, hands: int,
-              seed: int = 0, *, config: LbrConfig | None = None) -> dict[str, Any]:
+              seed: int = 0, *, config: LbrConfig | None = None,
+              runner: PairRunner | None = None, unit_pairs: int = UNIT_PAIRS,
+              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """LBR's winnings against ``bot_spec`` (a spec, or a bot object) over ``hands`` hands
     (rounded up to duplicate pairs) dealt from ``seed``: ``mean`` and ``ci95`` in chips
     per hand, ``lbr_mbb_per_hand`` and its ``ci95`` in milli big blinds, the hands, the
-    seconds and hands per second, the action set."""
+    seconds and hands per second, the action set. ``runner``: who plays the units of
+    ``unit_pairs`` pairs (default: this process, pair after pair); the figures are the
+    same whoever does (:class:`PairPlayer`), and the seconds leave out its start.
+    ``progress(pairs_done, pairs)``."""
     if hands < 1:
         raise LbrError(f"lbr: --hands must be at least 1, got {hands}")
-    from pokerarena.bots.registry import make_bot
-
-    game = Game(variant, dict(options or {}))
-    seq = np.random.SeedSequence(seed)
-    deal_seq, bot_seq, lbr_seq = seq.spawn(3)
-    if isinstance(bot_spec, str):
-        label = bot_spec
-        bot = make_bot(bot_spec, seed=int(bot_seq.generate_state(1)[0]))
-    else:
-        bot, label = bot_spec, str(getattr(bot_spec, "name", "bot"))
+    if unit_pairs < 1:
+        raise LbrError(f"lbr: --unit-pairs must be at least 1, got {unit_pairs}")
     cfg = config or LbrConfig()
-    player = LbrPlayer(game, bot, cfg, seed=int(lbr_seq.generate_state(1)[0]), label=label)
-    stack = game.variant.stakes.stack
-    deal_rng = np.random.default_rng(deal_seq)
     pairs = -(-hands // 2)
-    totals = np.zeros(pairs)
-    t0 = time.perf_counter()
-    hand_no = 0
-    for d in range(pairs):
-        deal = int(deal_rng.integers(0, 2**63 - 1))
-        for lbr_seat in (0, 1):
-            hand = game.new_hand(np.random.default_rng(deal), 2, [stack, stack], d % 2)
-            totals[d] += player.play(hand, lbr_seat, hand_no=hand_no)
-            hand_no += 1
+    finished = 0
+
+    def done(n: int) -> None:
+        nonlocal finished
+        finished += n
+        if progress is not None:
+            progress(finished, pairs)
+
+    player = PairPlayer(variant, options, bot_spec, cfg, seed)
+    game, label = player.game, player.label
+    if runner is None:
+        t0 = time.perf_counter()
+        parts = [player.run(0, pairs, done)]
+    else:
+        if not isinstance(bot_spec, str):
+            raise LbrError("lbr: units in other processes need the bot as a spec")
+        player.check()      # a bad spec or a bot without a policy: here, before any unit
+        job = LbrJob(variant, dict(options or {}), bot_spec, cfg, seed)
+        runner.start(job)
+        try:
+            t0 = time.perf_counter()
+            parts = runner.run(job, units_of(pairs, unit_pairs), done)
+        finally:
+            runner.close()
     seconds = time.perf_counter() - t0
+    parts = sorted(parts, key=lambda r: r.start)
+    totals = np.concatenate([r.totals for r in parts])
+    ends = itertools.accumulate((len(r.totals) for r in parts), initial=0)
+    if [r.start for r in parts] != list(ends)[:-1] or len(totals) != pairs:
+        raise RuntimeError("lbr: the units did not cover every pair exactly once")
     est = block_rate(totals, np.full(pairs, 2.0))
     bb = big_blind(game)
     scale = 1000.0 / bb
@@ -575,11 +721,13 @@ def lbr_value(variant: Any, options: dict[str, Any] | None, bot_spec: Any, hands
         "units": f"mbb per hand (big blind {bb} chips); mean and ci95_chips in chips "
                  "per hand",
         "big_blind": bb, "seed": seed, "actions": cfg.describe(game.system_name),
-        "rollouts": cfg.rollouts, "card_blind": player.blind,
-        "policy_reads": player.policy_reads, "seconds": seconds,
+        "rollouts": cfg.rollouts, "card_blind": parts[0].card_blind,
+        "policy_reads": sum(r.policy_reads for r in parts), "seconds": seconds,
         "hands_per_second": 2 * pairs / seconds if seconds > 0 else float("inf"),
     }
 
 
-__all__ = ["EXACT_PAIRS", "LbrConfig", "LbrError", "LbrPlayer", "ROLLOUTS", "Range",
-           "card_blind", "holding_policies", "lbr_value", "walkable"]
+__all__ = ["EXACT_PAIRS", "LbrConfig", "LbrError", "LbrJob", "LbrPlayer", "PairPlayer",
+           "PairRunner", "PairSeeds", "PairsResult", "ROLLOUTS", "Range", "UNIT_PAIRS",
+           "card_blind", "holding_policies", "lbr_value", "pair_seeds", "units_of",
+           "walkable"]
