@@ -60,7 +60,7 @@ def check(data: str, run_id: str) -> tuple[int, int, int, list[str]]:
                 warnings.simplefilter("ignore")
                 [hh] = list(HandHistory.from_pokerstars(text, error_status=True))
             final = list(hh)[-1].stacks
-            got = dict(zip(hh.players, final, strict=True))
+            got = dict(zip(hh.players or [], final, strict=True))
             want = dict(zip(names_of(stored), (int(s["end_stack"]) for s in stored.seats),
                             strict=True))
             if got == want:
