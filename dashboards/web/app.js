@@ -113,14 +113,19 @@ async function refreshResults(runId, status, kind) {
     ch.categories.map((c) => ({ label: c.category, value: c.hands, text: fmt(c.hands) })));
   await refreshHands(runId);
   await refreshStudy(runId, kind, status);
-  await refreshSheet(runId);
   await refreshSequential(runId, status);
   await refreshGames(runId, kind);
-  await refreshStandings(runId);
+  const st = await refreshStandings(runId);
+  // a game family's run has score sheets; other runs have none to ask for
+  if (st && st.family) await refreshSheet(runId);
+  else document.getElementById("sheet-section").hidden = true;
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
 }
 
+let handsAsked = 0;  // the newest request reads the filters as they are now: it wins
+
 async function refreshHands(runId) {
+  const asked = ++handsAsked;
   const params = new URLSearchParams({ order: document.getElementById("hands-order").value,
                                        limit: "10" });
   const bot = document.getElementById("hands-bot").value;
@@ -131,7 +136,7 @@ async function refreshHands(runId) {
   try {
     found = await getJSON(`/api/runs/${encodeURIComponent(runId)}/hands?${params}`);
   } catch (e) { found = { hands: [] }; }
-  if (runId !== state.selected) return;
+  if (runId !== state.selected || asked !== handsAsked) return;
   const tbody = document.querySelector("#hands tbody");
   tbody.replaceChildren(...found.hands.map((h) => el("tr", { "data-unit": h.unit, "data-hand": h.hand },
     el("td", {}, el("a", { href: h.link }, `${h.unit} #${h.hand}`)),
@@ -172,9 +177,17 @@ function renderCross(cells) {
   }
 }
 
+let ticking = false;  // one refresh at a time: a slow one is not overtaken by the next
+
 async function tick() {
-  await refreshRuns();
-  await refreshDetail();
+  if (ticking) return;
+  ticking = true;
+  try {
+    await refreshRuns();
+    await refreshDetail();
+  } finally {
+    ticking = false;
+  }
 }
 
 tick();

@@ -37,7 +37,10 @@ function compareChoices(runs) {
   select.value = want.includes(chosen) ? chosen : "";
 }
 
+let compareAsked = 0;
+
 async function refreshCompare() {
+  const asked = ++compareAsked;
   const other = document.getElementById("compare-with").value;
   const table = document.getElementById("compare"), chart = document.getElementById("chart-compare");
   if (!other || !state.selected) { table.hidden = true; chart.hidden = true; return; }
@@ -45,6 +48,7 @@ async function refreshCompare() {
   try {
     d = await getJSON(`/api/compare?a=${encodeURIComponent(state.selected)}&b=${encodeURIComponent(other)}`);
   } catch (e) { table.hidden = true; chart.hidden = true; return; }
+  if (asked !== compareAsked) return;  // a newer choice is on its way
   table.hidden = false; chart.hidden = false;
   const ci = (x) => `${fmt(x.value, 1)} [${fmt(x.lo, 1)}, ${fmt(x.hi, 1)}]`;
   table.tBodies[0].replaceChildren(...d.bots.map((r) => el("tr", { "data-bot": r.bot },

@@ -81,13 +81,14 @@ async function refreshStandings(runId) {
   let st;
   try { st = await getJSON(`/api/runs/${encodeURIComponent(runId)}/standings`); } catch (e) {
     document.getElementById("standings").hidden = true;
-    return;
+    return null;
   }
-  if (runId !== state.selected) return;
+  if (runId !== state.selected) return null;
   // a freeze-out's standings (places, prizes, ROI) have no ratings or cross table
   if (st.pending || st.format === "freezeout" || !st.bots || !st.bots.length) {
     document.getElementById("standings").hidden = true;
-    return;
+    return null;
   }
   renderStandings(runId, st);
+  return st;
 }
