@@ -27,11 +27,10 @@ from pokerarena.engine.actions import (
 from pokerarena.engine.game import Game
 from pokerarena.engine.hand import Hand
 from pokerarena.interop import InteropError
-from pokerarena.interop.stored_hand import hand_steps, split_cards
+from pokerarena.interop.stored_hand import FORCED_KINDS, hand_steps, split_cards
 from pokerarena.rules import VariantError, load_variant
 
 FORMATS = ("phh", "pokerstars", "ohh")
-FORCED_KINDS = ("ante", "blind")
 
 
 class ExportError(InteropError):

@@ -38,7 +38,8 @@ from pokerarena.engine.actions import (
 )
 
 HIDDEN = "??"
-FORCED = ("ante", "blind")
+FORCED_KINDS = ("ante", "blind")
+"""The log's forced bets (antes are dead money; blinds count toward the round's bet)."""
 
 
 def split_cards(text: str | None) -> list[str]:
