@@ -96,3 +96,54 @@ def test_the_pages_show_games_and_the_comparison(browser, runs_served, tmp_path)
     page.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
     assert errors == []
     page.close()
+
+
+
+
+class _Hold:
+    """Holds the page's requests to one route until released (Playwright calls route
+    handlers while the page is waited on, so the waits here are bounded loops)."""
+
+    def __init__(self, page, pattern: str) -> None:
+        self.page, self.held, self.holding = page, [], True
+        page.route(pattern, self._handle)
+
+    def _handle(self, route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def wait(self) -> None:
+        for _ in range(300):
+            if self.held:
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError("the request to hold was never made")
+
+    def release(self) -> None:
+        self.holding = False
+        while self.held:
+            self.held.pop(0).continue_()
+
+
+def test_a_slow_answer_for_the_run_before_does_not_blank_the_next(browser, runs_served):
+    """Choosing another run while the previous run's results are still arriving shows
+    the new run's results: the previous run's late refresh must not mark the new run's
+    final results as already shown. This is the race CI hit once, made certain here:
+    the previous run's standings are held until the new run's first answer is on its
+    way, and that answer is held until the previous refresh has finished."""
+    url, _client, (sim, a, _b), _ = runs_served
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    old = _Hold(page, f"**/api/runs/{sim}/standings")
+    page.goto(f"{url}/#{sim}")
+    old.wait()
+    new = _Hold(page, f"**/api/runs/{a}")
+    page.click(f"tr.run[data-run-id='{a}']")
+    new.wait()
+    old.release()
+    page.wait_for_timeout(500)  # the previous run's refresh ends first
+    new.release()
+    page.wait_for_selector(f"#run-detail[data-results-for='{a}:finished']", timeout=60_000)
+    assert page.eval_on_selector_all("#leaderboard tbody tr", "rs => rs.length") == 2
+    page.close()

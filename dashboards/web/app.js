@@ -1,7 +1,8 @@
 // pokerarena web dashboard: plain JS over the service's REST API (no build step).
 "use strict";
 
-const state = { selected: null, detailTimer: null, lastDetailStatus: null };
+// finalFor: the run whose final results are on the page (a finished run's results never change)
+const state = { selected: null, finalFor: null };
 const TERMINAL = new Set(["finished", "cancelled", "failed", "interrupted"]);
 
 async function getJSON(path) {
@@ -52,7 +53,7 @@ async function refreshRuns() {
 
 function select(runId) {
   state.selected = runId;
-  state.lastDetailStatus = null;
+  state.finalFor = null;
   history.replaceState(null, "", `#${encodeURIComponent(runId)}`);
   for (const tr of document.querySelectorAll("tr.run")) {
     tr.classList.toggle("selected", tr.dataset.runId === runId);
@@ -79,11 +80,12 @@ async function refreshDetail() {
   document.getElementById("run-inflight").textContent = fmt(run.units_in_flight);
   document.getElementById("run-retries").textContent = fmt(run.retries);
   document.getElementById("run-bar").style.width = `${Math.round((run.fraction || 0) * 100)}%`;
-  // Results change while units land; once the run is over they are final.
-  if (state.lastDetailStatus === null || !TERMINAL.has(state.lastDetailStatus)) {
-    await refreshResults(runId, run.status, run.kind);
+  // Results change while units land; once the run is over they are final. The mark is
+  // per run: a slower refresh of the run selected before must not mark this one as shown.
+  if (state.finalFor !== runId) {
+    const shown = await refreshResults(runId, run.status, run.kind);
+    if (shown && TERMINAL.has(run.status) && runId === state.selected) state.finalFor = runId;
   }
-  state.lastDetailStatus = run.status;
 }
 
 async function refreshResults(runId, status, kind) {
@@ -92,8 +94,8 @@ async function refreshResults(runId, status, kind) {
     [lb, ch] = await Promise.all([
       getJSON(`/api/runs/${encodeURIComponent(runId)}/leaderboard`),
       getJSON(`/api/runs/${encodeURIComponent(runId)}/charts`)]);
-  } catch (e) { return; }
-  if (runId !== state.selected) return;
+  } catch (e) { return false; }
+  if (runId !== state.selected) return false;
   const tbody = document.querySelector("#leaderboard tbody");
   tbody.replaceChildren();
   for (const r of lb.leaderboard) {
@@ -119,7 +121,9 @@ async function refreshResults(runId, status, kind) {
   // a game family's run has score sheets; other runs have none to ask for
   if (st && st.family) await refreshSheet(runId);
   else document.getElementById("sheet-section").hidden = true;
+  if (runId !== state.selected) return false;
   document.getElementById("run-detail").dataset.resultsFor = `${runId}:${status}`;
+  return true;
 }
 
 let handsAsked = 0;  // the newest request reads the filters as they are now: it wins
