@@ -6,16 +6,21 @@ import argparse
 import importlib
 import sys
 
+from pokerarena.commands.index import COMMANDS, modules
 from pokerarena.errors import UserError
 
-# Subcommand modules under pokerarena.commands; each has register(subparsers).
-COMMAND_MODULES = ("evaluator", "bench", "equity", "engine", "bots", "runs", "serve",
-                   "tournaments", "studies", "study", "sheets", "exact", "solve", "exploit",
-                   "history")
+
+def command_named(argv: list[str]) -> str | None:
+    """The command an argument list asks for: its first word that is not an option
+    (the top-level parser has no option that takes a value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every registered subcommand."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser for ``argv``: with the one module that registers the command
+    it names (:data:`~pokerarena.commands.index.COMMANDS`), or, when it names none it
+    knows (``--help``, a typo), every command as a stub with its summary, importing no
+    command module. ``build_parser()`` registers every module (the whole CLI)."""
     parser = argparse.ArgumentParser(
         prog="pokerarena",
         description="Poker bots playing each other at scale: the evaluator, the rules "
@@ -23,9 +28,17 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Each command has its own --help. Errors a user can cause exit with status 2.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"pokerarena.commands.{name}")
-        module.register(sub)
+    named = None if argv is None else command_named(argv)
+    if argv is None:
+        wanted = modules()
+    elif named in COMMANDS:
+        wanted = [COMMANDS[named][0]]
+    else:
+        for name, (_module, text) in COMMANDS.items():
+            sub.add_parser(name, help=text, add_help=False)
+        return parser
+    for module in wanted:
+        importlib.import_module(f"pokerarena.commands.{module}").register(sub)
     return parser
 
 
@@ -40,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status: 2 with one line for
     a :class:`UserError` (and its subclasses: spec, variant, engine, card, bot spec,
     ACPC and query errors), a traceback and 1 for anything else."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except UserError as exc:

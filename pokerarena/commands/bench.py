@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from pokerarena.bench.evaluator import bench_evaluator
 from pokerarena.commands import check_bench_counts
+from pokerarena.commands.index import summary
 from pokerarena.errors import UserError
 
 # Modules that add children to the ``bench`` group through register_bench(subparsers).
@@ -36,7 +37,7 @@ def add_benchmark(register_bench: Callable[[argparse._SubParsersAction], None]) 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``bench`` group and its children."""
-    p = subparsers.add_parser("bench", help="benchmarks (print JSON)",
+    p = subparsers.add_parser("bench", help=summary("bench"),
                               description="Benchmarks; each prints one JSON line with --json.")
     sub = p.add_subparsers(dest="benchmark", metavar="BENCHMARK")
     sub.required = True

@@ -10,18 +10,19 @@ import sys
 from typing import Any
 
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bots``, ``match`` and ``acpc``."""
-    p = subparsers.add_parser("bots", help="list the registered bots",
+    p = subparsers.add_parser("bots", help=summary("bots"),
                               description="List the registered bots. Any bot can also be "
                               "named by a Python path package.module:Class[?k=v&...] or an "
                               "http://host:port/path URL (docs/bots.md).")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_bots)
 
-    p = subparsers.add_parser("match", help="bots play a match; prints mbb/hand with 95%% CIs",
+    p = subparsers.add_parser("match", help=summary("match"),
                               description="Bots play a match at one table (same stacks "
                               "each hand, the button moving); prints each bot's result in "
                               "mbb/hand (thousandths of the big blind, or of the small bet "
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_match)
 
-    p = subparsers.add_parser("acpc", help="the ACPC text protocol: dealer and client")
+    p = subparsers.add_parser("acpc", help=summary("acpc"))
     sub = p.add_subparsers(dest="acpc_command", metavar="ACPC_COMMAND")
     sub.required = True
     s = sub.add_parser("serve", help="be an ACPC dealer: external bots connect, one port "

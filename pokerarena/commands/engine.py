@@ -8,11 +8,12 @@ import sys
 from typing import Any
 
 from pokerarena.commands import UserError, check_bench_counts
+from pokerarena.commands.index import summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``replay``, ``variants`` and ``play``."""
-    p = subparsers.add_parser("replay", help="replay a PHH hand history strictly",
+    p = subparsers.add_parser("replay", help=summary("replay"),
                               description="Replay a .phh hand strictly; the last line of "
                               "the output is the finishing stacks as a JSON list. A .phhs "
                               "file (hands as tables [1], [2], ...) replays every hand; "
@@ -24,8 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_replay)
 
     p = subparsers.add_parser(
-        "variants", help="list the shipped variants; check a variant file; print the "
-        "variant file's JSON Schema",
+        "variants", help=summary("variants"),
         description="Without options: list the shipped variants. --check FILE validates "
         "variant files (TOML) as the engine loads them; --schema prints the JSON Schema "
         "of a variant file as written (--schema options: of the game options). The "
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "game options (options)")
     p.set_defaults(func=cmd_variants)
 
-    p = subparsers.add_parser("play", help="bots play a session in-process")
+    p = subparsers.add_parser("play", help=summary("play"))
     p.add_argument("--variant", required=True, help="variant id or path to a variant file")
     p.add_argument("--betting", help="betting system (default: the variant's first)")
     p.add_argument("--option", action="append", default=[], metavar="K=V",

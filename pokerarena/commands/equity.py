@@ -6,6 +6,7 @@ import argparse
 import json
 
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 
 GAME_NAMES = ("holdem", "short_deck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo")
 
@@ -14,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``equity`` subcommand."""
     p = subparsers.add_parser(
         "equity",
-        help="equity of two or more hands (exact enumeration or Monte Carlo)",
+        help=summary("equity"),
         description="Equity of two or more hands over every completion of the board "
         "(exact) or over random completions (Monte Carlo, with standard errors).",
     )

@@ -8,6 +8,7 @@ import time
 
 from pokerarena.cards import DECK_NAMES, CardError, cards_str, deck, parse_cards
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 from pokerarena.evaluator import (
     RANKING_NAMES,
     WILD_NAMES,
@@ -114,7 +115,7 @@ def _hand(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``eval census`` and ``eval hand``."""
-    group = sub.add_parser("eval", help="the hand evaluator: census, single hands")
+    group = sub.add_parser("eval", help=summary("eval"))
     evsub = group.add_subparsers(dest="eval_command", metavar="SUBCOMMAND")
     evsub.required = True
 

@@ -7,13 +7,14 @@ import argparse
 import json
 
 from pokerarena.commands import UserError, game_options
+from pokerarena.commands.index import summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``exact`` subcommand."""
     p = subparsers.add_parser(
         "exact",
-        help="exact values and exploitability of two declared bots (kuhn, leduc)",
+        help=summary("exact"),
         description="Walk every deal and every line of play of a small game (kuhn, leduc) "
         "with two bots that declare their policy: each bot's expected chips per hand "
         "(averaged over both seatings), the best response's value against each, and "

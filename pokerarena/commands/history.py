@@ -13,12 +13,13 @@ import sys
 from pathlib import Path
 
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``export`` and ``import``."""
     p = subparsers.add_parser(
-        "export", help="write a run's hands as PHH, PokerStars text or OHH JSON",
+        "export", help=summary("export"),
         description="Write the stored hands of RUN (or of one unit, or one hand) into DIR: "
         "phh: RUN.phhs (every hand, as `pokerarena replay` reads it); pokerstars: "
         "RUN-<bot>.txt, one file per hero (each bot of the run in turn, or --hero BOT), "
@@ -37,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_export)
 
     p = subparsers.add_parser(
-        "import", help="turn a PokerStars hand history into PHH",
+        "import", help=summary("import"),
         description="Read a PokerStars text hand history (one hand or many) and write PHH "
         "that `pokerarena replay` plays strictly: FILE.phh for one hand, FILE.phhs for "
         "several (or --out). A line that cannot be read is named, exit status 2.")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 
 QUERY_MEMORY_MB = 1024
 """The CLI query's memory cap (the service's query processes have the same default)."""
@@ -43,7 +44,7 @@ def _data_dir(args: argparse.Namespace) -> Path | str:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``run``, ``runs``, ``show``, ``query`` and ``compact``."""
     p = subparsers.add_parser(
-        "run", help="play a run spec on Ray (or in-process) and store it as Parquet",
+        "run", help=summary("run"),
         description="Plan a run spec (TOML or JSON) into work units, play them on Ray "
         "actors and write hands, seats, actions and units as Parquet under DIR/runs/RUN_ID. "
         "Without --address or RAY_ADDRESS a local Ray cluster is started.")
@@ -61,19 +62,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
     p.set_defaults(func=cmd_run)
 
-    p = subparsers.add_parser("runs", help="list runs with status, counts and times")
+    p = subparsers.add_parser("runs", help=summary("runs"))
     _add_data(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_runs)
 
-    p = subparsers.add_parser("show", help="summarise one run: state, leaderboard, units")
+    p = subparsers.add_parser("show", help=summary("show"))
     p.add_argument("run_id", metavar="RUN_ID")
     _add_data(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_show)
 
     p = subparsers.add_parser(
-        "query", help="SQL over the runs' tables (DuckDB)",
+        "query", help=summary("query"),
         description="Run SQL in DuckDB over the views hands, seats, actions, units, "
         "leaderboard and the table runs (see docs/schema.md). The query runs in a "
         "process of its own whose memory is capped (--memory-mb).")
@@ -88,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_query)
 
     p = subparsers.add_parser(
-        "compact", help="compact a run's unit parts into a few large files per table",
+        "compact", help=summary("compact"),
         description="Rewrite the parts of every unit no compaction covers yet into a new "
         "generation of large Parquet files per table (sorted by unit and hand), commit it, "
         "then retire the parts; a compaction that died is finished or undone first. A "

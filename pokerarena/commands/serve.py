@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``serve``."""
     p = subparsers.add_parser(
-        "serve", help="run the HTTP service: REST API, /metrics, web dashboard",
+        "serve", help=summary("serve"),
         description="Serve the REST API under /api (OpenAPI at /docs), Prometheus metrics "
         "at /metrics and the web dashboard at /. Runs are played on Ray: a local cluster "
         "is started unless --address or RAY_ADDRESS names one. Mutating endpoints need "

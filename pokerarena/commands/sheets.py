@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 
+from pokerarena.commands.index import summary
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``sheet`` to the CLI."""
     p = sub.add_parser(
-        "sheet", help="a game family's score sheet of one game of a run (painted poker)",
+        "sheet", help=summary("sheet"),
         description="Reads the family's record table (painted_deals) through DuckDB and "
         "prints one game as the document's table: a row per deal, each seat's bid/tricks "
         "and points, the totals last. Default: the run's first game.")

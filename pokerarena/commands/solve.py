@@ -14,14 +14,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from pokerarena.commands import UserError, game_options
+from pokerarena.commands.index import summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``solve`` subcommand."""
     p = subparsers.add_parser(
         "solve",
-        help="solve a small game (kuhn, leduc) by CFR+ or MCCFR, or heads-up limit "
-        "hold'em by MCCFR over card buckets, into a strategy file",
+        help=summary("solve"),
         description="Run CFR+ (or external-sampling MCCFR) over the exact tree of a "
         "two-player game small enough to walk, measure the average strategy's exact "
         "exploitability at a few checkpoints, and write it as a strategy file that the "

@@ -9,13 +9,14 @@ import json
 from typing import Any
 
 from pokerarena.commands import game_options
+from pokerarena.commands.index import summary
 from pokerarena.studies.census import CensusTable, rule_census
 
 
 def register(sub: Any) -> None:
     """Add ``census``."""
     p = sub.add_parser(
-        "census", help="exact hand-category frequencies of a variant and its paradoxes",
+        "census", help=summary("census"),
         description="Counts every hand a player of VARIANT can hold at the showdown (deck, "
         "wild cards and how the cards combine as the variant and its options say), "
         "exactly where feasible and otherwise from a seeded sample with 95%% intervals, "

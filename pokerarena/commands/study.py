@@ -8,12 +8,13 @@ import argparse
 import sys
 
 from pokerarena.commands import UserError
+from pokerarena.commands.index import summary
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``study`` and ``report``."""
     p = sub.add_parser(
-        "study", help="play a study spec (rule variants x bot mixes on the same deals)",
+        "study", help=summary("study"),
         description="Plays a run spec of kind = \"study\" like `pokerarena run` (Ray, or "
         "in-process with --local), with a progress bar, and prints the run's id on the "
         "last line; `pokerarena report RUN_ID` then writes its report. See "
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_study)
 
     p = sub.add_parser(
-        "report", help="write a study run's report (HTML with plots, and Parquet tables)",
+        "report", help=summary("report"),
         description="Reads a study run's rows with DuckDB and writes DIR/report.html (one "
         "self-contained file: plots embedded, nothing fetched) and the report's tables as "
         "Parquet beside it (cells, metrics, comparisons, pot_quantiles, skill).")

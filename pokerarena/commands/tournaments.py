@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from pokerarena.commands import game_options
+from pokerarena.commands.index import summary
 from pokerarena.tournaments.sequential import (
     ESTIMATORS,
     PairBatch,
@@ -29,7 +30,7 @@ def register(sub: Any) -> None:
     """Add ``sprt`` and ``leaderboard`` to the CLI."""
     register_leaderboard(sub)
     p = sub.add_parser(
-        "sprt", help="sequential test of NEW against OLD, stopping as soon as it decides",
+        "sprt", help=summary("sprt"),
         description="Plays duplicate pairs (each deal twice, seats swapped) of NEW against "
         "OLD and runs a generalized SPRT on the pair results: H0 = NEW wins H0 mbb/hand, "
         "H1 = NEW wins H1 mbb/hand. Stops when it accepts one, or at --max-hands.")
@@ -148,8 +149,7 @@ def _on_ray(todo: list[PairBatch], address: str | None, workers: int | None) -> 
 def register_leaderboard(sub: Any) -> None:
     """Add ``leaderboard`` to the CLI."""
     p = sub.add_parser(
-        "leaderboard", help="a run's standings: mbb/hand with intervals, cross table, "
-        "rankings and ratings",
+        "leaderboard", help=summary("leaderboard"),
         description="Reads the run's Parquet through DuckDB. Blocks are deals (all the "
         "seatings of a duplicate deal together); intervals are bootstrapped over blocks "
         "when their sizes differ. Rankings: total bankroll and instant run-off; ratings: "
