@@ -28,6 +28,25 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["POKERARENA_CACHE"] = _SESSION_CACHE[0]
 
 
+# Markers set from what a test uses, so that none is forgotten: ``pytest -m "not slow"``
+# is a developer's quick loop, ``make test`` still runs everything.
+MARKER_FIXTURES = {"ray": "ray_cluster", "browser": "browser", "cli": "pokerarena_cli"}
+SLOW_MARKERS = ("ray", "browser")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``ray``, ``browser`` and ``cli`` on the tests that use those fixtures (directly
+    or through another fixture); ``slow`` on the ray and browser tests too, beside the
+    tests marked slow by hand."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for marker, fixture in MARKER_FIXTURES.items():
+            if fixture in used:
+                item.add_marker(marker)
+        if any(item.get_closest_marker(m) for m in SLOW_MARKERS):
+            item.add_marker("slow")
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove the session's cache directory."""
     while _SESSION_CACHE:
