@@ -198,7 +198,13 @@ def test_ohh_validates_and_adds_up(stored):
     and the structural rules hold: actions numbered 1, 2, ...; each pot won in full
     (its amount less its rake); the pots are the chips put in, less the uncalled bet
     returned, plus a pot carried in and less one carried out; every player's stack
-    follows from its contributions and wins."""
+    follows from its contributions and wins.
+
+    The amounts follow the specification's reading (hh-specs.handhistory.org, action
+    object): "For a "Raise" the "amount" ... should be the amount the player put into
+    the pot for this action. For example, if a player bet $2 and was raised then
+    re-raised to a total of $20 the amount for the raise should be 18.00". Summing
+    raise-to totals instead would break the pot and stack sums below."""
     schema = json.loads(SCHEMA.read_text())
     validator = jsonschema.Draft202012Validator(schema)
     for st in stored["nl"][:60] + stored["mixed"]:
