@@ -21,13 +21,9 @@ from pokerarena.platform.executors import LocalExecutor, RayExecutor
 from pokerarena.platform.planner import plan
 from pokerarena.platform.query import query
 from pokerarena.platform.spec import parse_spec
-from pokerarena.platform.stages import (
-    Schedule,
-    load_summary,
-    swiss_pairs,
-    swiss_standings,
-)
+from pokerarena.platform.stages import Schedule, load_summary
 from pokerarena.platform.storage import RunStore, part_path
+from pokerarena.tournaments.swiss import swiss_pairs, swiss_standings
 
 SPEC = {"kind": "tournament", "format": "swiss", "rounds": 3, "name": "swiss", "seed": 11,
         "bots": ["random", "call", "tag", "rock", "lag"], "seats": 2, "hands": 20,
