@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pokerarena.errors import UserError
+from pokerarena.workers.unit import NO_BETTING
 
 KINDS = ("match", "tournament", "simulation", "study")
 FORMATS = ("round_robin", "gauntlet", "swiss", "ring", "freezeout")
@@ -337,10 +338,6 @@ class RunSpec(_Strict):
     def digest(self) -> str:
         """Short hash of :meth:`canonical`, to check a resume uses the same spec."""
         return hashlib.sha256(self.canonical().encode()).hexdigest()[:16]
-
-
-NO_BETTING = "none"
-"""The ``betting`` of a game family's game (``hands.betting``): families do not bet."""
 
 
 def _family_ids() -> tuple[str, ...]:

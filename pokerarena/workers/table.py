@@ -20,8 +20,6 @@ from pokerarena.workers.records import GameCache, play_unit, units_row
 from pokerarena.workers.rows import PLACES, unit_tables
 from pokerarena.workers.unit import Unit
 
-NO_BETTING = "none"  # a game family's ``betting`` (platform.spec.NO_BETTING)
-
 
 def worker_name() -> str:
     """``host:pid`` of this process."""
@@ -60,7 +58,7 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     t0 = time.perf_counter()
     if unit.freezeout is not None:
         played = play_freezeout_unit(unit, cache, observer)
-    elif unit.betting == NO_BETTING:  # a game family's unit (painted poker, ...)
+    elif unit.family:
         played = play_family_unit(unit, observer)
     else:
         played = play_unit(unit, cache, observer)

@@ -31,6 +31,11 @@ class UnitLimits:
         return cls(**{k: v for k, v in (d or {}).items() if k in names})
 
 
+NO_BETTING = "none"
+"""The ``betting`` of a game family's game (``hands.betting``, a unit's ``betting``):
+families do not bet. The one place this value is written."""
+
+
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One work unit: ``hands`` hands of one game by one lineup, from its own seed
@@ -71,6 +76,11 @@ class Unit:
     freezeout: dict[str, Any] | None = None
     record: Literal["full", "hands"] = "full"
     aivat: bool = False
+
+    @property
+    def family(self) -> bool:
+        """Whether this is a game family's unit (painted poker, durak, ...), not poker."""
+        return self.betting == NO_BETTING
 
     def deal_seed(self) -> int | None:
         """The seed of the unit's deals when they are shared across lineups, else None."""
