@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import fields
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -53,17 +55,32 @@ def enabled() -> bool:
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
+# Every field of Unit, classified as the engine's Program is in
+# engine/fastholdem/params.py: read by the fast table, bookkeeping that does not change
+# play, or a feature it plays only switched off (the reference table plays the rest).
+UNIT_READ = frozenset({"variant", "betting", "options", "bots", "hands", "first_hand",
+                       "seed", "spawn_key", "deal_key", "stack", "record", "limits"})
+UNIT_BOOKKEEPING = frozenset({"unit_id", "index", "match", "shard", "run_id", "session"})
+UNIT_OFF_ONLY = {"duplicate": "duplicate deals", "carry_stacks": "carried stacks",
+                 "baseline": "a baseline bot", "freezeout": "a freeze-out",
+                 "aivat": "AIVAT (its policies are read on the reference table)"}
+
+
+@cache
+def unit_unclassified() -> tuple[str, ...]:
+    """The fields of Unit in none of the sets above (none, while the scope is kept)."""
+    known = UNIT_READ | UNIT_BOOKKEEPING | set(UNIT_OFF_ONLY)
+    return tuple(f.name for f in fields(Unit) if f.name not in known)
+
+
 def unsupported(unit: Unit, game: Game, entrants: list[Any]) -> str | None:
     """Why the fast table cannot play ``unit`` exactly as the reference does (None: it
-    can)."""
-    if unit.duplicate:
-        return "duplicate deals"
-    if unit.carry_stacks:
-        return "carried stacks"
-    if unit.baseline:
-        return "a baseline bot"
-    if unit.aivat:
-        return "AIVAT (its policies are read on the reference table)"
+    can). A unit field nobody classified sends every unit to the reference table."""
+    if unit_unclassified():
+        return f"unit fields the fast table does not know: {', '.join(unit_unclassified())}"
+    for name, what in UNIT_OFF_ONLY.items():
+        if getattr(unit, name):
+            return what
     if unit.record not in ("full", "hands"):
         return f"record level {unit.record!r}"
     lim = unit.limits

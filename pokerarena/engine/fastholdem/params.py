@@ -11,6 +11,7 @@ never touches a Python object. A game the kernel cannot play exactly gets a reas
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -80,20 +81,67 @@ def _structure(prog: Any) -> str | None:
     return None
 
 
+# Every field of Program, classified: the kernel's scope is an allow-list. A field in
+# none of these sets (a new engine option) makes every game unsupported until it is
+# classified here, so the kernel never plays a rule it does not know by default
+# (tests/test_fasttable_scope.py checks that every field is in exactly one set).
+READ = frozenset({
+    # copied into P by params() or checked by unsupported() / _structure / _table_rules
+    "variant", "family", "system_name", "steps", "small_bet", "big_bet", "open_min",
+    "live_ante", "max_raises", "heads_up_max_raises", "max_raises_per_player",
+    "plain_raises", "cumulative_reopen", "half_bet_reopens", "free_fold",
+    "void_if_all_check", "odd_chip", "ante_trimming", "deck_list", "showdown"})
+DERIVED = frozenset({
+    # follow from READ fields: the game's identity, the system's own constants, the
+    # forced bets (read through game.forced_by_position), the deck and the showdown
+    "options", "system", "key", "sys", "fast_raises", "min_bet", "max_bet", "ante",
+    "bring_in", "blinds", "ante_by", "amounts", "bring_in_rule", "deck_cards", "scorer"})
+PLAIN_ONLY = {
+    # the kernel plays only plain hold'em's value of these (that of the same system)
+    "house": "house irregularities", "manual_deal": "manual dealing",
+    "manual_show": "manual showdown", "phh_compat": "PHH compatibility",
+    "rake_percent": "rake", "kitty_unit": "kitty", "bonus": "bonus hands",
+    "jackpot": "jackpot", "freeze_multiple": "freeze", "openers": "openers",
+    "reset_each_round": "bet limits that carry across rounds",
+    "variable": "variable limits", "round_multipliers": "bet multipliers by round",
+    "reshuffles_discards": "reshuffled discards", "dead_bottom_card": "a dead bottom card",
+    "discards_face_up": "discards face up", "hides_choices": "hidden choices"}
+RIDERS = {
+    # matter only when their PLAIN_ONLY field is off plain, which is then refused
+    "rake_cap": "rake_percent", "rake_showdown_only": "rake_percent",
+    "bonus_multiplier": "bonus"}
+
+
+@cache
+def unclassified() -> tuple[str, ...]:
+    """The fields of Program in none of the sets above (none, while the scope is kept)."""
+    from dataclasses import fields
+
+    from pokerarena.engine.program import Program
+
+    known = READ | DERIVED | set(PLAIN_ONLY) | set(RIDERS)
+    return tuple(f.name for f in fields(Program) if f.name not in known)
+
+
+@cache
+def _plain(system_name: str) -> Any:
+    """Plain hold'em's program under ``system_name`` (its default options)."""
+    from pokerarena.engine import Game
+
+    return Game("holdem", {"betting": system_name}).program
+
+
 def _table_rules(prog: Any) -> str | None:
-    """None when no table rule the kernel lacks is on; else its name."""
-    checks = (
-        (prog.house, "house irregularities"), (prog.manual_deal, "manual dealing"),
-        (prog.manual_show, "manual showdown"), (prog.odd_chip == "fractional",
-                                                "fractional odd chips"),
-        (prog.phh_compat, "PHH compatibility"), (bool(prog.rake_percent), "rake"),
-        (bool(prog.kitty_unit), "kitty"), (prog.bonus != "none", "bonus hands"),
-        (prog.jackpot, "jackpot"), (bool(prog.freeze_multiple), "freeze"),
-        (prog.openers != "any", f"openers {prog.openers}"),
-    )
-    for on, name in checks:
-        if on:
-            return name
+    """None when every table rule is one the kernel plays; else its name."""
+    unknown = unclassified()
+    if unknown:
+        return f"engine options the fast table does not know: {', '.join(unknown)}"
+    if prog.odd_chip == "fractional":
+        return "fractional odd chips"
+    plain = _plain(prog.system_name)
+    for name, what in PLAIN_ONLY.items():
+        if getattr(prog, name) != getattr(plain, name):
+            return what
     sd = prog.showdown
     if (sd.high != "high" or sd.low is not None or sd.wild != "none" or sd.four_flush
             or sd.blaze or sd.combine != "any" or sd.trips_beat_straight):
