@@ -24,7 +24,8 @@ from pokerarena.errors import UserError
 BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
                                   "pokerarena.commands.bots", "pokerarena.commands.tournaments",
                                   "pokerarena.bench.aivat_bench", "pokerarena.bench.solve_bench",
-                                  "pokerarena.bench.lbr_bench", "pokerarena.bench.storage_bench")
+                                  "pokerarena.bench.lbr_bench", "pokerarena.bench.storage_bench",
+                                  "pokerarena.bench.dashboard_bench")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 

@@ -502,4 +502,14 @@ def compact_after_run(store: RunStore) -> dict[str, Any] | None:
     kind = store.spec_doc()["spec"].get("kind")
     out["standings"] = kind in ("match", "tournament") and \
         remember_standings(store.data_location, store.run_id)
+    from pokerarena.platform.page_summaries import write_all
+
+    # the dashboard's answers (leaderboard, charts, games, the hands finder's first
+    # pages), so that no page of a run this big reads every hand (issue 31)
+    began = time.time()
+    try:
+        out["summaries"] = write_all(store.data_location, store.run_id)
+    except Exception as exc:  # noqa: BLE001 - the pages compute them on first request
+        out["summaries"] = f"{type(exc).__name__}: {exc}"
+    out["summaries_s"] = round(time.time() - began, 2)
     return out

@@ -166,6 +166,35 @@ def _steps(hand_row: dict[str, Any], seats: list[dict[str, Any]],
     return hand_steps(hand_row, seats, actions, seat=seat, variant=variant)
 
 
+def hands_sql(order: str, bot: str | None, variant: str | None, showdown: bool | None,
+              street: int | None, limit: int, offset: int) -> str:
+    """The hands finder's statement (one row per hand and seat, in ``order``, ties
+    broken by match, hand and seat: a total order, so a page is a slice of a longer
+    one). Values reach it validated: names as escaped literals, numbers as integers."""
+    conds = ["TRUE"]
+    if bot is not None:
+        conds.append(f"s.bot = {sql_str(bot)}")
+    if variant is not None:
+        conds.append(f"h.variant = {sql_str(variant)}")
+    if showdown is not None:
+        conds.append("h.showdown" if showdown else "NOT h.showdown")
+    if street is not None:
+        conds.append("EXISTS (SELECT 1 FROM actions a WHERE a.run_id = h.run_id AND "
+                     "a.match = h.match AND a.hand = h.hand AND a.seat >= 0 AND "
+                     f"a.street >= {int(street)})")
+    if order == "aivat":
+        conds.append("s.aivat_net IS NOT NULL")
+    if order == "pot" and bot is None:
+        conds.append("s.pot_won = (SELECT max(x.pot_won) FROM seats x WHERE "
+                     "x.run_id = s.run_id AND x.match = s.match AND x.hand = s.hand)")
+    return (f"SELECT h.unit, h.match, h.hand, h.variant, h.betting, h.pot, h.bb, "
+            f"h.showdown, s.seat, s.bot, s.net, s.equity_net, s.pot_won "
+            f"FROM hands h JOIN seats s USING (run_id, match, hand) "
+            f"WHERE {' AND '.join(conds)} "
+            f"ORDER BY {ORDERS[order]}, h.match, h.hand, s.seat "
+            f"LIMIT {int(limit)} OFFSET {int(offset)}")
+
+
 @router.get("/api/runs/{run_id}/hands")
 async def find_hands(
         run_id: RunId, ctx: Context,
@@ -183,35 +212,30 @@ async def find_hands(
     """Hands worth a look, one row per hand and seat (``bot``'s seat, or every seat for
     ``loss``/``win``/``luck``/``aivat``, the pot's winner first for ``pot``), each with
     the link to the viewer. Filters: bot, variant, showdown reached, street reached."""
-    await _store(ctx, run_id)
-    conds = ["TRUE"]
-    if bot is not None:
-        conds.append(f"s.bot = {sql_str(bot)}")
-    if variant is not None:
-        conds.append(f"h.variant = {sql_str(variant)}")
-    if showdown is not None:
-        conds.append("h.showdown" if showdown else "NOT h.showdown")
-    if street is not None:
-        conds.append("EXISTS (SELECT 1 FROM actions a WHERE a.run_id = h.run_id AND "
-                     "a.match = h.match AND a.hand = h.hand AND a.seat >= 0 AND "
-                     f"a.street >= {int(street)})")
+    store = await _store(ctx, run_id)
     if order == "aivat":
         described = await ctx.pooled({"c": "SELECT column_name FROM (DESCRIBE seats)"},
                                      run_id)
         if "aivat_net" not in {r["column_name"] for r in records(described["c"])}:
             raise ApiError(400, f"run {run_id!r} has no AIVAT column (spec aivat = true)")
-        conds.append("s.aivat_net IS NOT NULL")
-    if order == "pot" and bot is None:
-        conds.append("s.pot_won = (SELECT max(x.pot_won) FROM seats x WHERE "
-                     "x.run_id = s.run_id AND x.match = s.match AND x.hand = s.hand)")
-    sql = (f"SELECT h.unit, h.match, h.hand, h.variant, h.betting, h.pot, h.bb, "
-           f"h.showdown, s.seat, s.bot, s.net, s.equity_net, s.pot_won "
-           f"FROM hands h JOIN seats s USING (run_id, match, hand) "
-           f"WHERE {' AND '.join(conds)} "
-           f"ORDER BY {ORDERS[order]}, h.match, h.hand, s.seat "
-           f"LIMIT {int(limit)} OFFSET {int(offset)}")
-    out = await ctx.pooled({"hands": sql}, run_id)
-    rows = records(out["hands"])
+    from pokerarena.platform import page_summaries as ps
+
+    key = None
+    if variant is None and street is None and offset + limit <= ps.HANDS_KEPT:
+        key = await run_in_threadpool(ps.rows_key, store)  # None: summaries off
+    if key is not None:
+        # the first pages of an order: its top rows, kept beside the run (issue 31)
+        name = ps.hands_name(order, bot, showdown)
+        kept = ps.read(store, name, key)
+        if kept is None:
+            sql = hands_sql(order, bot, None, showdown, None, ps.HANDS_KEPT, 0)
+            kept = {"hands": records((await ctx.pooled({"hands": sql}, run_id))["hands"])}
+            if bot is None or kept["hands"]:  # a bot of the run: a bounded set of files
+                await run_in_threadpool(ps.write, store, name, key, kept)
+        rows = kept["hands"][offset:offset + limit]
+    else:
+        sql = hands_sql(order, bot, variant, showdown, street, limit, offset)
+        rows = records((await ctx.pooled({"hands": sql}, run_id))["hands"])
     seen: set[tuple[int, int]] = set()
     hands = []
     for r in rows:

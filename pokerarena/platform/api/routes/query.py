@@ -3,6 +3,7 @@ in the query pool (a process per query with its own memory limit; 429 when full)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from typing import Annotated, Any
@@ -58,11 +59,24 @@ class QueryRequest(BaseModel):
     run_id: str | None = Field(None, pattern=RUN_ID, description="only this run's rows")
 
 
-async def _run_records(ctx: ApiContext, run_id: str, statements: dict[str, str]
-                       ) -> dict[str, Any]:
-    ctx.store(run_id)
-    out = await ctx.pooled(statements, run_id)
-    return {"run_id": run_id, **{name: records(r) for name, r in out.items()}}
+async def _run_records(ctx: ApiContext, run_id: str, statements: dict[str, str],
+                       summary: str | None = None) -> dict[str, Any]:
+    """The statements' rows; with ``summary``, read from the run's page summary of that
+    name when it is of the rows now, else computed in the pool and kept there
+    (:mod:`pokerarena.platform.page_summaries`)."""
+    from fastapi.concurrency import run_in_threadpool
+
+    from pokerarena.platform import page_summaries as ps
+
+    store = ctx.store(run_id)
+    key = await run_in_threadpool(ps.rows_key, store) if summary else None
+    kept = ps.read(store, summary, key) if summary else None
+    if kept is None:
+        out = await ctx.pooled(statements, run_id)
+        kept = {name: records(r) for name, r in out.items()}
+        if summary:
+            await run_in_threadpool(ps.write, store, summary, key, kept)
+    return {"run_id": run_id, **kept}
 
 
 @router.get("/api/runs/{run_id}/leaderboard")
@@ -74,7 +88,7 @@ async def leaderboard(run_id: RunId, ctx: Context) -> dict[str, Any]:
     the units left out because a part of theirs is damaged. Runs in the query pool
     (429 when it is full)."""
     out = await _run_records(ctx, run_id, {"leaderboard": leaderboard_sql(),
-                                           "cross_table": CROSS_TABLE_SQL})
+                                           "cross_table": CROSS_TABLE_SQL}, "leaderboard")
     # The units whose parts fail the footer check are left out of the views: say so.
     store = ctx.store(run_id)
     out["unreadable_units"] = [{"unit": unit, "tables": tables} for unit, tables
@@ -111,6 +125,11 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
     stored = await run_in_threadpool(stored_standings, store)
     if stored is not None:  # a finished run's, as it stored them: no hand read again
         return stored
+    from pokerarena.platform import page_summaries as ps
+
+    # an ended run whose standings were not stored at its end (too few units to compact):
+    # kept on this first request, keyed by the rows read (issue 31)
+    key = await run_in_threadpool(ps.rows_key, store) if not store.is_driven() else None
     described = await ctx.pooled({"cols": "SELECT column_name FROM (DESCRIBE seats)"}, run_id)
     columns = {row["column_name"] for row in records(described["cols"])}
     queries = {"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
@@ -135,6 +154,11 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
             from_rows, run_id, blocks, records(out["profiles"]), reduction, estimators)
     except NoStandings:
         return {"run_id": run_id, "pending": True}  # no finished hands yet
+    if key is not None and not store.is_driven():
+        from pokerarena.platform.standings import store_standings
+
+        with contextlib.suppress(OSError):
+            await run_in_threadpool(store_standings, store, result, key)
     return result
 
 
@@ -162,7 +186,7 @@ async def games(run_id: RunId, ctx: Context) -> dict[str, Any]:
     figures, side by side. Runs in the query pool."""
     from pokerarena.platform.games_view import GAMES_SQL, games_from_rows
 
-    out = await _run_records(ctx, run_id, {"games": _one_line(GAMES_SQL)})
+    out = await _run_records(ctx, run_id, {"games": _one_line(GAMES_SQL)}, "games")
     return {"run_id": run_id, "games": games_from_rows(out["games"])}
 
 
@@ -188,7 +212,7 @@ async def charts(run_id: RunId, ctx: Context) -> dict[str, Any]:
     """Win rate by position (0 = first after the button) and hand categories at
     showdown. Runs in the query pool (429 when it is full)."""
     return await _run_records(ctx, run_id, {"positions": POSITIONS_SQL,
-                                            "categories": CATEGORIES_SQL})
+                                            "categories": CATEGORIES_SQL}, "charts")
 
 
 @router.post("/api/query", response_class=Response,

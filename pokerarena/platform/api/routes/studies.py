@@ -45,12 +45,22 @@ async def study(run_id: RunId, ctx: Context) -> dict[str, Any]:
     409 for a run that is not a study or has no finished hands."""
     from fastapi.concurrency import run_in_threadpool
 
+    from pokerarena.platform import page_summaries as ps
     from pokerarena.platform.study_report import NotAStudy, study_results
     from pokerarena.studies.report import study_page
 
     ctx.manager_call(lambda: ctx.manager.get(run_id))  # 404 for an unknown run
+    store = ctx.store(run_id)
+    # an ended study's answer is kept beside it, keyed by its rows (issue 31)
+    key = await run_in_threadpool(ps.rows_key, store) if not store.is_driven() else None
+    kept = await run_in_threadpool(ps.read, store, "study", key)
+    if isinstance(kept, dict):
+        return kept
     try:
         results = await run_in_threadpool(study_results, ctx.data_dir, run_id, exact=False)
     except NotAStudy as exc:
         raise ApiError(409, str(exc)) from None
-    return study_page(results)
+    out: dict[str, Any] = study_page(results)
+    if key is not None and not store.is_driven():
+        await run_in_threadpool(ps.write, store, "study", key, out)
+    return out
