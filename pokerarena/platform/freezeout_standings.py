@@ -20,21 +20,16 @@ stack) and whether each tournament's prizes sum to its prize pool.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pokerarena.errors import UserError
+from pokerarena.platform.sql import one_line
 from pokerarena.platform.storage import RunStore
 from pokerarena.tournaments.estimates import Estimate, block_rate
 
-
-def _one_line(sql: str) -> str:
-    return re.sub(r"\s+", " ", sql).strip()
-
-
-ENTRIES_SQL = _one_line("""
+ENTRIES_SQL = one_line("""
 SELECT match, bot, count(*) AS entries, sum(place) AS places,
        sum(CASE WHEN prize > 0 THEN 1 ELSE 0 END) AS itm, sum(prize) AS prize,
        sum(coalesce(icm, prize)) AS icm_ev, bool_and(finished) AS finished,
@@ -45,7 +40,7 @@ FROM places GROUP BY match, bot ORDER BY match, bot
 """)
 """Per tournament and bot: its entries and their places, prizes and ICM chip-EV."""
 
-CHIPS_SQL = _one_line("""
+CHIPS_SQL = one_line("""
 WITH r AS (
     SELECT h.match, h.deal AS round, sum(h.carry_in) AS carry, any_value(h.stack) AS stack,
            sum(h.players) AS seated

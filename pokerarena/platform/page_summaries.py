@@ -118,19 +118,19 @@ def _records(con: Any, sql: str) -> list[dict[str, Any]]:
 
 def statements(columns: set[str]) -> dict[str, dict[str, str]]:
     """Per summary, the statements the route runs (their names are the route's)."""
-    from pokerarena.platform.api.routes.hands import ORDERS, hands_sql
-    from pokerarena.platform.api.routes.query import (
+    from pokerarena.platform.games_view import GAMES_SQL
+    from pokerarena.platform.hands_finder import ORDERS, hands_sql
+    from pokerarena.platform.query import (
         CATEGORIES_SQL,
         CROSS_TABLE_SQL,
         POSITIONS_SQL,
-        _one_line,
+        leaderboard_sql,
     )
-    from pokerarena.platform.games_view import GAMES_SQL
-    from pokerarena.platform.query import leaderboard_sql
+    from pokerarena.platform.sql import one_line
 
     out = {"leaderboard": {"leaderboard": leaderboard_sql(), "cross_table": CROSS_TABLE_SQL},
            "charts": {"positions": POSITIONS_SQL, "categories": CATEGORIES_SQL},
-           "games": {"games": _one_line(GAMES_SQL)}}
+           "games": {"games": one_line(GAMES_SQL)}}
     for order in ORDERS:
         if order == "aivat" and "aivat_net" not in columns:
             continue

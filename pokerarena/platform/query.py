@@ -41,7 +41,7 @@ import pyarrow as pa
 
 from pokerarena.errors import UserError
 from pokerarena.platform.compacted import COMPACTED_DIR
-from pokerarena.platform.sql import sql_str
+from pokerarena.platform.sql import one_line, sql_str
 from pokerarena.platform.storage import (
     TABLES,
     RunStore,
@@ -246,6 +246,35 @@ PAIRWISE_MBB = """round(1000.0 * avg(CASE WHEN h.players = 2 THEN a.net
 ``a`` won, at tables of three or more half the difference of the two results (the
 pairwise part; ``a``'s own result would repeat in every column). The standings' cross
 table (``tournaments.standings``) computes the same from blocks, with intervals."""
+
+
+# The dashboard's results: a cross table cell per pair of bots, win rate by position,
+# showdowns by hand category (the routes and the page summaries run these).
+CROSS_TABLE_SQL = one_line("""
+SELECT a.bot AS bot, b.bot AS opponent, count(*) AS hands,
+       """ + PAIRWISE_MBB + """ AS mbb_per_hand
+FROM seats a
+JOIN seats b ON a.run_id = b.run_id AND a.match = b.match AND a.hand = b.hand
+     AND a.seat <> b.seat
+JOIN hands h ON h.run_id = a.run_id AND h.match = a.match AND h.hand = a.hand
+WHERE a.bot <> b.bot
+GROUP BY 1, 2 ORDER BY 1, 2
+""")
+
+POSITIONS_SQL = one_line("""
+SELECT s.position, count(*) AS hands,
+       round(avg(CASE WHEN s.net > 0 THEN 1.0 ELSE 0.0 END), 4) AS win_rate,
+       round(1000.0 * avg(s.net / h.bb), 1) AS mbb_per_hand
+FROM seats s JOIN hands h USING (run_id, match, hand)
+GROUP BY 1 ORDER BY 1
+""")
+
+CATEGORIES_SQL = one_line("""
+SELECT coalesce(high_category, low_category, 'unranked') AS category, count(*) AS hands,
+       round(avg(CASE WHEN pot_won > 0 THEN 1.0 ELSE 0.0 END), 4) AS won_rate
+FROM seats WHERE showdown
+GROUP BY 1 ORDER BY hands DESC, category
+""")
 
 
 def leaderboard_sql(run_id: str | None = None) -> str:

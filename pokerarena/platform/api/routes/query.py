@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -14,42 +13,17 @@ from pydantic import BaseModel, Field
 
 from pokerarena.platform.api.context import RUN_ID, ApiContext, Context, RunId
 from pokerarena.platform.freezeout_standings import is_freezeout
-from pokerarena.platform.query import PAIRWISE_MBB, leaderboard_sql
+from pokerarena.platform.query import (
+    CATEGORIES_SQL,
+    CROSS_TABLE_SQL,
+    POSITIONS_SQL,
+    leaderboard_sql,
+)
 from pokerarena.platform.query_pool import records
+from pokerarena.platform.sql import one_line
 
 router = APIRouter(tags=["results"])
 RunIdQuery = Annotated[str, Query(pattern=RUN_ID, description="a run id")]
-
-
-def _one_line(sql: str) -> str:
-    return re.sub(r"\s+", " ", sql).strip()
-
-
-CROSS_TABLE_SQL = _one_line("""
-SELECT a.bot AS bot, b.bot AS opponent, count(*) AS hands,
-       """ + PAIRWISE_MBB + """ AS mbb_per_hand
-FROM seats a
-JOIN seats b ON a.run_id = b.run_id AND a.match = b.match AND a.hand = b.hand
-     AND a.seat <> b.seat
-JOIN hands h ON h.run_id = a.run_id AND h.match = a.match AND h.hand = a.hand
-WHERE a.bot <> b.bot
-GROUP BY 1, 2 ORDER BY 1, 2
-""")
-
-POSITIONS_SQL = _one_line("""
-SELECT s.position, count(*) AS hands,
-       round(avg(CASE WHEN s.net > 0 THEN 1.0 ELSE 0.0 END), 4) AS win_rate,
-       round(1000.0 * avg(s.net / h.bb), 1) AS mbb_per_hand
-FROM seats s JOIN hands h USING (run_id, match, hand)
-GROUP BY 1 ORDER BY 1
-""")
-
-CATEGORIES_SQL = _one_line("""
-SELECT coalesce(high_category, low_category, 'unranked') AS category, count(*) AS hands,
-       round(avg(CASE WHEN pot_won > 0 THEN 1.0 ELSE 0.0 END), 4) AS won_rate
-FROM seats WHERE showdown
-GROUP BY 1 ORDER BY hands DESC, category
-""")
 
 
 class QueryRequest(BaseModel):
@@ -132,11 +106,11 @@ async def standings(run_id: RunId, ctx: Context) -> dict[str, Any]:
     key = await run_in_threadpool(ps.rows_key, store) if not store.is_driven() else None
     described = await ctx.pooled({"cols": "SELECT column_name FROM (DESCRIBE seats)"}, run_id)
     columns = {row["column_name"] for row in records(described["cols"])}
-    queries = {"blocks": _one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
-               "reduction": _one_line(reduction_sql(columns))}
+    queries = {"blocks": one_line(BLOCKS_SQL), "profiles": PROFILES_SQL,
+               "reduction": one_line(reduction_sql(columns))}
     est_sql = estimators_sql(columns)
     if est_sql is not None:  # a run with aivat_net: the estimators beside each other
-        queries["estimators"] = _one_line(est_sql)
+        queries["estimators"] = one_line(est_sql)
     out = await ctx.pooled(queries, run_id)
     if any(out[k]["truncated"] is not None for k in ("blocks", "estimators") if k in out):
         raise ApiError(413, "the run has too many deals for one answer; "
@@ -186,7 +160,7 @@ async def games(run_id: RunId, ctx: Context) -> dict[str, Any]:
     figures, side by side. Runs in the query pool."""
     from pokerarena.platform.games_view import GAMES_SQL, games_from_rows
 
-    out = await _run_records(ctx, run_id, {"games": _one_line(GAMES_SQL)}, "games")
+    out = await _run_records(ctx, run_id, {"games": one_line(GAMES_SQL)}, "games")
     return {"run_id": run_id, "games": games_from_rows(out["games"])}
 
 
