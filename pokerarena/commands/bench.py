@@ -142,20 +142,31 @@ def run_calibration(args: argparse.Namespace) -> int:
 def register_simulation(sub: argparse._SubParsersAction) -> None:
     """Add ``bench simulation``."""
     p = sub.add_parser(
-        "simulation", help="a worker's unit of 6-max no-limit hold'em per CPU second, "
-        "engine and bots against recording, per record level",
-        description="One unit of 6-max no-limit hold'em played in this process as a "
-        "worker plays it (play_unit), at each record level on the reference table and "
-        "on the fast table, and the same match without rows (the engine and the bots "
-        "alone): hands per CPU second, CPU seconds per 1,000 hands and the split, the "
-        "least of the repeats.")
+        "simulation", help="a worker's unit of any poker variant (6-max no-limit hold'em "
+        "by default) per CPU second: engine, bots and recording, per record level",
+        description="One unit of a catalogue variant (--variant; 6-max no-limit hold'em "
+        "by default) played in this process as a worker plays it (play_unit), at each "
+        "record level on the reference table and, where it plays the game, on the fast "
+        "table, and the same match without rows (the engine and the bots alone, split "
+        "between them): hands per CPU second, CPU seconds per 1,000 hands and the split, "
+        "the least of the repeats.")
+    p.add_argument("--variant", default="holdem", metavar="V",
+                   help="catalogue variant (pokerarena variants; default holdem)")
+    p.add_argument("--betting", default=None, metavar="SYSTEM",
+                   help="betting system (default: the variant's first, e.g. no_limit for "
+                   "holdem, pot_limit for omaha, fixed_limit for stud7)")
+    p.add_argument("--seats", type=int, default=None, metavar="N",
+                   help="seats (default 6, or the variant's nearest); the bots are the "
+                   "strength bots tag,lag,rock,equity cycled to N unless --bots is given")
+    p.add_argument("--options", default=None, metavar="JSON",
+                   help='game options as a JSON object, e.g. \'{"wild": "deuces"}\'')
     p.add_argument("--hands", type=int, default=2000, metavar="N",
                    help="hands in the unit (default 2000)")
     p.add_argument("--record", choices=("full", "hands"), action="append",
                    help="record level (repeatable; default both)")
-    p.add_argument("--bots", default="tag,lag,rock,equity,tag,lag",
-                   help="comma-separated bots, one per seat (default tag,lag,rock,equity,"
-                   "tag,lag)")
+    p.add_argument("--bots", default=None,
+                   help="comma-separated bots, one per seat (default the strength bots "
+                   "tag,lag,rock,equity,tag,lag cut to the seats)")
     p.add_argument("--repeats", type=int, default=3, metavar="R",
                    help="timed repeats; the least CPU is kept (default 3)")
     p.add_argument("--seed", type=int, default=2026, help="the unit's seed (default 2026)")
@@ -165,30 +176,47 @@ def register_simulation(sub: argparse._SubParsersAction) -> None:
 
 def run_simulation(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench simulation``."""
-    from pokerarena.bench.simulation import bench_simulation
+    from pokerarena.bench.simulation import bench_simulation, game_setup
     from pokerarena.bots.registry import make_bot
 
     check_bench_counts(args)
-    bots = [b.strip() for b in args.bots.split(",")]
-    if not 2 <= len(bots) <= 10:
-        raise UserError(f"--bots needs 2 to 10 bots, got {len(bots)}")
-    for b in bots:
-        make_bot(b, 0)  # an unknown bot is one line (exit 2), before any hand is played
+    bots = None
+    if args.bots is not None:
+        bots = [b.strip() for b in args.bots.split(",")]
+        if not 2 <= len(bots) <= 10:
+            raise UserError(f"--bots needs 2 to 10 bots, got {len(bots)}")
+        if args.seats is not None and args.seats != len(bots):
+            raise UserError(f"--seats {args.seats} but --bots names {len(bots)} bots")
+        for b in bots:
+            make_bot(b, 0)  # an unknown bot is one line (exit 2), before any hand is played
+    options = None
+    if args.options is not None:
+        try:
+            options = json.loads(args.options)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"--options: not JSON ({exc.msg})") from None
+        if not isinstance(options, dict):
+            raise UserError("--options: a JSON object, e.g. '{\"wild\": \"deuces\"}'")
+    game_setup(args.variant, args.betting, len(bots) if bots else args.seats, options)
     r = bench_simulation(hands=args.hands, bots=bots, records=args.record or ("full", "hands"),
-                         repeats=args.repeats, seed=args.seed)
+                         repeats=args.repeats, seed=args.seed, variant=args.variant,
+                         betting=args.betting, seats=args.seats, options=options)
     if args.json:
         print(json.dumps(r))
         return 0
-    print(f"{r['players']}-max no-limit hold'em, {', '.join(r['bots'])}: {r['hands']:,} "
-          f"hands, best of {r['repeats']} (CPU time; native build: {r['native']})")
+    opts = f" {json.dumps(r['options'])}" if r["options"] else ""
+    print(f"{r['variant']} {r['betting']}{opts}, {r['players']} seats, "
+          f"{', '.join(r['bots'])}: {r['hands']:,} hands, best of {r['repeats']} "
+          f"(CPU time; native build: {r['native']})")
     print(f"  no rows (engine and bots) {r['bare']['hands_per_cpu_s']:>9,.0f} hands/s  "
-          f"{r['bare']['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands")
+          f"{r['bare']['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands "
+          f"(bots {100 * r['bare']['bots_share']:.0f}%)")
     for level, x in r["records"].items():
         split = x["split_cpu_s_per_1000_hands"]
         print(f"  record = {level:<17} {x['hands_per_cpu_s']:>9,.0f} hands/s  "
-              f"{x['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands "
-              f"(recording {split['recording']:.3f}; hand by hand "
-              f"{split['recording_per_hand_least']:.3f})")
+              f"{x['cpu_s_per_1000_hands']:.3f} CPU s / 1,000 hands (engine "
+              f"{split['engine']:.3f}, bots {split['bots']:.3f}, recording "
+              f"{split['recording']:.3f}; hand by hand {split['recording_per_hand_least']:.3f})")
         fast = x.get("fast_table")
         if fast:
             print(f"    fast table {'':<13} {fast['hands_per_cpu_s']:>9,.0f} hands/s  "
@@ -196,6 +224,9 @@ def run_simulation(args: argparse.Namespace) -> int:
                   f"({fast['speedup']:.2f}x; same row counts: {fast['rows_equal']})")
     if r["fast_table"] != "plays this unit":
         print(f"  fast table: not for this unit ({r['fast_table']})")
+    for bot, kinds in r["bot_faults"].items():
+        print(f"  {bot} faulted ({', '.join(f'{k} x{n}' for k, n in kinds.items())}): it "
+              "does not play this game; the fault policy acted for it")
     return 0
 
 

@@ -112,6 +112,66 @@ def _low8_rows(hands: np.ndarray, boards: np.ndarray, omaha: bool,
         out[m] = low8_of_mask(bm)
 
 
+# Percentile tables: in a draw game whose hands no kernel ranks (wild cards: the batch
+# evaluator's generic path, then a search of the reference), the percentile of every
+# hand of ``k`` cards of the deck is read from a table of all C(deck, k) hands, indexed
+# by the colex rank of the hand's deck positions. A table holds exactly what
+# :meth:`Profile.percentile` computes (the evaluator's value located in the same
+# reference), so the bots decide alike either way. It is built (seconds) or read from
+# the disk cache when the table warms the bots up (:meth:`Profile.compile_kernels`,
+# outside every time limit), never within a decision, and never for more than
+# TABLE_MAX hands.
+TABLE_MAX = 3_000_000
+_NO_IDX = np.zeros((0, 0), dtype=np.intp)  # _table_lookup: the rows as they are
+TABLE_VERSION = b"percentile-table/1"
+
+
+@numba.njit(cache=True)
+def _colex_combos(n: int, k: int, total: int) -> np.ndarray:  # pragma: no cover - jit
+    """Every ``k``-subset of ``range(n)`` (ascending rows), in colex order: row ``r``
+    has colex rank ``r``."""
+    out = np.empty((total, k), dtype=np.uint8)
+    c = np.arange(k)
+    for r in range(total):
+        for j in range(k):
+            out[r, j] = c[j]
+        i = 0
+        while i < k - 1 and c[i] + 1 == c[i + 1]:
+            i += 1
+        c[i] += 1
+        for j in range(i):
+            c[j] = j
+    return out
+
+
+@numba.njit(cache=True)
+def _table_lookup(hands: np.ndarray, idx: np.ndarray, pos: np.ndarray, binom: np.ndarray,
+                  table: np.ndarray, out: np.ndarray) -> bool:  # pragma: no cover - jit
+    """``out[m] = table[colex rank of the deck positions of hands[m, idx[m]]]`` (``idx``
+    with no rows: ``hands[m]`` itself); False (out unfinished) when a row holds a card
+    not in the deck or a card twice."""
+    gather = idx.shape[0] > 0
+    k = idx.shape[1] if gather else hands.shape[1]
+    p = np.empty(k, dtype=np.int64)
+    for m in range(out.shape[0]):
+        for j in range(k):
+            v = pos[hands[m, idx[m, j]]] if gather else pos[hands[m, j]]
+            if v < 0:
+                return False
+            i = j
+            while i > 0 and p[i - 1] > v:  # insertion sort of k <= 5 positions
+                p[i] = p[i - 1]
+                i -= 1
+            p[i] = v
+        rank = 0
+        for j in range(k):
+            if j and p[j] == p[j - 1]:
+                return False
+            rank += binom[p[j], j + 1]
+        out[m] = table[rank]
+    return True
+
+
 def _sample(rng: Any, remaining: np.ndarray, samples: int, k: int) -> np.ndarray:
     """``samples`` rows of ``k`` distinct cards drawn uniformly from ``remaining``
     (seeded from ``rng``, so a bot's decisions are reproducible)."""
@@ -304,14 +364,21 @@ class Profile:
                             for i in range(last + 2)]
         self.draw_plan = self.draw_plan_for(hole) if self.is_draw else None
         self._dead_idx = np.zeros(0, dtype=np.uint8)
+        # percentile tables by hand size (False: none, unless a warm-up builds it)
+        self._pct_tables: dict[int, Any] = {}
+        self._pos = np.zeros(0, dtype=np.int64)  # deck position by card code (-1: none)
+        self._binom = np.zeros((0, 0), dtype=np.int64)
         self._deck_mask = 0
         for c in self.deck_list:
             self._deck_mask |= 1 << c
 
     def compile_kernels(self) -> None:
         """Compile the kernels a throwaway hand may miss (a draw game's hand percentile
-        after the last draw)."""
+        after the last draw), and build the percentile table of a draw game the kernels
+        do not rank."""
         if self.is_draw and self.hole_final <= len(self.deck_list):
+            if self.draw_plan_for(self.hole_final) is None:  # the evaluator's path
+                self._pct_table(self.hole_final, build=True)
             self.hand_percentile(self.deck_list[:self.hole_final])
 
     def prepare_preflop(self, players: int) -> None:
@@ -680,12 +747,91 @@ class Profile:
         return ref
 
     def percentile(self, values: np.ndarray, size: int) -> np.ndarray:
-        """Fraction of random hands of ``size`` cards that the values beat (draw games)."""
+        """Fraction of random hands of ``size`` cards that the values beat (draw games);
+        read from the size's percentile table where the warm-up made one."""
+        table = self._pct_table(size)
+        if table is not None and values.ndim == 2 and values.shape[1] == size:
+            out = np.empty(values.shape[0], dtype=table.dtype)
+            if _table_lookup(values, _NO_IDX, self._pos, self._binom, table, out):
+                return out / _REF_HANDS
+        return self._percentile(values, size)
+
+    def _percentile(self, values: np.ndarray, size: int) -> np.ndarray:
+        """:meth:`percentile` from the evaluator."""
+        return self._below(values, size) / _REF_HANDS
+
+    def _below(self, values: np.ndarray, size: int) -> np.ndarray:
+        """How many of the reference hands of ``size`` cards each hand beats."""
         if self.high is not None:
             ref = self._reference("h", size)
-            return np.searchsorted(ref, self._values(self.high, values, None)) / ref.size
+            return np.searchsorted(ref, self._values(self.high, values, None))
         ref = self._reference("l", size)
-        return np.searchsorted(ref, self._values(self.low, values, None)) / ref.size
+        return np.searchsorted(ref, self._values(self.low, values, None))
+
+    def _pct_table(self, size: int, build: bool = False) -> np.ndarray | None:
+        """The percentile table of ``size``-card hands: in memory, else from the disk
+        cache (looked for once), else built when ``build``; None where there is none or
+        it would be too large."""
+        got = self._pct_tables.get(size)
+        if got is not None and (got is not False or not build):
+            return got if isinstance(got, np.ndarray) else None
+        n = len(self.deck_list)
+        if not 1 <= size <= 5 or math.comb(n, size) > TABLE_MAX or max(self.deck_list) > 255:
+            self._pct_tables[size] = False
+            return None
+        from pokerarena.bots.strength.preflop import load_cached, save_cached
+        from pokerarena.evaluator.tables import cache_dir
+
+        total = math.comb(n, size)
+        path = cache_dir() / f"percentile-{self._pct_key(size).hex()[:20]}.npy"
+        table = load_cached(path, (total,))
+        if table is None:
+            if not build:
+                self._pct_tables[size] = False  # until a warm-up builds it
+                return None
+            combos = _colex_combos(n, size, total)
+            table = np.empty(total, dtype=np.uint16)
+            deck = self.deck
+            step = 1 << 18
+            for a in range(0, total, step):
+                table[a:a + step] = self._below(deck[combos[a:a + step]], size)
+            save_cached(path, table)
+        self._colex_setup()
+        self._pct_tables[size] = table
+        return table
+
+    def _colex_setup(self) -> None:
+        """The deck position of each card code and the binomial table of the colex
+        ranks (once)."""
+        if self._pos.size:
+            return
+        n = len(self.deck_list)
+        pos = np.full(256, -1, dtype=np.int64)
+        for i, c in enumerate(self.deck_list):
+            pos[c] = i
+        self._pos = pos
+        binom = np.zeros((n + 1, 6), dtype=np.int64)
+        for a in range(n + 1):
+            for b in range(6):
+                binom[a, b] = math.comb(a, b)
+        self._binom = binom
+
+    def _pct_key(self, size: int) -> bytes:
+        """What a percentile table depends on: the deck, the size, the reference hands'
+        values and the evaluator's values of a fixed sample of hands (a changed
+        evaluator or ranking makes another key)."""
+        import hashlib
+
+        rng = np.random.default_rng(54321)
+        probe = _sample(rng, self.deck, 512, size)
+        h = hashlib.sha1(TABLE_VERSION)
+        h.update(self.deck.tobytes())
+        h.update(repr((size, self.high is not None, _REF_HANDS)).encode())
+        ref = self._reference("h" if self.high is not None else "l", size)
+        h.update(np.ascontiguousarray(ref).tobytes())
+        rk = self.high if self.high is not None else self.low
+        h.update(np.ascontiguousarray(self._values(rk, probe, None)).tobytes())
+        return h.digest()
 
     def hand_percentile(self, hole: list[int]) -> float:
         """:meth:`percentile` of one hand (a kernel call where the fast tables rank it)."""
@@ -804,8 +950,16 @@ class Profile:
         full = np.empty((total, n + kmax), dtype=np.uint8)
         full[:, :n] = hole
         full[:, n:] = drawn
-        hands = np.take_along_axis(full, idx, axis=1)
-        pct = self.percentile(hands, n) ** expo
+        table = self._pct_table(n)
+        looked = table is not None
+        if looked:
+            assert table is not None
+            out = np.empty(total, dtype=table.dtype)
+            looked = _table_lookup(full, idx, self._pos, self._binom, table, out)
+        if looked:
+            pct = (out / _REF_HANDS) ** expo
+        else:
+            pct = self.percentile(np.take_along_axis(full, idx, axis=1), n) ** expo
         # mean per keep-set, with a small preference for keeping cards when scores tie
         scores = np.add.reduceat(pct, starts) / reps - penalty
         i = int(np.argmax(scores))

@@ -41,24 +41,28 @@ _PROGRESSIVE: Final = (9, 10, 11, 12, 11, 10)  # progressive openers: J, Q, K, A
 
 def _has_openers(cards: list[int], min_rank: int) -> bool:
     """A pair of ``min_rank`` (9 = jacks) or better: any higher pair, two pair, trips,
-    straight, flush or better."""
-    counts: dict[int, int] = {}
-    suits: dict[int, int] = {}
+    straight, flush or better (asked at every decision of a first round: plain lists and
+    a rank bit mask)."""
+    counts = [0] * 13
+    suits = [0, 0, 0, 0]
     for c in cards:
         if c < 52:
-            counts[c >> 2] = counts.get(c >> 2, 0) + 1
-            suits[c & 3] = suits.get(c & 3, 0) + 1
-    pairs = [r for r, k in counts.items() if k >= 2]
-    if len(pairs) >= 2 or any(k >= 3 for k in counts.values()):
+            counts[c >> 2] += 1
+            suits[c & 3] += 1
+    pairs = 0
+    mask = 0
+    for r in range(13):
+        k = counts[r]
+        if k:
+            mask |= 1 << r
+            if k >= 2:
+                if k >= 3 or r >= min_rank:
+                    return True
+                pairs += 1
+    if pairs >= 2 or max(suits) >= 5:
         return True
-    if any(r >= min_rank for r in pairs):
-        return True
-    if any(k >= 5 for k in suits.values()):
-        return True
-    ranks = set(counts)
-    if 12 in ranks:
-        ranks.add(-1)
-    return any(all(r + i in ranks for i in range(5)) for r in range(-1, 9))
+    mask = (mask << 1) | (mask >> 12)  # bit r + 1: rank r; bit 0: the ace, low
+    return any((mask >> r) & 31 == 31 for r in range(10))
 
 
 def _has_bobtail(cards: list[int]) -> bool:
