@@ -170,6 +170,8 @@ def bench_dashboard(units: int = 100, hands: list[int] | None = None,
 
 def register_bench(sub: argparse._SubParsersAction) -> None:
     """Add ``bench dashboard``."""
+    from pokerarena.bench.storage_bench import add_size_arguments
+
     p = sub.add_parser(
         "dashboard", help="every route the dashboard calls for a finished run, first and "
         "repeated request, as the run grows",
@@ -177,14 +179,11 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
         "driver does (compaction, stored standings and page summaries), and times each "
         "route the dashboard calls over FastAPI's TestClient on the real app, with the "
         "same routes answered from every hand as the peer.")
-    p.add_argument("--units", type=int, default=100, help="units per run (default 100)")
-    p.add_argument("--hands", default="1e5,1e6", metavar="N[,N...]",
-                   help="total hands of each measured run (default 1e5,1e6; 1e7 when asked)")
-    p.add_argument("--project", default="1e7", metavar="N[,N...]",
-                   help="total hands to project the first requests to (default 1e7)")
+    add_size_arguments(p, 100, "total hands of each measured run (default 1e5,1e6; 1e7 "
+                       "when asked)", "total hands to project the first requests to "
+                       "(default 1e7)")
     p.add_argument("--no-peer", action="store_true",
                    help="skip the routes answered from every hand (minutes at 1e7)")
-    p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=run_dashboard_bench)
 
 
@@ -192,13 +191,10 @@ def run_dashboard_bench(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench dashboard``."""
     import json
 
-    from pokerarena.bench.storage_bench import _counts
-    from pokerarena.errors import UserError
+    from pokerarena.bench.storage_bench import sizes
 
-    if args.units < 1:
-        raise UserError(f"--units must be at least 1, got {args.units}")
-    r = bench_dashboard(args.units, _counts(args.hands, "--hands"),
-                        _counts(args.project, "--project"), peer=not args.no_peer)
+    units, hands, projected = sizes(args)
+    r = bench_dashboard(units, hands, projected, peer=not args.no_peer)
     if args.json:
         print(json.dumps(r))
         return 0

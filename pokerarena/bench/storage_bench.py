@@ -216,6 +216,25 @@ def _counts(text: str, what: str) -> list[int]:
     return out
 
 
+def add_size_arguments(p: argparse.ArgumentParser, units: int, hands_help: str,
+                       project_help: str) -> None:
+    """The options of a benchmark over synthesised runs of growing size (``bench
+    storage``, ``bench dashboard``): ``--units``, ``--hands``, ``--project``, ``--json``."""
+    p.add_argument("--units", type=int, default=units, help=f"units per run (default {units})")
+    p.add_argument("--hands", default="1e5,1e6", metavar="N[,N...]", help=hands_help)
+    p.add_argument("--project", default="1e7", metavar="N[,N...]", help=project_help)
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+
+
+def sizes(args: argparse.Namespace) -> tuple[int, list[int], list[int]]:
+    """``(units, hands, projected)`` of :func:`add_size_arguments`'s options, checked."""
+    from pokerarena.errors import UserError
+
+    if args.units < 1:
+        raise UserError(f"--units must be at least 1, got {args.units}")
+    return args.units, _counts(args.hands, "--hands"), _counts(args.project, "--project")
+
+
 def register_bench(sub: argparse._SubParsersAction) -> None:
     """Add ``bench storage``."""
     p = sub.add_parser(
@@ -226,14 +245,10 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
         "table, the leaderboard (computed, and read from the stored standings) and "
         f"'{QUERY}' before and after `pokerarena compact`, in process; projects the "
         "sizes past the largest measured one.")
-    p.add_argument("--units", type=int, default=1000, help="units per run (default 1000)")
-    p.add_argument("--hands", default="1e5,1e6", metavar="N[,N...]",
-                   help="total hands of each measured run (default 1e5,1e6)")
-    p.add_argument("--project", default="1e7", metavar="N[,N...]",
-                   help="total hands to project to (default 1e7)")
+    add_size_arguments(p, 1000, "total hands of each measured run (default 1e5,1e6)",
+                       "total hands to project to (default 1e7)")
     p.add_argument("--no-before", action="store_true",
                    help="skip the timings before compaction (minutes at 10,000 units)")
-    p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=run_storage_bench)
 
 
@@ -241,12 +256,8 @@ def run_storage_bench(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench storage``."""
     import json
 
-    from pokerarena.errors import UserError
-
-    if args.units < 1:
-        raise UserError(f"--units must be at least 1, got {args.units}")
-    r = bench_storage(args.units, _counts(args.hands, "--hands"),
-                      _counts(args.project, "--project"), before=not args.no_before)
+    units, hands, projected = sizes(args)
+    r = bench_storage(units, hands, projected, before=not args.no_before)
     if args.json:
         print(json.dumps(r))
         return 0
