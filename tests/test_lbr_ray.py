@@ -24,7 +24,7 @@ from pokerarena.solvers.lbr import (
 from pokerarena.workers.lbr_unit import LbrClusterError, RayPairs, lbr_on_ray
 
 FL = {"betting": "fixed_limit"}
-CLOCK = ("seconds", "hands_per_second")   # the wall clock: the only keys that may differ
+CLOCK = ("seconds", "hands_per_second", "cpu_seconds")  # the clocks: the only keys that differ
 
 
 def _figures(doc: dict) -> dict:

@@ -25,7 +25,12 @@ another abstraction is refused by name and version. Why E[HS] and imperfect reca
 monotone in hand strength, and it keeps the table small enough to ship.
 
 The kernels live in :mod:`pokerarena.bots.simple.cfr_bot` (the bot must apply them, and
-bots may not import solvers); this module calibrates them.
+bots may not import solvers); this module calibrates them. What LBR reads is every
+holding's bucket on a board at once (:func:`board_buckets`: the same numbers as
+:func:`bucket_of` holding by holding, hands ranked from suit masks by
+:func:`rank_masks`, which equals :func:`rank7` on every 5-, 6- and 7-card hand; the
+river's 990 opponent hands ranked once for all holdings): about 20 ms a board on the
+flop or turn, 2 on the river, where a holding at a time took 50 µs and 90 µs.
 """
 
 from __future__ import annotations
@@ -38,15 +43,17 @@ import numpy as np
 from pokerarena.bots.simple.cfr_bot import (
     ABSTRACTION,
     ABSTRACTION_VERSION,
+    board_buckets,
     bucket_of,
     ehs,
     padded_thresholds,
     preflop_class,
     rank7,
+    rank_masks,
 )
 
-__all__ = ["Abstraction", "bucket_of", "calibrate", "ehs", "preflop_class",
-           "preflop_equities", "rank7"]
+__all__ = ["Abstraction", "board_buckets", "bucket_of", "calibrate", "ehs", "preflop_class",
+           "preflop_equities", "rank7", "rank_masks"]
 
 DEFAULT_BUCKETS = (12, 8, 8, 8)
 

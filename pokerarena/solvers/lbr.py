@@ -11,9 +11,9 @@ LBR plays the bot heads-up. It knows the bot's declared policy, not its cards:
   read on the bot's real view with the holding put in place of its hole cards (the same
   public state): Bayes' rule. A bot whose policy is the same for every holding
   (:func:`card_blind`) is asked once per decision instead of once per holding; one with
-  a batched form (a bot's own ``batch_policy``, or the strength bots' compiled hold'em
-  policy) answers for every holding in one call (:func:`holding_policies`), the same
-  figures.
+  a batched form (a bot's own ``batch_policy``, as ``cfr``'s, or the strength bots'
+  compiled hold'em policy) answers for every holding in one call
+  (:func:`holding_policies`), the same figures.
 - **Action.** At its own decision LBR values a few actions, relative to folding now, as
   if after it the hand were checked down: ``wp`` is its share of the pot against the
   range (every pair of a live holding and a board completion when few, else
@@ -568,12 +568,14 @@ def pair_seeds(seed: int, start: int, stop: int) -> list[PairSeeds]:
 @dataclass
 class PairsResult:
     """What a range of pairs gives back: LBR's chips won in each pair (both hands), the
-    policy reads, and whether the bot was read once per decision (card blind)."""
+    policy reads, whether the bot was read once per decision (card blind), and the CPU
+    seconds of the process that played them (``bench lbr`` adds up the workers')."""
 
     start: int
     totals: np.ndarray
     policy_reads: int
     card_blind: bool
+    cpu_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -623,6 +625,7 @@ class PairPlayer:
         """Pairs ``start`` to ``stop - 1``; ``done(1)`` after each."""
         from pokerarena.bots.registry import make_bot
 
+        cpu = time.process_time()
         stack = self.game.variant.stakes.stack
         totals = np.zeros(stop - start)
         reads, blind = 0, False
@@ -638,7 +641,7 @@ class PairPlayer:
             blind = player.blind
             if done is not None:
                 done(1)
-        return PairsResult(start, totals, reads, blind)
+        return PairsResult(start, totals, reads, blind, time.process_time() - cpu)
 
 
 class PairRunner:
@@ -673,7 +676,8 @@ def lbr_value(variant: Any, options: dict[str, Any] | None, bot_spec: Any, hands
     seconds and hands per second, the action set. ``runner``: who plays the units of
     ``unit_pairs`` pairs (default: this process, pair after pair); the figures are the
     same whoever does (:class:`PairPlayer`), and the seconds leave out its start.
-    ``progress(pairs_done, pairs)``."""
+    ``progress(pairs_done, pairs)``. ``cpu_seconds``: the CPU time of the processes
+    that played the pairs, added up."""
     if hands < 1:
         raise LbrError(f"lbr: --hands must be at least 1, got {hands}")
     if unit_pairs < 1:
@@ -723,6 +727,7 @@ def lbr_value(variant: Any, options: dict[str, Any] | None, bot_spec: Any, hands
         "big_blind": bb, "seed": seed, "actions": cfg.describe(game.system_name),
         "rollouts": cfg.rollouts, "card_blind": parts[0].card_blind,
         "policy_reads": sum(r.policy_reads for r in parts), "seconds": seconds,
+        "cpu_seconds": sum(r.cpu_seconds for r in parts),
         "hands_per_second": 2 * pairs / seconds if seconds > 0 else float("inf"),
     }
 

@@ -24,6 +24,13 @@ buckets: imperfect recall):
 - river: HS exactly, against all 990 opponent hands;
 - then ``bucket = #(thresholds of the street <= E[HS])``, thresholds from the file.
 
+**Every holding at once** (:meth:`CfrBot.batch_policy`, what LBR reads at each of the
+bot's decisions): the buckets of a board's holdings are computed in one compiled call
+(:func:`fill_buckets`, only those asked for, kept per board) by the same deals as
+:func:`ehs`, the hands ranked by :func:`rank_masks` (the value of :func:`rank7`, from
+four suit masks and table look-ups: checked equal on all 133,784,560 seven-card hands),
+and the river's opponent hands ranked once for every holding.
+
 **The betting tree** is heads-up fixed-limit hold'em as the engine plays it: the blinds,
 the small and big bets of each round and the heads-up cap (one bet and
 ``heads_up_max_raises`` raises a round, the big blind counting as the pre-flop bet;
@@ -276,6 +283,230 @@ def bucket_of(hole, board, nboard, preflop, thresholds, samples):  # pragma: no 
     return k
 
 
+# --------------------------------------------------------------------------- every holding
+# What LBR reads (pokerarena.solvers.lbr): the bucket of every holding on one board at
+# once, the same numbers as bucket_of holding by holding (tests/test_cfr_batch.py), about
+# ten times faster: rank7 recounts its cards into arrays at each call; the rank below
+# takes four suit masks, so a deal only ORs in the cards it dealt.
+@njit(cache=True)
+def _mask_tables():  # pragma: no cover - jit
+    """Per 13-bit rank mask: its bits set, its best straight (:func:`_straight`) and
+    its top 1 to 5 ranks (:func:`_top`), for :func:`rank_masks` to look up."""
+    bits = np.zeros(8192, np.int64)
+    straight = np.zeros(8192, np.int64)
+    top = np.zeros((6, 8192), np.int64)
+    for m in range(8192):
+        bits[m] = bits[m >> 1] + (m & 1)
+        straight[m] = _straight(m)
+        for k in range(1, 6):
+            top[k, m] = _top(m, k)
+    return bits, straight, top
+
+
+_NBITS, _STRAIGHT, _TOPS = _mask_tables()
+
+
+@njit(cache=True, inline="always")
+def rank_masks(s0, s1, s2, s3):  # pragma: no cover - jit
+    """:func:`rank7` of the cards whose ranks are set in the suit masks ``s0..s3`` (5 to
+    7 cards): the same value, from the masks (a rank held twice, three or four times is
+    a bit in two, three or four masks) and table look-ups."""
+    fl = -1
+    if _NBITS[s0] >= 5:
+        fl = s0
+    elif _NBITS[s1] >= 5:
+        fl = s1
+    elif _NBITS[s2] >= 5:
+        fl = s2
+    elif _NBITS[s3] >= 5:
+        fl = s3
+    if fl >= 0:
+        st = _STRAIGHT[fl]
+        if st >= 0:
+            return (8 << 20) | st
+        return (5 << 20) | _TOPS[5, fl]
+    mask = s0 | s1 | s2 | s3
+    quads = s0 & s1 & s2 & s3
+    if quads:
+        quad = _TOPS[1, quads]
+        return (7 << 20) | (quad << 4) | _TOPS[1, mask & ~(1 << quad)]
+    twos = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    threes = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+    trip = -1
+    if threes:
+        trip = _TOPS[1, threes]
+        second = twos & ~(1 << trip)
+        if second:
+            return (6 << 20) | (trip << 4) | _TOPS[1, second]
+    st = _STRAIGHT[mask]
+    if st >= 0:
+        return (4 << 20) | st
+    if trip >= 0:
+        return (3 << 20) | (trip << 8) | _TOPS[2, mask & ~(1 << trip)]
+    if twos:
+        pair1 = _TOPS[1, twos]
+        others = twos & ~(1 << pair1)
+        if others:
+            pair2 = _TOPS[1, others]
+            rest = mask & ~(1 << pair1) & ~(1 << pair2)
+            return (2 << 20) | (pair1 << 8) | (pair2 << 4) | _TOPS[1, rest]
+        return (1 << 20) | (pair1 << 12) | _TOPS[3, mask & ~(1 << pair1)]
+    return _TOPS[5, mask]
+
+
+@njit(cache=True, inline="always")
+def _add(sm, c):  # pragma: no cover - jit
+    """The suit masks ``sm`` (4 ints) with card ``c`` added, as a new tuple."""
+    bit = 1 << (c >> 2)
+    s = c & 3
+    return (sm[0] | bit if s == 0 else sm[0], sm[1] | bit if s == 1 else sm[1],
+            sm[2] | bit if s == 2 else sm[2], sm[3] | bit if s == 3 else sm[3])
+
+
+@njit(cache=True, inline="always")
+def _bit(c):  # pragma: no cover - jit
+    """Card ``c`` in a hand word: the rank's bit in the suit's 16-bit field."""
+    return np.int64(1) << ((c & 3) * 16 + (c >> 2))
+
+
+@njit(cache=True, inline="always")
+def _rank_word(w):  # pragma: no cover - jit
+    """:func:`rank_masks` of a hand word (:func:`_bit`s ORed)."""
+    return rank_masks(w & 0x1FFF, (w >> 16) & 0x1FFF, (w >> 32) & 0x1FFF,
+                      (w >> 48) & 0x1FFF)
+
+
+@njit(cache=True)
+def ehs_fast(hole, board, nboard, samples):  # pragma: no cover - jit
+    """:func:`ehs` before the river, the same float: the same seed, the same shuffle of
+    the same ``rest``, the same deals in the same order, ranked by :func:`rank_masks`
+    (``_below``'s draw in 32 bits: the same number, ``x >> 33`` has 31)."""
+    used = np.zeros(52, np.bool_)
+    used[hole[0]] = True
+    used[hole[1]] = True
+    for i in range(nboard):
+        used[board[i]] = True
+    rest = np.empty(52, np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            rest[m] = c
+            m += 1
+    common = np.int64(0)
+    for i in range(nboard):
+        common |= _bit(board[i])
+    mine0 = common | _bit(hole[0]) | _bit(hole[1])
+    state = _U64(0x243F6A8885A308D3)
+    lo, hi = min(hole[0], hole[1]), max(hole[0], hole[1])
+    state = _mix(_mix(state, lo), hi)
+    state = _mix(state, 99)
+    for c in range(52):
+        if used[c] and c != lo and c != hi:
+            state = _mix(state, c)
+    need = 2 + 5 - nboard
+    total = 0.0
+    for _ in range(samples):
+        for j in range(need):
+            state, x = _next(state)
+            k = np.int64(np.uint32(x >> _U64(33)) % np.uint32(m - j))
+            t = rest[j]
+            rest[j] = rest[j + k]
+            rest[j + k] = t
+        tail = np.int64(0)
+        for j in range(5 - nboard):
+            tail |= _bit(rest[2 + j])
+        me = _rank_word(mine0 | tail)
+        v = _rank_word(common | tail | _bit(rest[0]) | _bit(rest[1]))
+        total += 1.0 if me > v else (0.5 if me == v else 0.0)
+    return total / samples
+
+
+UNKNOWN = -2
+"""A holding whose bucket :func:`fill_buckets` has not computed yet."""
+
+
+@njit(cache=True)
+def river_ranks(board):  # pragma: no cover - jit
+    """``out[a, b]``: :func:`rank7` of the cards ``a``, ``b`` with the five-card
+    ``board`` (-1 where ``a == b`` or a card is on the board)."""
+    out = np.full((52, 52), -1, np.int64)
+    common = (0, 0, 0, 0)
+    for i in range(5):
+        common = _add(common, board[i])
+    for a in range(52):
+        for b in range(a + 1, 52):
+            if a == board[0] or a == board[1] or a == board[2] or a == board[3] or \
+                    a == board[4] or b == board[0] or b == board[1] or b == board[2] or \
+                    b == board[3] or b == board[4]:
+                continue
+            s = _add(_add(common, a), b)
+            out[a, b] = out[b, a] = rank_masks(s[0], s[1], s[2], s[3])
+    return out
+
+
+@njit(cache=True)
+def fill_buckets(out, ranks, board, nboard, preflop, thresholds, samples,
+                 cards):  # pragma: no cover - jit
+    """Set ``out[a, b]`` and ``out[b, a]`` to :func:`bucket_of` of the holding ``a, b``
+    on ``board[:nboard]`` for each row of ``cards`` still :data:`UNKNOWN` there (a
+    holding that is not one, or that holds a board card, is left as it is). On the river
+    ``ranks`` (:func:`river_ranks`) ranks the 990 opponent hands of every holding."""
+    used = np.zeros(52, np.bool_)
+    for i in range(nboard):
+        used[board[i]] = True
+    rest = np.empty(52, np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            rest[m] = c
+            m += 1
+    opps = (m - 2) * (m - 3) // 2
+    hole = np.empty(2, np.int64)
+    for h in range(cards.shape[0]):
+        a, b = cards[h, 0], cards[h, 1]
+        if a == b or used[a] or used[b] or out[a, b] != UNKNOWN:
+            continue
+        if nboard == 0:
+            k = preflop[preflop_class(a, b)]
+        else:
+            if nboard == 5:     # ehs's exact HS: halves add up exactly in any order
+                me = ranks[a, b]
+                total = 0.0
+                for p in range(m):
+                    c = rest[p]
+                    if c in (a, b):
+                        continue
+                    for q in range(p + 1, m):
+                        d = rest[q]
+                        if d in (a, b):
+                            continue
+                        v = ranks[c, d]
+                        total += 1.0 if me > v else (0.5 if me == v else 0.0)
+                x = total / opps
+            else:
+                hole[0] = a
+                hole[1] = b
+                x = ehs_fast(hole, board, nboard, samples)
+            row = thresholds[nboard - 3]
+            k = 0
+            while k < row.shape[0] and row[k] <= x:
+                k += 1
+        out[a, b] = k
+        out[b, a] = k
+
+
+def board_buckets(board: np.ndarray, nboard: int, preflop: np.ndarray,
+                  thresholds: np.ndarray, samples: int) -> np.ndarray:
+    """The bucket of every holding on ``board[:nboard]``: ``out[a, b]`` for the cards
+    ``a != b`` off the board (-1 elsewhere), what :func:`bucket_of` gives each."""
+    out = np.full((52, 52), UNKNOWN, np.int64)
+    every = np.array([(a, b) for a in range(52) for b in range(a + 1, 52)], np.int64)
+    ranks = river_ranks(board) if nboard == 5 else out
+    fill_buckets(out, ranks, board, nboard, preflop, thresholds, samples, every)
+    out[out == UNKNOWN] = -1
+    return out
+
+
 # --------------------------------------------------------------------------- tree
 @dataclass(frozen=True)
 class BettingTree:
@@ -504,6 +735,53 @@ def _load(path: str) -> AbstractStrategy:
     return s
 
 
+_TABLES: dict[tuple[int, tuple[int, ...]],
+              tuple[AbstractStrategy, np.ndarray, np.ndarray]] = {}
+TABLES_KEPT = 16
+"""Boards whose bucket tables are kept (:func:`_board_table`): a duplicate pair of LBR
+deals one board twice, both hands read it."""
+
+
+def _board_table(s: AbstractStrategy, board: tuple[int, ...], cards: np.ndarray
+                 ) -> np.ndarray:
+    """The buckets of the holdings ``cards`` on ``board`` under the strategy ``s``
+    (:data:`UNKNOWN` for one that holds a board card): each computed once per board
+    (:func:`fill_buckets`) and kept for the last :data:`TABLES_KEPT` boards (the key
+    holds ``s`` itself, so its id is not reused)."""
+    key = (id(s), board)
+    got = _TABLES.get(key)
+    b = np.zeros(5, np.int64)
+    b[:len(board)] = board
+    if got is None:
+        if len(_TABLES) >= TABLES_KEPT:
+            del _TABLES[next(iter(_TABLES))]
+        table = np.full((52, 52), UNKNOWN, np.int64)
+        got = _TABLES[key] = (s, table, river_ranks(b) if len(board) == 5 else table)
+    _, table, ranks = got
+    fill_buckets(table, ranks, b, len(board), s.preflop, s.thresholds, s.samples, cards)
+    return table[cards[:, 0], cards[:, 1]]
+
+
+@dataclass(frozen=True)
+class HoldingPolicies:
+    """The declared policy of many holdings at one view: ``probs[h, i]`` is holding
+    ``h``'s probability of ``moves[i]`` (fold, check/call, the node's raise)."""
+
+    moves_: tuple[Action, Action, Action]
+    probs: np.ndarray
+
+    def moves(self) -> list[tuple[str, int]]:
+        """The (kind, amount) of the moves; amount 0 but for the raise."""
+        return [(a.kind, a.amount if a.kind == RAISE_KIND else 0) for a in self.moves_]
+
+    def prob(self, kind: str, amount: int = 0) -> np.ndarray:
+        """Each holding's probability of the move ``kind`` (to ``amount``, a raise)."""
+        for i, a in enumerate(self.moves_):
+            if a.kind == kind and (kind != RAISE_KIND or a.amount == amount):
+                return self.probs[:, i]
+        return np.zeros(len(self.probs))
+
+
 class CfrBot(BaseBot):
     """Heads-up fixed-limit hold'em from an abstract strategy (``path``: the shipped
     file by default): the view's betting line is a node of the tree, its cards a
@@ -591,6 +869,25 @@ class CfrBot(BaseBot):
         if not math.isclose(sum(p for _, p in out), 1.0, abs_tol=1e-9):
             raise StrategyFileError(f"{self._where}: a row that is not a distribution")
         return out
+
+    def batch_policy(self, view: SeatView, holdings: Any) -> HoldingPolicies:
+        """:meth:`policy` at ``view`` with each row of ``holdings`` (two cards) in place
+        of the hole cards, for all at once (what LBR reads, :func:`~pokerarena.solvers.
+        lbr.holding_policies`): one node for the betting line, each holding's bucket from
+        the board's table (:func:`board_buckets`, built once per board and strategy),
+        the rows of the strategy. The same numbers as :meth:`policy` holding by holding
+        (``tests/test_cfr_batch.py``)."""
+        if view.players != 2 or view.game.get("game_key") != self.strategy.header["game_key"]:
+            self._check_game(view.game, view.players, view.variant)
+        n = self.node_of(view)
+        tree, s = self.strategy.tree, self.strategy
+        cards = np.asarray(holdings, np.int64).reshape(-1, 2)
+        got = _board_table(s, tuple(int(c) for c in view.board), cards)
+        for i in np.flatnonzero(got < 0):   # a holding on the board: as policy buckets it
+            got[i] = self.bucket(view._replace(hole=tuple(int(c) for c in cards[i])))
+        probs = s.probs[tree.row[n] + got]
+        return HoldingPolicies((Action(FOLD_KIND), Action(CALL_KIND),
+                                Action(RAISE_KIND, int(tree.raise_to[n]))), probs)
 
     def act(self, view: SeatView) -> Action:
         """One draw from :meth:`policy`."""
