@@ -186,3 +186,63 @@ def test_every_seven_card_hand_through_the_batch_equals_the_census(
         by_cat[ev.category(v, ev.HIGH)] += c
     assert dict(by_cat) == standard_census["high7"]["counts"]
     assert len(mine) == standard_census["high7"]["distinct_total"]
+
+
+# ----------------------------------------------- 7 cards, two hands per step
+@pytest.mark.parametrize("name", sorted(RANKINGS))
+@pytest.mark.parametrize("n", [1, 2, 63, 64, 65, 127, 128, 129, 1000])
+def test_seven_card_sizes_around_a_group_of_64(name: str, n: int) -> None:
+    """Whole groups of 64 hands, two at a time, and the last ``n % 64`` one at a time;
+    half of the hands are flushes, so both loops finish some in each part."""
+    rk = RANKINGS[name]
+    hands = random_hands(n, 7, seed=n)
+    if name != "short_deck":
+        hands[::2] = _suited_deals((n + 1) // 2, 7, seed=n)
+    else:
+        short = np.array(deck("short"), np.uint8)
+        rng = np.random.default_rng(n)
+        hands = np.array([rng.choice(short, 7, replace=False) for _ in range(n)], np.uint8)
+    assert np.array_equal(ev.evaluate_batch(hands, rk), general(hands, rk))
+
+
+def test_seven_card_rows_at_an_odd_address() -> None:
+    """A C-contiguous view that starts at an odd byte: its uint16 words would straddle
+    two hands' boundaries differently, so the kernel reads a copy."""
+    hands = random_hands(1001, 7, seed=3)
+    buf = np.zeros(hands.size + 1, np.uint8)
+    buf[1:] = hands.reshape(-1)
+    view = buf[1:].reshape(-1, 7)
+    assert view.flags.c_contiguous and view.ctypes.data % 2 == 1
+    assert np.array_equal(ev.evaluate_batch(view, ev.HIGH), general(hands, ev.HIGH))
+
+
+@pytest.mark.parametrize("name", ["high", "a5_low"])
+def test_seven_card_bad_hands_counted_in_groups_and_tail(name: str) -> None:
+    """high_batch counts every hand holding a code above 51, wherever it sits (a group
+    of 64, two hands sharing a word, the last hands), and values the others exactly."""
+    rk = RANKINGS[name]
+    n = 64 * 5 + 37
+    hands = random_hands(n, 7, seed=9)
+    rng = np.random.default_rng(9)
+    bad_rows = np.unique(np.concatenate([rng.choice(n, 40, replace=False),
+                                         [0, 1, 62, 63, 64, 319, 320, n - 1]]))
+    for r in bad_rows:
+        cols = rng.choice(7, int(rng.integers(1, 8)), replace=False)
+        hands[r, cols] = rng.integers(52, 256, cols.size)
+    out = np.empty(n, np.int32)
+    assert batch.high_batch(hands, batch.batch_tables_for(rk), out) == bad_rows.size
+    good = np.setdiff1d(np.arange(n), bad_rows)
+    assert np.array_equal(out[good], general(hands[good], rk))
+
+
+def test_seven_card_hash_reads_inside_for_any_key_sum() -> None:
+    """Rows up to seven aces (repeated cards are outside the contract, but must not read
+    outside the arrays): every slot any key of those rows can give is a value slot."""
+    bt = batch.batch_tables_for(ev.HIGH)
+    sh = bt.shift7
+    rows = np.arange((7 * int(fast.tbl.RANK_KEYS[-1]) >> sh) + 1, dtype=np.int64)
+    n_rows = max(rows.size, fast.tables_for(ev.HIGH).offsets7.size)  # values start there
+    first = (rows << sh) + bt.hash7[rows].astype(np.int64)
+    assert first.min() >= n_rows and (first + (1 << sh) - 1).max() < bt.hash7.size
+    repeated = np.full((130, 7), 51, np.uint8)  # seven aces of spades, 130 times
+    assert ev.evaluate_batch(repeated, ev.HIGH).shape == (130,)

@@ -12,16 +12,21 @@ protocol: ``BIN KIND HANDS_FILE K REPEATS [VALUES_OUT]`` reads raw ``uint8`` row
 ``K`` cards (our card codes; Omaha rows are four hole cards then the board), evaluates
 them ``REPEATS`` times in a timed loop and prints one JSON line with
 ``evals_per_sec`` (the best repeat); with ``VALUES_OUT`` it writes its values as
-``uint16`` for the ordering check. ``KIND`` is ``omp`` / ``phe7`` (7 cards),
-``phe_omaha`` (Omaha), ``omp_seq`` (every 7-card hand in enumeration order, the
-file unused). The machine being shared, ours and the peer alternate, several rounds,
-and the best of each is kept with the load average beside it.
+``uint16`` for the ordering check. ``KIND`` is ``omp`` (OMPEval's ``Hand`` built
+from the card codes inside the timed loop, as ours starts from them), ``omp_pre`` (its
+``Hand`` objects built before the clock starts: the evaluation alone), ``phe7`` (7
+cards), ``phe_omaha`` (Omaha), ``omp_seq`` (every 7-card hand in enumeration order, the
+file unused); a driver that lacks a kind exits with status 3 and that kind is left out
+(listed in ``unsupported``). The machine being shared, ours and the peer alternate,
+several rounds, and the best of each is kept with the load average and the machine
+(:func:`machine`) beside it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import subprocess
 import tempfile
 import time
@@ -29,6 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+from pokerarena.errors import UserError
 
 
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
@@ -148,18 +155,39 @@ def _native_kinds(omaha: bool, k: int) -> dict[str, str]:
     if omaha:
         return {"phevaluator_c_omaha": "phe_omaha"}
     if k == 7:
-        return {"ompeval": "omp", "phevaluator_c": "phe7"}
+        return {"ompeval": "omp", "ompeval_prebuilt": "omp_pre", "phevaluator_c": "phe7"}
     return {}
 
 
+UNSUPPORTED = 3  # the driver's exit status for a kind it was not built with
+
+
+def machine() -> dict:
+    """The machine a figure was measured on: CPU model, logical CPUs, kernel."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": model, "logical_cpus": os.cpu_count(), "system": platform.platform()}
+
+
 def _run_driver(peer_bin: str, kind: str, path: str, k: int,
-                values: str | None) -> tuple[float, float]:
+                values: str | None) -> tuple[float, float] | None:
     """One run of the native driver (best of its three repeats): evaluations per second
-    of wall time and of its thread's CPU time (the wall figure when it gives none)."""
+    of wall time and of its thread's CPU time (the wall figure when it gives none);
+    None when the driver was built without that kind."""
     cmd = [peer_bin, kind, path, str(k), "3"] + ([values] if values else [])
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+    if proc.returncode == UNSUPPORTED:
+        return None
     if proc.returncode != 0:
-        raise RuntimeError(f"{peer_bin} {kind}: exit {proc.returncode}: {proc.stderr[-300:]}")
+        raise UserError(f"--peer-bin {peer_bin} {kind}: exit {proc.returncode}: "
+                        f"{proc.stderr.strip()[-300:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     wall = float(out["evals_per_sec"])
     return wall, float(out.get("evals_per_cpu_sec", wall))
@@ -175,6 +203,7 @@ def time_native(peer_bin: str, arr: np.ndarray, omaha: bool, batch: Callable[[],
     best = {name: 0.0 for name in ("pokerarena", *kinds)}
     cpu = dict(best)
     agree: dict[str, bool] = {}
+    unsupported: list[str] = []
     load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="pokerarena-peer-") as tmp:
         path = str(Path(tmp) / "hands.u8")
@@ -185,19 +214,28 @@ def time_native(peer_bin: str, arr: np.ndarray, omaha: bool, batch: Callable[[],
             best["pokerarena"] = max(best["pokerarena"], n / _best_of(batch, 10))
             cpu["pokerarena"] = max(cpu["pokerarena"], n / _best_of(batch, 10, time.thread_time))
             for name, kind in kinds.items():
+                if name in unsupported:
+                    continue
                 values = str(Path(tmp) / f"{kind}.u16") if r == 0 else None
-                wall, on_cpu = _run_driver(peer_bin, kind, path, arr.shape[1], values)
-                best[name] = max(best[name], wall)
-                cpu[name] = max(cpu[name], on_cpu)
+                got = _run_driver(peer_bin, kind, path, arr.shape[1], values)
+                if got is None:
+                    unsupported.append(name)
+                    continue
+                best[name] = max(best[name], got[0])
+                cpu[name] = max(cpu[name], got[1])
                 if values is not None:
                     theirs = np.fromfile(values, dtype=np.uint16)
                     agree[name] = bool(theirs.size == n and _orders_agree(ours, theirs))
     load.append(os.getloadavg()[0])
+    for name in unsupported:
+        del best[name], cpu[name]
+    peers = [nm for nm in kinds if nm not in unsupported]
     return {"binary": peer_bin, "rounds": rounds, "evals_per_sec": best,
             "evals_per_cpu_sec": cpu,
-            "ratio": {nm: best["pokerarena"] / best[nm] for nm in kinds if best[nm]},
-            "cpu_ratio": {nm: cpu["pokerarena"] / cpu[nm] for nm in kinds if cpu[nm]},
-            "agree": agree, "load_avg_1min": load}
+            "ratio": {nm: best["pokerarena"] / best[nm] for nm in peers if best[nm]},
+            "cpu_ratio": {nm: cpu["pokerarena"] / cpu[nm] for nm in peers if cpu[nm]},
+            "agree": agree, "unsupported": unsupported, "load_avg_1min": load,
+            "machine": machine()}
 
 
 def time_sequential(peer_bin: str, rounds: int) -> dict:
@@ -213,17 +251,21 @@ def time_sequential(peer_bin: str, rounds: int) -> dict:
     cpu = dict(best)
     load = [os.getloadavg()[0]]
     for _ in range(rounds):
+        got = _run_driver(peer_bin, "omp_seq", "-", 7, None)
+        if got is None:
+            raise UserError(f"--peer-bin {peer_bin} was built without the omp_seq kind "
+                            "that --sequential needs")
+        best["ompeval"] = max(best["ompeval"], got[0])
+        cpu["ompeval"] = max(cpu["ompeval"], got[1])
         t0, c0 = time.perf_counter(), time.thread_time()
         census._table_counts(HIGH, cards, 7)
         best["pokerarena_census"] = max(best["pokerarena_census"],
                                         total / (time.perf_counter() - t0))
         cpu["pokerarena_census"] = max(cpu["pokerarena_census"],
                                        total / (time.thread_time() - c0))
-        wall, on_cpu = _run_driver(peer_bin, "omp_seq", "-", 7, None)
-        best["ompeval"] = max(best["ompeval"], wall)
-        cpu["ompeval"] = max(cpu["ompeval"], on_cpu)
     load.append(os.getloadavg()[0])
-    return {"evals_per_sec": best, "evals_per_cpu_sec": cpu, "load_avg_1min": load}
+    return {"evals_per_sec": best, "evals_per_cpu_sec": cpu, "load_avg_1min": load,
+            "machine": machine()}
 
 
 def _orders_agree(ours: np.ndarray, theirs: np.ndarray) -> bool:

@@ -18,6 +18,13 @@ Figures and the peers measured beside them: docs/evaluator.md.
   read a second time for a ``max()``.
 - **Unsigned indices** (numba emits a negative-index fix-up per signed access) and hash
   rows stored with their base subtracted: ``slot = key + adj[key >> shift]``.
+- **Seven cards two at a time.** Two 7-card hands are 14 bytes, seven aligned ``uint16``
+  words: each word (two card codes) indexes a table of summed pair keys, so a hand costs
+  three pair lookups and one single card instead of seven byte loads and seven card
+  keys. The hands that need the second loop are marked in a 64-bit word per 64 hands
+  (no store whose address depends on the hand: a list appended to per hand cost a
+  third of the speed here), finished at once by walking its bits. The row offsets and
+  values are one array (one base register less: the loop spills nothing).
 - **Omaha flushes by table.** The suit's board ranks (three to five of them: 2,288
   masks) and a suited hole pair (91 rank pairs) index the best flush's rank mask, so a
   hole pair is one lookup instead of a walk over the board's threes.
@@ -29,7 +36,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
+from pokerarena.evaluator import tables as tbl
 from pokerarena.evaluator.fast import tables_for
 from pokerarena.evaluator.kernels import (
     BOARD_BIAS,
@@ -52,6 +61,9 @@ BIAS5 = np.uint64(int(SUIT_BIAS) << 32)
 BIAS3 = np.uint64(int(BOARD_BIAS) << 32)  # key + BIAS3: a suit reached three
 BIAS2 = np.uint64(0x6666 << 32)  # ... two
 MASK13 = np.uint64(0x1FFF)
+SINGLE5 = 1 << 16  # pair_keys[SINGLE5 + c]: card c's key with the bias of the suit test
+SINGLE = SINGLE5 + 256  # pair_keys[SINGLE + c]: card c's plain key
+PAIR_TEST = INVALID_BITS | FIVE_OF_A_SUIT  # ranks-only tables carry no suit bits
 
 
 class BatchTables(NamedTuple):
@@ -80,6 +92,10 @@ class BatchTables(NamedTuple):
     omaha_flush: np.ndarray  # uint16: best flush rank mask by board mask id * 91 + pair
     mask_pairs: np.ndarray  # uint8[8192]: rank pair (0..90) of a two-rank mask
     ranks_only: bool
+    # uint64[65536 + 512]: summed keys of the two card codes of a little-endian uint16
+    # (INVALID per bad code), then ck5 and ck (without suit bits for ranks-only tables)
+    pair_keys: np.ndarray
+    hash7: np.ndarray  # int32: adj7 + its length, then values7 padded: one array
 
 
 def _row_adjusted(offsets: np.ndarray, shift: int) -> np.ndarray:
@@ -164,6 +180,28 @@ def _pair_ranks() -> np.ndarray:
     return np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64)
 
 
+def _pair_keys(ck: np.ndarray, ranks_only: bool) -> np.ndarray:
+    """:attr:`BatchTables.pair_keys` from the card keys ``ck`` (INVALID above 51)."""
+    if ranks_only:  # suits never matter: no suit bits, so only bad codes set PAIR_TEST
+        ck = ck & (LOW_WORD | INVALID_BITS)
+    x = np.arange(1 << 16)
+    return np.concatenate([ck[x & 255] + ck[x >> 8],
+                           ck if ranks_only else ck + BIAS5, ck]).astype(np.uint64)
+
+
+def _hash7(offsets: np.ndarray, values: np.ndarray, shift: int) -> np.ndarray:
+    """Row offsets and values of the 7-card hash in one ``int32`` array: slot
+    ``key + h[key >> shift]`` of ``h``. Rows up to seven aces are there (the extra ones
+    lead to the zero row at the end), so even a hand of repeated cards reads inside."""
+    rows = (7 * int(tbl.RANK_KEYS[-1]) >> shift) + 1
+    adj = np.empty(max(rows, offsets.size), np.int64)
+    adj[:offsets.size] = _row_adjusted(offsets, shift)
+    padded = _padded(values, shift)
+    pad_row = padded.size - (1 << shift)
+    adj[offsets.size:] = pad_row - (np.arange(offsets.size, adj.size, dtype=np.int64) << shift)
+    return np.concatenate([(adj + adj.size).astype(np.int32), padded])
+
+
 def build_batch_tables(t: Tables) -> BatchTables:
     """The :class:`BatchTables` of ``t`` (a few milliseconds)."""
     ck = np.full(256, INVALID, dtype=np.uint64)
@@ -178,6 +216,7 @@ def build_batch_tables(t: Tables) -> BatchTables:
         t.shift7, _row_adjusted(t.offsets7, t.shift7), _padded(t.values7, t.shift7),
         t.omaha, t.omaha_values, board_class, _card_pairs(t.pair_index), ids, table,
         _mask_pairs(t.pair_index), t.ranks_only,
+        _pair_keys(ck, t.ranks_only), _hash7(t.offsets7, t.values7, t.shift7),
     )
 
 
@@ -221,6 +260,9 @@ def _finish_high(flat, k, ck, flush, pending, npending, out):  # pragma: no cove
 
 @njit(cache=True)
 def _high7(flat, ck, ck5, test, flush, shift, adj, values, out):  # pragma: no cover - jit
+    """One hand per step, seven card keys each: the form before :func:`_high7_pairs`
+    (the lookups ``workers/fastrecord.py`` repeats inline; docs/evaluator.md times the
+    two side by side)."""
     n = out.shape[0]
     sh = U64(shift)
     pending = np.empty(CHUNK, np.uint32)
@@ -262,14 +304,89 @@ def _high_k(flat, k, ck, ck5, test, flush, shift, adj, values,
     return bad
 
 
+@njit(cache=True)
+def _high7_pairs(flat, words, pk, h7, shift, flush, out):  # pragma: no cover - jit
+    """7-card values of ``flat``'s hands (``words``: the same bytes as ``uint16``), two
+    hands per step by pair keys (module docstring); returns the hands with a bad code."""
+    n = out.shape[0]
+    sh = U64(shift)
+    m8 = U64(255)
+    one = U64(1)
+    s5 = U64(SINGLE5)
+    bad = 0
+    for g in range(n >> 6):
+        flags = U64(0)  # bit j: hand 64 g + j needs the second loop
+        m0 = U64(g) << U64(5)
+        e = m0 * U64(7)  # hands 2m, 2m + 1: words e .. e + 6, word e + 3 shared
+        mid = U64(words[e + U64(3)])
+        ka = (pk[words[e]] + pk[words[e + U64(1)]] + pk[words[e + U64(2)]]
+              + pk[s5 + (mid & m8)])
+        kb = (pk[s5 + (mid >> U64(8))] + pk[words[e + U64(4)]] + pk[words[e + U64(5)]]
+              + pk[words[e + U64(6)]])
+        for t in range(32):
+            # the next pair's keys before this pair's lookups (2 to 5% faster)
+            na = U64(0)
+            nb = U64(0)
+            if t < 31:
+                e += U64(7)
+                mid = U64(words[e + U64(3)])
+                na = (pk[words[e]] + pk[words[e + U64(1)]] + pk[words[e + U64(2)]]
+                      + pk[s5 + (mid & m8)])
+                nb = (pk[s5 + (mid >> U64(8))] + pk[words[e + U64(4)]]
+                      + pk[words[e + U64(5)]] + pk[words[e + U64(6)]])
+            i = (m0 + U64(t)) << one
+            ra = ka & LOW_WORD
+            rb = kb & LOW_WORD
+            out[i] = h7[U64(np.int64(ra) + h7[ra >> sh])]
+            out[i + one] = h7[U64(np.int64(rb) + h7[rb >> sh])]
+            f = U64((ka & PAIR_TEST) != U64(0)) | (U64((kb & PAIR_TEST) != U64(0)) << one)
+            flags |= f << U64(2 * t)
+            ka = na
+            kb = nb
+        base = U64(g) << U64(6)
+        while flags:
+            i = base + U64(trailing_zeros(flags))
+            flags &= flags - one
+            b = i * U64(7)
+            key = U64(0)
+            cmask = U64(0)
+            for j in range(7):
+                c = flat[b + U64(j)]
+                key += pk[U64(SINGLE) + c]
+                cmask += CARD_MASKS[c & 63]
+            if key & INVALID_BITS:
+                bad += 1
+            else:
+                out[i] = flush[(cmask >> flush_shift(key)) & MASK13]
+    for i in range((n >> 6) << 6, n):  # the last hands, one at a time
+        b = U64(i) * U64(7)
+        key = U64(0)
+        cmask = U64(0)
+        for j in range(7):
+            c = flat[b + U64(j)]
+            key += pk[U64(SINGLE) + c]
+            cmask += CARD_MASKS[c & 63]
+        if key & INVALID_BITS:
+            bad += 1
+        elif (key + BIAS5) & PAIR_TEST:
+            out[U64(i)] = flush[(cmask >> flush_shift(key)) & MASK13]
+        else:
+            rk = key & LOW_WORD
+            out[U64(i)] = h7[U64(np.int64(rk) + h7[rk >> sh])]
+    return bad
+
+
 def high_batch(hands: np.ndarray, bt: BatchTables, out: np.ndarray) -> int:
     """Values of C-contiguous ``uint8[N, k]`` hands (``k`` in 5..7) into ``out``; returns
     how many hands hold a code that is no card (their values are meaningless)."""
     k = hands.shape[1]
     flat = hands.reshape(-1)
     if k == 7:
-        return int(_high7(flat, bt.ck, bt.ck5, bt.test, bt.flush, bt.shift7, bt.adj7,
-                          bt.values7, out))
+        if flat.ctypes.data & 1:  # a view at an odd address: its uint16 words would be
+            flat = flat.copy()  # unaligned, which numba's typed arrays do not expect
+        words = flat[:flat.size & ~1].view(np.uint16)
+        return int(_high7_pairs(flat, words, bt.pair_keys, bt.hash7, bt.shift7, bt.flush,
+                                out))
     shift, adj, values = ((bt.shift6, bt.adj6, bt.values6) if k == 6
                           else (bt.shift5, bt.adj5, bt.values5))
     return int(_high_k(flat, k, bt.ck, bt.ck5, bt.test, bt.flush, shift, adj, values, out))
