@@ -22,7 +22,7 @@ import ray
 
 from pokerarena.errors import UserError
 from pokerarena.solvers.lbr import LbrJob, PairPlayer, PairRunner, PairsResult
-from pokerarena.workers.solve_unit import READY_SECONDS
+from pokerarena.workers.actor_pool import ActorPool
 
 
 class LbrClusterError(UserError):
@@ -54,70 +54,39 @@ class RayPairs(PairRunner):
     again after their actor was lost."""
 
     def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise LbrClusterError(f"--workers must be at least 1, got {workers}")
-        self.workers = workers
-        self.actors: list[Any] = []
-        self.nodes: list[str] = []
-        self.pids: list[int] = []
-        self.replayed = 0
+        self.pool = ActorPool(workers, LbrClusterError, "LBR")
 
     def start(self, job: LbrJob) -> None:
         """Start the actors and wait until each is warm."""
-        cpus = int(ray.cluster_resources().get("CPU", 0))
-        if cpus < self.workers:
-            raise LbrClusterError(f"--workers {self.workers}: the Ray cluster has "
-                                  f"{cpus} CPUs")
-        remote = ray.remote(num_cpus=1, max_restarts=0)(LbrWorker)
-        self.actors = [remote.remote(job) for _ in range(self.workers)]
-        try:
-            info = ray.get([a.ready.remote() for a in self.actors], timeout=READY_SECONDS)
-        except ray.exceptions.GetTimeoutError:
-            self.close()
-            raise LbrClusterError(f"--workers {self.workers}: the actors did not start "
-                                  f"within {READY_SECONDS:.0f} s (the cluster's CPUs are "
-                                  "busy?)") from None
-        self.pids = [int(i["pid"]) for i in info]
-        self.nodes = sorted({str(i["node"]) for i in info})
+        self.pool.start(LbrWorker, job)
 
     def run(self, job: LbrJob, units: Sequence[tuple[int, int]],
             done: Callable[[int], None]) -> list[PairsResult]:
         """Each unit on the next idle actor; a unit whose actor died goes to another. A
         unit that fails for a user's reason (the bot plays an illegal action) stops the
         run with that error."""
-        todo = list(units)
-        idle = list(self.actors)
-        pending: dict[Any, tuple[Any, tuple[int, int]]] = {}
-        out: list[PairsResult] = []
-        while todo or pending:
-            while idle and todo:
-                actor, unit = idle.pop(), todo.pop(0)
-                pending[actor.run.remote(*unit)] = (actor, unit)
-            if not pending:
-                raise LbrClusterError("every LBR actor was lost")
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                actor, unit = pending.pop(ref)
-                try:
-                    out.append(ray.get(ref))
-                except ray.exceptions.RayActorError:
-                    self.actors.remove(actor)       # its node is gone: the unit again
-                    todo.insert(0, unit)
-                    self.replayed += 1
-                    continue
-                except ray.exceptions.RayTaskError as exc:
-                    if isinstance(exc.cause, UserError):
-                        raise exc.cause from None
-                    raise
-                idle.append(actor)
-                done(unit[1] - unit[0])
-        return out
+        return self.pool.run(units, lambda actor, unit: actor.run.remote(*unit),
+                             lambda unit: done(unit[1] - unit[0]))
 
     def close(self) -> None:
         """Stop the actors."""
-        for actor in self.actors:
-            ray.kill(actor)
-        self.actors = []
+        self.pool.close()
+
+    @property
+    def actors(self) -> list[Any]:
+        return self.pool.actors
+
+    @property
+    def nodes(self) -> list[str]:
+        return self.pool.nodes
+
+    @property
+    def pids(self) -> list[int]:
+        return self.pool.pids
+
+    @property
+    def replayed(self) -> int:
+        return self.pool.replayed
 
 
 def lbr_on_ray(workers: int, variant: Any, options: dict[str, Any] | None, bot: str,

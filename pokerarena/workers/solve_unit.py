@@ -29,8 +29,7 @@ from pokerarena.solvers.holdem_mccfr import (
     SliceTask,
     run_slice,
 )
-
-READY_SECONDS = 300.0
+from pokerarena.workers.actor_pool import ActorPool
 
 
 class SolveClusterError(UserError):
@@ -61,65 +60,35 @@ class RaySlices(SliceRunner):
     the platform's cluster). ``nodes`` and ``pids``: where the actors ran."""
 
     def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise SolveClusterError(f"--workers must be at least 1, got {workers}")
-        self.workers = workers
-        self.actors: list[Any] = []
-        self.nodes: list[str] = []
-        self.pids: list[int] = []
+        self.pool = ActorPool(workers, SolveClusterError, "solve")
 
     def start(self, kernel: Kernel, seed: int) -> None:
         """Start the actors and wait until each has compiled the kernel."""
-        cpus = int(ray.cluster_resources().get("CPU", 0))
-        if cpus < self.workers:
-            raise SolveClusterError(f"--workers {self.workers}: the Ray cluster has "
-                                    f"{cpus} CPUs")
-        remote = ray.remote(num_cpus=1, max_restarts=0)(SolveWorker)
-        ref = ray.put(kernel)
-        self.actors = [remote.remote(ref, seed) for _ in range(self.workers)]
-        try:
-            info = ray.get([a.ready.remote() for a in self.actors], timeout=READY_SECONDS)
-        except ray.exceptions.GetTimeoutError:
-            self.close()
-            raise SolveClusterError(f"--workers {self.workers}: the actors did not start "
-                                    f"within {READY_SECONDS:.0f} s (the cluster's CPUs "
-                                    "are busy?)") from None
-        self.pids = [int(i["pid"]) for i in info]
-        self.nodes = sorted({str(i["node"]) for i in info})
+        self.pool.start(SolveWorker, ray.put(kernel), seed)
 
     def run(self, regret: np.ndarray, tasks: Sequence[SliceTask],
             done: Callable[[int], None]) -> list[SliceDelta]:
         """The round's slices, each on the next idle actor; a slice whose actor died
         goes to another."""
         snapshot = ray.put(regret)
-        todo = list(tasks)
-        idle = list(self.actors)
-        pending: dict[Any, tuple[Any, SliceTask]] = {}
-        out: list[SliceDelta] = []
-        while todo or pending:
-            while idle and todo:
-                actor, task = idle.pop(), todo.pop(0)
-                pending[actor.run.remote(snapshot, task)] = (actor, task)
-            if not pending:
-                raise SolveClusterError("every solve actor was lost")
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                actor, task = pending.pop(ref)
-                try:
-                    out.append(ray.get(ref))
-                except ray.exceptions.RayActorError:
-                    self.actors.remove(actor)       # its node is gone: the slice again
-                    todo.insert(0, task)
-                    continue
-                idle.append(actor)
-                done(task.iterations)
-        return out
+        return self.pool.run(tasks, lambda actor, task: actor.run.remote(snapshot, task),
+                             lambda task: done(task.iterations))
 
     def close(self) -> None:
         """Stop the actors."""
-        for actor in self.actors:
-            ray.kill(actor)
-        self.actors = []
+        self.pool.close()
+
+    @property
+    def actors(self) -> list[Any]:
+        return self.pool.actors
+
+    @property
+    def nodes(self) -> list[str]:
+        return self.pool.nodes
+
+    @property
+    def pids(self) -> list[int]:
+        return self.pool.pids
 
 
 def train_on_ray(workers: int, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
