@@ -15,6 +15,8 @@ A bot with ``max_faults`` faults is removed: the fallback acts for it from then 
 from __future__ import annotations
 
 import contextlib
+import dis
+import inspect
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -38,6 +40,23 @@ class FamilyFault:
 
 class _Stalled(Exception):
     pass
+
+
+_NOOP_BODIES = ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+
+
+def does_nothing(fn: Any) -> bool:
+    """True when ``fn`` is a plain Python function or method whose body is empty (a
+    docstring, ``pass``): a family bot's default ``start_game``/``end_game``. Calling it
+    cannot change a game or raise, so the table need not build the view it would get
+    (a whole observation per seat, twice a game)."""
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is None or code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE
+                                         | inspect.CO_ASYNC_GENERATOR):
+        return False
+    ops = [(i.opname, i.argval) for i in dis.get_instructions(code)
+           if i.opname not in ("RESUME", "NOP", "CACHE")]
+    return ops in _NOOP_BODIES
 
 
 def _call_on_thread(fn: Callable[..., Any], arg: Any, timeout: float | None) -> Any:
@@ -77,6 +96,14 @@ class FamilyGuard:
 
     def __post_init__(self) -> None:
         self.isolate = not type(self.bot).__module__.startswith("pokerarena.games.")
+        self._silent = {name for name in ("start_game", "end_game")
+                        if not callable(fn := getattr(self.bot, name, None)) or
+                        (not self.isolate and does_nothing(fn))}
+
+    def wants(self, name: str) -> bool:
+        """Whether :meth:`hook` would call the bot's ``name`` now: not for a removed bot,
+        one without the hook, or a built-in one whose hook does nothing."""
+        return not self.removed and name not in self._silent
 
     def record(self, game_no: int, seat: int, kind: str, detail: str) -> None:
         self.faults.append(FamilyFault(game_no, seat, self.label, kind, detail[:300]))
@@ -180,7 +207,8 @@ def play_family_game(game: Any, guards: Sequence[FamilyGuard], seed: int,
     else:
         hand = game.new_hand(seed, len(guards), dealer, series_game=series_game)
     for s, g in enumerate(guards):
-        g.hook("start_game", hand.observation(s), game_no, s)
+        if g.wants("start_game"):
+            g.hook("start_game", hand.observation(s), game_no, s)
     by_fault: list[bool] = []
     while not hand.is_over:
         s = hand.to_act
@@ -199,8 +227,10 @@ def play_family_game(game: Any, guards: Sequence[FamilyGuard], seed: int,
             hand.apply(hand.legal_actions()[0], s)
         by_fault.append(fault)
     for s, g in enumerate(guards):
-        g.hook("end_game", hand.observation(s), game_no, s)
+        if g.wants("end_game"):
+            g.hook("end_game", hand.observation(s), game_no, s)
     return hand, by_fault
 
 
-__all__ = ["FamilyFault", "FamilyGuard", "OnDecision", "play_family_game", "warm_up"]
+__all__ = ["FamilyFault", "FamilyGuard", "OnDecision", "does_nothing", "play_family_game",
+           "warm_up"]

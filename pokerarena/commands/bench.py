@@ -25,7 +25,8 @@ BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.comman
                                   "pokerarena.commands.bots", "pokerarena.commands.tournaments",
                                   "pokerarena.bench.aivat_bench", "pokerarena.bench.solve_bench",
                                   "pokerarena.bench.lbr_bench", "pokerarena.bench.storage_bench",
-                                  "pokerarena.bench.dashboard_bench")
+                                  "pokerarena.bench.dashboard_bench",
+                                  "pokerarena.bench.families")
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 

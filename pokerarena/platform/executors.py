@@ -98,6 +98,12 @@ def init_ray(address: str | None = None, num_cpus: int | None = None) -> bool:
     if addr:
         ray.init(address=addr, **kwargs)
     else:
+        # Ray would start its workers at niceness 15: beside anything else on the machine
+        # they got a small share of a core (issue 29). The raylet started here passes
+        # this to every worker; a value already set is kept.
+        from pokerarena.workers.actor import NICENESS_ENV
+
+        os.environ.setdefault(NICENESS_ENV, "0")
         # Units travel as small dicts and results as small summaries (parts go straight
         # to disk), so a small object store is plenty and spares the machine's memory.
         ray.init(num_cpus=num_cpus, object_store_memory=OBJECT_STORE_BYTES, **kwargs)

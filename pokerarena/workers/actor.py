@@ -8,10 +8,18 @@ An actor whose driver is gone (the service was killed) is an orphan: its unit wo
 land anyway (:mod:`~pokerarena.workers.landing`), so a watchdog thread ends the process
 as soon as it sees the run's driver lock free while a unit plays, and a unit refused at
 landing for that reason ends it too.
+
+Ray starts its worker processes at niceness 15 (its ``worker_niceness``), so on a machine
+where anything else runs, an actor gets a small share of a core: a game family's units
+ran ten times below the same units in process on the loaded 2-core machine (issue 29).
+A local cluster started by :func:`~pokerarena.platform.executors.init_ray` runs its
+workers at niceness 0; an actor on any other cluster lowers its own niceness to
+``$RAY_worker_niceness`` (default 0) where the system allows it (:func:`unnice`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from typing import Any
@@ -25,6 +33,30 @@ from pokerarena.workers.unit import Unit
 
 WATCH_SECONDS = 2.0
 
+NICENESS_ENV = "RAY_worker_niceness"
+"""Ray's niceness of its worker processes (15 unless set); a local cluster that
+:func:`~pokerarena.platform.executors.init_ray` starts sets 0."""
+
+
+def worker_niceness() -> int:
+    """The niceness table workers run at: ``$RAY_worker_niceness``, else 0."""
+    try:
+        return int(os.environ.get(NICENESS_ENV, "0"))
+    except ValueError:
+        return 0
+
+
+def unnice(target: int | None = None) -> int:
+    """Lower this process's niceness to ``target`` (default :func:`worker_niceness`)
+    where it is higher and the system allows it; the niceness it runs at now."""
+    want = worker_niceness() if target is None else target
+    now = os.getpriority(os.PRIO_PROCESS, 0)
+    if now > want:
+        with contextlib.suppress(OSError):  # lowering needs the privilege: best effort
+            os.setpriority(os.PRIO_PROCESS, 0, want)
+            now = os.getpriority(os.PRIO_PROCESS, 0)
+    return now
+
 
 def orphaned(run_dir: str, session: str | None) -> bool:
     """True when the unit's run has no live driver any more (see the module docstring)."""
@@ -36,6 +68,8 @@ class TableWorker:
     """Plays units and writes their parts (``run_unit``); ``pid`` for tests and ops."""
 
     def __init__(self, watch_seconds: float = WATCH_SECONDS) -> None:
+        if ray.is_initialized() and ray.get_runtime_context().get_actor_id() is not None:
+            unnice()  # a cluster that niced its workers (see the module docstring)
         self.cache = GameCache()
         self.watch_seconds = watch_seconds
         self._current: tuple[str, str] | None = None
