@@ -217,3 +217,26 @@ def test_a_finished_run_compacts_itself_and_its_leaderboard_reads_what_it_stored
     [packed] = (data / "runs" / RUN / "hands" / "compacted").glob("*.parquet")
     packed.write_bytes(b"PAR1" + packed.read_bytes()[4:-8] + b"XXXXXXXX")  # damaged
     assert stored_standings(store) is None
+
+
+def test_a_run_without_stored_standings_keeps_those_its_first_leaderboard_computed(
+        run: tuple[Path, dict[str, list[tuple]]]) -> None:
+    """A run that stored no standings at its end (too few units to compact, or a study):
+    the first leaderboard computes them from every hand and keeps them, keyed by the
+    rows, so the next one reads them; a unit landing later makes them stale."""
+    from pokerarena.platform.standings import run_standings
+
+    data, _ = run
+    store = RunStore(data, RUN)
+    assert stored_standings(store) is None
+    first = json.loads(json.dumps(run_standings(data, RUN)))
+    assert first == json.loads(json.dumps(compute_standings(data, RUN)))
+    assert stored_standings(store) == first
+    summary = data / "runs" / RUN / "standings" / "summary.json"
+    doc = json.loads(summary.read_text())
+    doc["standings"]["bots"][0]["hands"] = -1
+    summary.write_text(json.dumps(doc))
+    assert run_standings(data, RUN)["bots"][0]["hands"] == -1  # read back, not recomputed
+    doc["key"] = "rows that are not these"
+    summary.write_text(json.dumps(doc))
+    assert run_standings(data, RUN) == first

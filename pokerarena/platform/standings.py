@@ -252,12 +252,22 @@ def remember_standings(data: str | Path, run_id: str) -> bool:
 
 def run_standings(data: str | Path, run_id: str) -> dict[str, Any]:
     """The standings of run ``run_id`` under ``data``: the stored ones where they are
-    those of its rows now (:func:`stored_standings`), else computed from every hand."""
+    those of its rows now (:func:`stored_standings`), else computed from every hand and,
+    when no driver is playing the run, kept for the next reader (a study or simulation
+    stores none at its end: its first leaderboard pays for them once)."""
     try:
-        stored = stored_standings(RunStore(data, run_id))
+        store = RunStore(data, run_id)
+        stored = stored_standings(store)
     except (UserError, OSError):
-        stored = None
-    return stored if stored is not None else compute_standings(data, run_id)
+        return compute_standings(data, run_id)
+    if stored is not None:
+        return stored
+    key = None if store.is_driven() else rows_key(store)
+    out = compute_standings(data, run_id)
+    if key is not None and not store.is_driven():
+        with contextlib.suppress(OSError):
+            store_standings(store, out, key)
+    return out
 
 
 def compute_standings(data: str | Path, run_id: str) -> dict[str, Any]:
