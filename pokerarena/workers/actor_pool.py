@@ -86,3 +86,30 @@ class ActorPool:
         for actor in self.actors:
             ray.kill(actor)
         self.actors = []
+
+
+class Pooled:
+    """A runner over an :class:`ActorPool` (``self.pool``): where its actors ran, and
+    how to stop them."""
+
+    pool: ActorPool
+
+    def close(self) -> None:
+        """Stop the actors."""
+        self.pool.close()
+
+    @property
+    def actors(self) -> list[Any]:
+        return self.pool.actors
+
+    @property
+    def nodes(self) -> list[str]:
+        return self.pool.nodes
+
+    @property
+    def pids(self) -> list[int]:
+        return self.pool.pids
+
+    @property
+    def replayed(self) -> int:
+        return self.pool.replayed

@@ -22,7 +22,7 @@ import ray
 
 from pokerarena.errors import UserError
 from pokerarena.solvers.lbr import LbrJob, PairPlayer, PairRunner, PairsResult
-from pokerarena.workers.actor_pool import ActorPool
+from pokerarena.workers.actor_pool import ActorPool, Pooled
 
 
 class LbrClusterError(UserError):
@@ -47,7 +47,7 @@ class LbrWorker:
         return self.player.run(start, stop)
 
 
-class RayPairs(PairRunner):
+class RayPairs(Pooled, PairRunner):
     """A :class:`~pokerarena.solvers.lbr.PairRunner` on ``workers`` Ray actors of one
     CPU each (Ray must be initialised by the caller: the command joins the platform's
     cluster). ``nodes`` and ``pids``: where the actors ran; ``replayed``: units played
@@ -67,26 +67,6 @@ class RayPairs(PairRunner):
         run with that error."""
         return self.pool.run(units, lambda actor, unit: actor.run.remote(*unit),
                              lambda unit: done(unit[1] - unit[0]))
-
-    def close(self) -> None:
-        """Stop the actors."""
-        self.pool.close()
-
-    @property
-    def actors(self) -> list[Any]:
-        return self.pool.actors
-
-    @property
-    def nodes(self) -> list[str]:
-        return self.pool.nodes
-
-    @property
-    def pids(self) -> list[int]:
-        return self.pool.pids
-
-    @property
-    def replayed(self) -> int:
-        return self.pool.replayed
 
 
 def lbr_on_ray(workers: int, variant: Any, options: dict[str, Any] | None, bot: str,

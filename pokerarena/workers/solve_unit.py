@@ -29,7 +29,7 @@ from pokerarena.solvers.holdem_mccfr import (
     SliceTask,
     run_slice,
 )
-from pokerarena.workers.actor_pool import ActorPool
+from pokerarena.workers.actor_pool import ActorPool, Pooled
 
 
 class SolveClusterError(UserError):
@@ -54,7 +54,7 @@ class SolveWorker:
         return run_slice(self.kernel, regret, self.seed, task)
 
 
-class RaySlices(SliceRunner):
+class RaySlices(Pooled, SliceRunner):
     """A :class:`~pokerarena.solvers.holdem_mccfr.SliceRunner` on ``workers`` Ray
     actors of one CPU each (Ray must be initialised by the caller: the command joins
     the platform's cluster). ``nodes`` and ``pids``: where the actors ran."""
@@ -73,22 +73,6 @@ class RaySlices(SliceRunner):
         snapshot = ray.put(regret)
         return self.pool.run(tasks, lambda actor, task: actor.run.remote(snapshot, task),
                              lambda task: done(task.iterations))
-
-    def close(self) -> None:
-        """Stop the actors."""
-        self.pool.close()
-
-    @property
-    def actors(self) -> list[Any]:
-        return self.pool.actors
-
-    @property
-    def nodes(self) -> list[str]:
-        return self.pool.nodes
-
-    @property
-    def pids(self) -> list[int]:
-        return self.pool.pids
 
 
 def train_on_ray(workers: int, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
