@@ -199,14 +199,13 @@ def _mix(h, v):  # pragma: no cover - jit
     return z if z != _U64(0) else _U64(1)
 
 
-@njit(cache=True)
-def ehs(hole, board, nboard, samples):  # pragma: no cover - jit
-    """E[HS] of ``hole`` (2 codes) on ``board[:nboard]`` (3 to 5 codes): exact against
-    all opponent hands on the river, else the mean of ``samples`` deals seeded by the
-    sorted cards (the module's docstring)."""
+@njit(cache=True, inline="always")
+def _unused(hole, nhole, board, nboard):  # pragma: no cover - jit
+    """``(used, rest, m)``: the cards of ``hole[:nhole]`` and ``board[:nboard]`` marked
+    in ``used``, every other card in ``rest[:m]`` in ascending order."""
     used = np.zeros(52, np.bool_)
-    for c in hole:
-        used[c] = True
+    for i in range(nhole):
+        used[hole[i]] = True
     for i in range(nboard):
         used[board[i]] = True
     rest = np.empty(52, np.int64)
@@ -215,6 +214,15 @@ def ehs(hole, board, nboard, samples):  # pragma: no cover - jit
         if not used[c]:
             rest[m] = c
             m += 1
+    return used, rest, m
+
+
+@njit(cache=True)
+def ehs(hole, board, nboard, samples):  # pragma: no cover - jit
+    """E[HS] of ``hole`` (2 codes) on ``board[:nboard]`` (3 to 5 codes): exact against
+    all opponent hands on the river, else the mean of ``samples`` deals seeded by the
+    sorted cards (the module's docstring)."""
+    used, rest, m = _unused(hole, len(hole), board, nboard)
     mine = np.empty(7, np.int64)
     opp = np.empty(7, np.int64)
     for i in range(nboard):
@@ -381,17 +389,7 @@ def ehs_fast(hole, board, nboard, samples):  # pragma: no cover - jit
     """:func:`ehs` before the river, the same float: the same seed, the same shuffle of
     the same ``rest``, the same deals in the same order, ranked by :func:`rank_masks`
     (``_below``'s draw in 32 bits: the same number, ``x >> 33`` has 31)."""
-    used = np.zeros(52, np.bool_)
-    used[hole[0]] = True
-    used[hole[1]] = True
-    for i in range(nboard):
-        used[board[i]] = True
-    rest = np.empty(52, np.int64)
-    m = 0
-    for c in range(52):
-        if not used[c]:
-            rest[m] = c
-            m += 1
+    used, rest, m = _unused(hole, 2, board, nboard)
     common = np.int64(0)
     for i in range(nboard):
         common |= _bit(board[i])
@@ -451,15 +449,7 @@ def fill_buckets(out, ranks, board, nboard, preflop, thresholds, samples,
     on ``board[:nboard]`` for each row of ``cards`` still :data:`UNKNOWN` there (a
     holding that is not one, or that holds a board card, is left as it is). On the river
     ``ranks`` (:func:`river_ranks`) ranks the 990 opponent hands of every holding."""
-    used = np.zeros(52, np.bool_)
-    for i in range(nboard):
-        used[board[i]] = True
-    rest = np.empty(52, np.int64)
-    m = 0
-    for c in range(52):
-        if not used[c]:
-            rest[m] = c
-            m += 1
+    used, rest, m = _unused(board, 0, board, nboard)
     opps = (m - 2) * (m - 3) // 2
     hole = np.empty(2, np.int64)
     for h in range(cards.shape[0]):
