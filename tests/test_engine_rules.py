@@ -387,6 +387,11 @@ def test_jacks_or_better_to_open_and_passed_deals_carry_the_pot():
 
 
 def test_progressive_openers_climb_after_passed_deals():
+    """000_053e85955f9a4108.txt, «Покер с досдачей», 1): «Прогрессивная система приема
+    начальной ставки: если никто не желает делать начальную ставку, для начала следующей
+    игры требуются две дамы или выше, если опять никто не открывает круг ставок, в
+    следующей игре для этого требуются два короля и выше; затем два туза и выше». «Или
+    выше»: any better hand opens too (two pair, a straight), a lower pair does not."""
     from pokerarena.engine.hand import _has_openers
     game = Game("draw5", {"openers": "progressive", "dealing": "manual"})
     for passes, hole, opens in [(0, "JcJd4c8s9h", True), (1, "JcJd4c8s9h", False),
