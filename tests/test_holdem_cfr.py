@@ -13,15 +13,12 @@ from pokerarena.arena.match import play_match
 from pokerarena.arena.views import build_view
 from pokerarena.bots.registry import make_bot
 from pokerarena.bots.simple.cfr_bot import (
-    DECISION,
-    FOLDED,
     SHIPPED,
     CfrBot,
     StrategyFileError,
-    build_tree,
     read_abstract,
-    tree_params,
 )
+from pokerarena.bots.simple.cfr_tree import DECISION, FOLDED, build_tree, tree_params
 from pokerarena.cards import parse_cards
 from pokerarena.engine import Game
 from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND, Action

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pokerarena.bots.simple.cfr_bot import SHIPPED, read_abstract, tree_params
+from pokerarena.bots.simple.cfr_bot import SHIPPED, read_abstract
+from pokerarena.bots.simple.cfr_tree import tree_params
 from pokerarena.cli import main
 from pokerarena.engine import Game
 from pokerarena.engine.keys import game_info_of

@@ -3,7 +3,7 @@ of :mod:`pokerarena.solvers.holdem_abstraction` (Lanctot et al., "Monte Carlo Sa
 for Regret Minimization in Extensive Games", 2009), written as a version-2 strategy
 file that the built-in ``cfr`` bot plays (docs/exact.md).
 
-The betting is the engine's own (:func:`~pokerarena.bots.simple.cfr_bot.tree_params`
+The betting is the engine's own (:func:`~pokerarena.bots.simple.cfr_tree.tree_params`
 reads the blinds, bets and heads-up cap from the game's program; a test walks the
 engine and the tree side by side). Regrets and the average strategy are numpy arrays of
 rows x 3 moves, a row per (decision node, bucket of its round): the node is the whole
@@ -42,18 +42,20 @@ import numpy as np
 from numba import njit
 
 from pokerarena.bots.simple.cfr_bot import (
-    DECISION,
     ENCODING,
-    FOLDED,
     KIND,
     VERSION,
-    BettingTree,
     bucket_of,
-    build_tree,
     encode_rows,
-    legal_mask,
     rank7,
     read_abstract,
+)
+from pokerarena.bots.simple.cfr_tree import (
+    DECISION,
+    FOLDED,
+    BettingTree,
+    build_tree,
+    legal_mask,
     tree_params,
 )
 from pokerarena.bots.simple.strategy_table import FORMAT

@@ -31,15 +31,8 @@ bot's decisions): the buckets of a board's holdings are computed in one compiled
 four suit masks and table look-ups: checked equal on all 133,784,560 seven-card hands),
 and the river's opponent hands ranked once for every holding.
 
-**The betting tree** is heads-up fixed-limit hold'em as the engine plays it: the blinds,
-the small and big bets of each round and the heads-up cap (one bet and
-``heads_up_max_raises`` raises a round, the big blind counting as the pre-flop bet;
-``pokerarena/rules/model.py`` ``FixedLimit``, source 002_… «кэп объявляется после 5
-подъемов»), read from the game's program; the button (small blind) acts first
-pre-flop, the big blind first after. A fold when checking is free is left out (the
-engine allows it; it is never better than a check). Stacks deep enough that nobody is
-all-in (72 chips at the default stakes) are assumed; a view that leaves the tree is one
-error.
+**The betting tree** and its reading of a hand's betting line, off-tree spots included:
+:mod:`~pokerarena.bots.simple.cfr_tree` and :mod:`~pokerarena.bots.simple.cfr_translation`.
 
 **File version 2** (an abstract strategy; version 1, the exact tables of Kuhn and
 Leduc, is unchanged and still read by :mod:`~pokerarena.bots.simple.strategy_table`)::
@@ -79,8 +72,15 @@ import numpy as np
 from numba import njit
 
 from pokerarena.bots.base import BaseBot, MatchInfo, Policy, SeatView, draw_from
+from pokerarena.bots.simple.cfr_translation import Reading, answer, readings
+from pokerarena.bots.simple.cfr_tree import (
+    BettingTree,
+    build_tree,
+    legal_mask,
+    tree_params,
+)
 from pokerarena.bots.simple.strategy_table import FORMAT, MAX_BYTES, StrategyFileError
-from pokerarena.engine.actions import CALL_KIND, FOLD_KIND, RAISE_KIND, Action
+from pokerarena.engine.actions import RAISE_KIND, Action
 
 VERSION = 2
 KIND = "abstract"
@@ -88,8 +88,6 @@ ABSTRACTION = "ehs-quantile"
 ABSTRACTION_VERSION = 1
 ENCODING = "u8x3-zlib-base64"
 SHIPPED = Path(__file__).with_name("cfr_holdem_fl.json")
-FOLD, CALL, RAISE = 0, 1, 2
-DECISION, FOLDED, SHOWDOWN = 0, 1, 2
 _U64 = np.uint64
 
 
@@ -497,100 +495,6 @@ def board_buckets(board: np.ndarray, nboard: int, preflop: np.ndarray,
     return out
 
 
-# --------------------------------------------------------------------------- tree
-@dataclass(frozen=True)
-class BettingTree:
-    """Heads-up fixed-limit betting as arrays, nodes in pre-order (a child's number is
-    above its parent's). Players are positions: 0 the button (small blind), 1 the big
-    blind. ``child[n]``: the node after fold, check/call, bet/raise (-1: not allowed);
-    ``commit[n]``: each player's chips in the pot at ``n``; ``loser[n]``: who folded at a
-    fold node; ``raise_to[n]``: the round's bet a raise at ``n`` makes; ``row[n]``: the
-    first strategy row of a decision node (-1 elsewhere), one row per bucket of its
-    round."""
-
-    kind: np.ndarray
-    player: np.ndarray
-    rnd: np.ndarray
-    child: np.ndarray
-    commit: np.ndarray
-    loser: np.ndarray
-    raise_to: np.ndarray
-    row: np.ndarray
-    rows: int
-    blinds: tuple[int, int]
-    bets: tuple[int, ...]
-    max_bets: int
-
-
-def tree_params(game: Any) -> tuple[tuple[int, int], tuple[int, ...], int]:
-    """(blinds, the bet of each round, bets a round may hold) of heads-up ``game``, from
-    its program (the fixed-limit rules: one bet and ``heads_up_max_raises`` raises)."""
-    from pokerarena.engine.steps import SIZE_BIG, BetStep
-
-    prog = game.program
-    if prog.system_name != "fixed_limit" or game.variant_id != "holdem":
-        raise StrategyFileError(f"the cfr bot plays heads-up fixed-limit hold'em, not "
-                                f"{game.variant_id} ({prog.system_name})")
-    _, blinds = game.forced_by_position(2)
-    steps = [s for s in prog.steps if isinstance(s, BetStep)]
-    bets = tuple(prog.big_bet if s.size == SIZE_BIG else prog.small_bet for s in steps)
-    cap = prog.heads_up_max_raises
-    if cap is None or len(bets) != 4:
-        raise StrategyFileError("the cfr bot needs a raise cap and four betting rounds")
-    return (min(blinds), max(blinds)), bets, 1 + int(cap)
-
-
-def build_tree(blinds: tuple[int, int], bets: tuple[int, ...], max_bets: int,
-               buckets: tuple[int, ...]) -> BettingTree:
-    """The tree of heads-up fixed-limit betting with these stakes (the module's
-    docstring), rows laid out for ``buckets`` per round."""
-    cols: dict[str, list[int]] = {k: [] for k in
-                                  ("kind", "player", "rnd", "f", "c", "r", "c0", "c1",
-                                   "loser", "raise_to", "row")}
-    rows = [0]
-
-    def add(kind: int, player: int, rnd: int, commit: list[int], loser: int = -1,
-            raise_to: int = 0) -> int:
-        n = len(cols["kind"])
-        for k, v in (("kind", kind), ("player", player), ("rnd", rnd), ("f", -1),
-                     ("c", -1), ("r", -1), ("c0", commit[0]), ("c1", commit[1]),
-                     ("loser", loser), ("raise_to", raise_to), ("row", -1)):
-            cols[k].append(v)
-        if kind == DECISION:
-            cols["row"][n] = rows[0]
-            rows[0] += buckets[rnd]
-        return n
-
-    def node(rnd: int, p: int, commit: list[int], level: int, acted: tuple[int, int]) -> int:
-        raise_to = (level + 1) * bets[rnd]
-        n = add(DECISION, p, rnd, commit, raise_to=raise_to)
-        o = 1 - p
-        if commit[o] > commit[p]:
-            cols["f"][n] = add(FOLDED, p, rnd, commit, loser=p)
-        called = list(commit)
-        called[p] = commit[o]
-        seen = (1, acted[1]) if p == 0 else (acted[0], 1)
-        if acted[o]:      # the round closes on this check or call
-            cols["c"][n] = (add(SHOWDOWN, p, rnd, called) if rnd == 3
-                            else node(rnd + 1, 1, called, 0, (0, 0)))
-        else:
-            cols["c"][n] = node(rnd, o, called, level, seen)
-        if level < max_bets:
-            raised = list(commit)
-            raised[p] = commit[o] + bets[rnd]
-            cols["r"][n] = node(rnd, o, raised, level + 1, seen)
-        return n
-
-    node(0, 0, [blinds[0], blinds[1]], 1, (0, 0))
-    a = {k: np.asarray(v, np.int64) for k, v in cols.items()}
-    return BettingTree(kind=a["kind"].astype(np.int8), player=a["player"].astype(np.int8),
-                       rnd=a["rnd"].astype(np.int8),
-                       child=np.stack([a["f"], a["c"], a["r"]], axis=1).astype(np.int32),
-                       commit=np.stack([a["c0"], a["c1"]], axis=1), loser=a["loser"],
-                       raise_to=a["raise_to"], row=a["row"], rows=rows[0], blinds=blinds,
-                       bets=tuple(bets), max_bets=max_bets)
-
-
 # --------------------------------------------------------------------------- file
 @dataclass(frozen=True)
 class AbstractStrategy:
@@ -690,15 +594,6 @@ def _check(doc: Any) -> AbstractStrategy:
     header = {k: v for k, v in doc.items() if k != "strategy"}
     return AbstractStrategy(header, preflop, padded_thresholds(th), int(ab["samples"]),
                             tree, q.astype(np.float64) / 255.0)
-
-
-def legal_mask(tree: BettingTree, buckets: tuple[int, ...]) -> np.ndarray:
-    """rows x 3: which moves each row's node allows."""
-    mask = np.zeros((tree.rows, 3), np.bool_)
-    for n in np.flatnonzero(tree.kind == DECISION):
-        r0 = tree.row[n]
-        mask[r0:r0 + buckets[tree.rnd[n]]] = tree.child[n] >= 0
-    return mask
 
 
 def _check_rows(q: np.ndarray, tree: BettingTree, buckets: tuple[int, ...]) -> None:
@@ -808,28 +703,17 @@ class CfrBot(BaseBot):
                 f"{self.strategy.header['game_key']}), not {variant} with {players} "
                 f"players (game {key})")
 
-    def node_of(self, view: SeatView) -> int:
-        """The tree node of the view's betting line (an error when it leaves the tree)."""
-        tree = self.strategy.tree
-        n = 0
-        for actor, action in view.history:
-            if actor < 0 or action.kind not in (FOLD_KIND, CALL_KIND, RAISE_KIND):
-                continue
-            move = (FOLD, CALL, RAISE)[(FOLD_KIND, CALL_KIND, RAISE_KIND).index(action.kind)]
-            nxt = int(tree.child[n, move]) if tree.kind[n] == DECISION else -1
-            if nxt < 0:
-                raise StrategyFileError(f"{self._where}: the betting line leaves the "
-                                        f"abstraction's tree at {action}")
-            n = nxt
+    def readings(self, view: SeatView) -> list[Reading]:
+        """The tree nodes the view's betting line stands for, with their probabilities
+        (:func:`~pokerarena.bots.simple.cfr_translation.readings`: one node, or two after
+        a short all-in)."""
+        return readings(self.strategy.tree, view.history, self._where)
+
+    def _answer(self, view: SeatView, rows_at: Any, holdings: int
+                ) -> tuple[tuple[Action, Action, Action], np.ndarray]:
         position = 0 if view.seat == view.button else 1
-        legal = view.legal
-        if tree.kind[n] != DECISION or tree.player[n] != position or legal is None or \
-                (RAISE_KIND in legal.kinds) != (tree.child[n, RAISE] >= 0) or \
-                (RAISE_KIND in legal.kinds and legal.min_to != tree.raise_to[n]) or \
-                view.to_call != tree.commit[n, 1 - position] - tree.commit[n, position]:
-            raise StrategyFileError(f"{self._where}: this spot (stacks {view.stacks}) is "
-                                    "not in the abstraction's tree (all-in or another game)")
-        return n
+        return answer(self.strategy.tree, self.readings(view), position, view.legal,
+                      view.to_call, rows_at, holdings, self._where)
 
     def bucket(self, view: SeatView) -> int:
         """The view's bucket on its street (cached per cards)."""
@@ -847,15 +731,14 @@ class CfrBot(BaseBot):
         return got
 
     def policy(self, view: SeatView) -> Policy:
-        """The strategy's row at the view's (node, bucket); zero moves left out."""
+        """The strategy's row at the view's (node, bucket), off-tree lines translated
+        (:mod:`~pokerarena.bots.simple.cfr_translation`); zero moves left out."""
         if view.players != 2 or view.game.get("game_key") != self.strategy.header["game_key"]:
             self._check_game(view.game, view.players, view.variant)
-        n = self.node_of(view)
-        tree = self.strategy.tree
-        row = self.strategy.probs[tree.row[n] + self.bucket(view)]
-        moves = (Action(FOLD_KIND), Action(CALL_KIND), Action(RAISE_KIND,
-                                                              int(tree.raise_to[n])))
-        out: Policy = [(moves[a], float(row[a])) for a in range(3) if row[a] > 0.0]
+        s = self.strategy
+        bucket = self.bucket(view)
+        moves, probs = self._answer(view, lambda n: s.probs[s.tree.row[n] + bucket][None], 1)
+        out: Policy = [(moves[a], float(probs[0, a])) for a in range(3) if probs[0, a] > 0.0]
         if not math.isclose(sum(p for _, p in out), 1.0, abs_tol=1e-9):
             raise StrategyFileError(f"{self._where}: a row that is not a distribution")
         return out
@@ -869,15 +752,13 @@ class CfrBot(BaseBot):
         (``tests/test_cfr_batch.py``)."""
         if view.players != 2 or view.game.get("game_key") != self.strategy.header["game_key"]:
             self._check_game(view.game, view.players, view.variant)
-        n = self.node_of(view)
-        tree, s = self.strategy.tree, self.strategy
+        s = self.strategy
         cards = np.asarray(holdings, np.int64).reshape(-1, 2)
         got = _board_table(s, tuple(int(c) for c in view.board), cards)
         for i in np.flatnonzero(got < 0):   # a holding on the board: as policy buckets it
             got[i] = self.bucket(view._replace(hole=tuple(int(c) for c in cards[i])))
-        probs = s.probs[tree.row[n] + got]
-        return HoldingPolicies((Action(FOLD_KIND), Action(CALL_KIND),
-                                Action(RAISE_KIND, int(tree.raise_to[n]))), probs)
+        moves, probs = self._answer(view, lambda n: s.probs[s.tree.row[n] + got], len(cards))
+        return HoldingPolicies(moves, probs)
 
     def act(self, view: SeatView) -> Action:
         """One draw from :meth:`policy`."""
