@@ -50,6 +50,7 @@ import pyarrow.parquet as pq
 from pokerarena.errors import UserError
 from pokerarena.platform import compacted
 from pokerarena.platform.compacted import COMPACTED_DIR, MARKER_DIR, UNIT_COLUMN
+from pokerarena.platform.run_kinds import traits
 from pokerarena.platform.spec import SpecError
 from pokerarena.platform.storage import TABLES, UNIT_DIR_PREFIX, RunStore, scan_parts
 from pokerarena.workers import fsys
@@ -500,7 +501,7 @@ def compact_after_run(store: RunStore) -> dict[str, Any] | None:
     # a tournament's or match's standings are what its pages and leaderboard read; a
     # simulation or a study of millions of hands would pay their statistics for nothing
     kind = store.spec_doc()["spec"].get("kind")
-    out["standings"] = kind in ("match", "tournament") and \
+    out["standings"] = traits(kind).keeps_standings and \
         remember_standings(store.data_location, store.run_id)
     from pokerarena.platform.page_summaries import write_all
 

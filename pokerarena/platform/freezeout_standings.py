@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.errors import UserError
+from pokerarena.platform.run_kinds import traits
 from pokerarena.platform.sql import one_line
 from pokerarena.platform.storage import RunStore
 from pokerarena.tournaments.estimates import Estimate, block_rate
@@ -69,7 +70,7 @@ class NoFreezeOutStandings(UserError):
 
 def is_freezeout(spec: dict[str, Any]) -> bool:
     """Whether a stored spec (``spec.json``'s ``spec``) is a freeze-out run."""
-    return spec.get("kind") == "tournament" and spec.get("format") == "freezeout"
+    return traits(spec.get("kind")).ranked and spec.get("format") == "freezeout"
 
 
 def is_freezeout_run(data: str | Path, run_id: str) -> bool:

@@ -63,7 +63,7 @@ def plan(spec: RunSpec, run_id: str = "") -> Plan:
         for lineup in spec.lineups():
             units.extend(match_units(spec, len(units), _match_no(units), rotation, lineup,
                                      run_id, limits))
-    if spec.kind == "study" and (spec.study or {}).get("freezeouts"):
+    if spec.traits.compares_games and (spec.study or {}).get("freezeouts"):
         units.extend(_study_freezeouts(spec, units, run_id, limits))
     return Plan(units)
 
@@ -115,14 +115,14 @@ def match_units(spec: RunSpec, index: int, match: int,
     cell does, whatever its rules (common random numbers)."""
     n = len(lineup)
     rotations = [tuple(lineup[r:] + lineup[:r]) for r in range(n)]
-    shared = spec.kind in ("tournament", "study") and spec.common_deals
+    shared = spec.traits.common_deals and spec.common_deals
     step = spec.rotation_hands or spec.hands
     options = [dict(cfg["options"]) for _, cfg in rotation]
     units = []
     for s, (first, hands) in enumerate(spec.segments()):
         turn = (first // step) % len(rotation)
         game_index, game = rotation[turn]
-        deal_key = ((0 if spec.kind == "study" else game_index, s) if shared else ())
+        deal_key = ((0 if spec.traits.compares_games else game_index, s) if shared else ())
         units.append(Unit(
             unit_id=unit_id(match, s), index=index + s, match=match, shard=s,
             variant=game["variant"], betting=game["betting"], options=options[turn],

@@ -106,7 +106,7 @@ def sequential_tests(store: RunStore) -> dict[str, Any]:
     """The answer of :func:`compute_tests`, read from the run's page summary when it has
     ended and the summary is of its rows now (written on the first request)."""
     spec = parse_spec(store.spec_doc()["spec"])
-    if spec.kind != "tournament" or spec.stop is None:
+    if not spec.traits.ranked or spec.stop is None:
         return compute_tests(store)
     events = list(store.events())
     key = _summary_key(store, events)
@@ -126,7 +126,7 @@ def compute_tests(store: RunStore, events: list[dict[str, Any]] | None = None
     ``stop``: the rule (None: the run tests nothing)."""
     spec = parse_spec(store.spec_doc()["spec"])
     out: dict[str, Any] = {"run_id": store.run_id, "stop": None, "tests": []}
-    if spec.kind != "tournament" or spec.stop is None:
+    if not spec.traits.ranked or spec.stop is None:
         return out
     rule = spec.stop
     out["stop"] = rule.model_dump()

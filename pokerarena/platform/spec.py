@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pokerarena.errors import UserError
+from pokerarena.platform.run_kinds import KindTraits, RunKind, traits
 from pokerarena.workers.unit import NO_BETTING
 
 KINDS = ("match", "tournament", "simulation", "study")
@@ -163,7 +164,7 @@ class FreezeOutSpec(_Strict):
 class RunSpec(_Strict):
     """A run: what to play, by whom, how much, from which seed."""
 
-    kind: Literal["match", "tournament", "simulation", "study"]
+    kind: RunKind
     name: str = Field("", max_length=64, description="starts the run's id: letters, digits, "
                       "'_', '.', '-', not starting with '.' or '-'")
     seed: int = Field(0, ge=0, lt=2**63)
@@ -223,6 +224,11 @@ class RunSpec(_Strict):
         return value
 
     @property
+    def traits(self) -> KindTraits:
+        """What the run's kind does (:mod:`~pokerarena.platform.run_kinds`)."""
+        return traits(self.kind)
+
+    @property
     def table_size(self) -> int:
         """Seats per table."""
         return self.seats if self.seats is not None else len(self.bots)
@@ -269,9 +275,9 @@ class RunSpec(_Strict):
         """How many lineups the run seats in each game (without listing them; Swiss
         rounds after the first are paired from results, but their count is known)."""
         k, n = len(self.bots), self.table_size
-        if self.kind == "study":
+        if self.traits.compares_games:
             return len(self.mixes or [self.bots])
-        if self.kind != "tournament" or self.format == "freezeout":
+        if not self.traits.ranked or self.format == "freezeout":
             return 1
         if self.format == "gauntlet":
             return math.comb(k - 1, n - 1)
@@ -315,9 +321,9 @@ class RunSpec(_Strict):
         round's (the driver pairs the later rounds from the results)."""
         from pokerarena.tournaments.pairings import gauntlet, ring_tables, round_robin, swiss_round
 
-        if self.kind == "study":
+        if self.traits.compares_games:
             return [tuple(m) for m in self.mixes or [self.bots]]
-        if self.kind != "tournament":
+        if not self.traits.ranked:
             return [tuple(self.bots)]
         if self.format == "freezeout":
             return [self.entrants()]
@@ -536,8 +542,7 @@ def _check_semantics(spec: RunSpec) -> None:
         except (VariantError, ValueError, ArithmeticError) as exc:
             gi = _game_index(spec, ci)
             raise SpecError(f"games[{gi}].options: {exc}") from None
-    if spec.kind == "match" and len(configs) != 1:
-        raise SpecError("games: a match plays one game; use kind = \"simulation\" for several")
+    _check_one_game(spec, configs)
     if spec.freezeout is not None:
         _check_levels(spec, configs[0])
 
@@ -582,7 +587,7 @@ def _check_family(spec: RunSpec) -> None:
             raise SpecError(f"{field}: a betting-poker setting; {fam.id} does not use it")
     if spec.table_stakes != "reset":
         raise SpecError(f"table_stakes: a betting-poker setting; {fam.id} does not use it")
-    if spec.kind == "tournament" and spec.format not in _FAMILY_FORMATS:
+    if spec.traits.ranked and spec.format not in _FAMILY_FORMATS:
         raise SpecError(f"format: {fam.id} tournaments are played as "
                         f"{' or '.join(_FAMILY_FORMATS)}, not {spec.format}")
     _check_format(spec)
@@ -606,8 +611,13 @@ def _check_family(spec: RunSpec) -> None:
             fam.make(cfg["options"])
         except (UserError, ValueError) as exc:
             raise SpecError(f"games[{_game_index(spec, ci)}].options: {exc}") from None
-    if spec.kind == "match" and len(spec.game_configs()) != 1:
-        raise SpecError("games: a match plays one game; use kind = \"simulation\" for several")
+    _check_one_game(spec, spec.game_configs())
+
+
+def _check_one_game(spec: RunSpec, configs: list[dict[str, Any]]) -> None:
+    if spec.traits.one_game and len(configs) != 1:
+        raise SpecError(f"games: a {spec.kind} plays one game; use kind = \"simulation\" "
+                        "for several")
 
 
 _TOURNAMENT_ONLY = ("challenger", "rounds", "stop", "freezeout")
@@ -616,15 +626,16 @@ _TOURNAMENT_ONLY = ("challenger", "rounds", "stop", "freezeout")
 def _check_format(spec: RunSpec) -> None:
     """The kind's and the format's own fields: each where it belongs, and consistent."""
     n, k = spec.table_size, len(spec.bots)
-    if spec.kind != "tournament":
+    if not spec.traits.ranked:
         if spec.format != "round_robin":
             raise SpecError(f"format: a tournament setting, not for a {spec.kind}")
         for name in _TOURNAMENT_ONLY:
             if getattr(spec, name) is not None:
                 raise SpecError(f"{name}: a tournament setting, not for a {spec.kind}")
-        if spec.kind != "study" and (spec.mixes is not None or spec.study is not None):
+        if not spec.traits.compares_games and (spec.mixes is not None or
+                                               spec.study is not None):
             raise SpecError(f"mixes, study: study settings, not for a {spec.kind}")
-        if spec.kind == "study":
+        if spec.traits.compares_games:
             _check_study(spec)
         elif spec.seats is not None and spec.seats != k:
             raise SpecError(f"seats: a {spec.kind} seats every bot listed ({k}), "
@@ -740,9 +751,9 @@ def _check_rotation(spec: RunSpec) -> None:
     r = spec.rotation_hands
     if r is None:
         return
-    if spec.kind == "match":
-        raise SpecError("rotation_hands: a mixed game rotates several games; a match plays "
-                        "one (use a simulation or a tournament)")
+    if spec.traits.one_game:
+        raise SpecError(f"rotation_hands: a mixed game rotates several games; a {spec.kind} "
+                        "plays one (use a simulation or a tournament)")
     if spec.duplicate:
         from pokerarena.arena.match import seatings
 

@@ -224,9 +224,9 @@ class Schedule:
         self.run_id = run_id
         self.run_dir = run_dir if is_uri(run_dir) else Path(run_dir)  # where its parts are
         self.limits = UnitLimits.of(spec.limits.model_dump())
-        tournament = spec.kind == "tournament"
-        self.stop: StopRule | None = spec.stop if tournament else None
-        self.swiss = tournament and spec.format == "swiss"
+        ranked = spec.traits.ranked
+        self.stop: StopRule | None = spec.stop if ranked else None
+        self.swiss = ranked and spec.format == "swiss"
         self.first = plan(spec, run_id)  # Swiss: round 1
         if self.swiss:
             _, self.planned_units, self.planned_hands = spec.plan_size()

@@ -29,6 +29,7 @@ from pokerarena.errors import UserError
 from pokerarena.platform.family_standings import with_points
 from pokerarena.platform.freezeout_standings import is_freezeout_run
 from pokerarena.platform.query import STANDINGS_DIR, STANDINGS_TABLES
+from pokerarena.platform.run_kinds import traits
 from pokerarena.platform.storage import RunStore
 from pokerarena.tournaments.estimates import Reduction, block_rate
 from pokerarena.tournaments.profiles import PROFILE_COLUMNS
@@ -433,7 +434,7 @@ def write_after_run(data: str | Path, run_id: str, kind: str, status: str
                     ) -> dict[str, Any] | None:
     """What a driven run does when it ends: a ``tournament`` that ``finished`` gets its
     standings written (None otherwise, and for a run without hands)."""
-    if kind != "tournament" or status != "finished" or is_freezeout_run(data, run_id):
+    if not traits(kind).ranked or status != "finished" or is_freezeout_run(data, run_id):
         return None  # a freeze-out's standings are its places (freezeout_standings)
     try:
         return write_standings(data, run_id)

@@ -306,7 +306,7 @@ def study_results(data: str | Path, run_id: str, *, exact: bool = True) -> dict[
     if not store.exists():
         raise UserError(f"no run {run_id!r} under {data}")
     spec = parse_spec(store.spec_doc()["spec"])
-    if spec.kind != "study":
+    if not spec.traits.compares_games:
         raise NotAStudy(f"run {run_id!r} is a {spec.kind}, not a study (kind = \"study\")")
     con = connect(data, run_id)
     try:
