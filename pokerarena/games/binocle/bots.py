@@ -9,40 +9,24 @@ three play alike; the decision they differ on is dropping out.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from pokerarena.games.binocle.actions import DROP, STAKE, Move
 from pokerarena.games.binocle.exact import move_values, stock_counts
 from pokerarena.games.binocle.rules import BinocleError, rank_index
 from pokerarena.games.binocle.view import BinocleView
+from pokerarena.games.family_bot import FamilyBot, UniformBot, bot_table, make_family_bot
 
 
-class BinocleBot:
-    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+class BinocleBot(FamilyBot[BinocleView, Move]):
+    """A binocle bot: the shared base (:class:`~pokerarena.games.family_bot.FamilyBot`)
+    typed for this family, its messages and its error class."""
 
-    name = "binocle-bot"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def start_game(self, view: BinocleView) -> None:
-        """Called when a game starts."""
-
-    def end_game(self, view: BinocleView) -> None:
-        """Called when a game is over."""
-
-    def act(self, view: BinocleView) -> Move:  # pragma: no cover - abstract
-        raise NotImplementedError
+    family, error = "binocle", BinocleError
 
 
-class RandomBot(BinocleBot):
+class RandomBot(UniformBot[BinocleView, Move], BinocleBot):
     """Uniform over the legal moves."""
-
-    name = "random"
-
-    def act(self, view: BinocleView) -> Move:
-        return self.rng.choice(view.legal)
 
 
 def _stake(view: BinocleView) -> Move:
@@ -90,12 +74,14 @@ class CountBot(BinocleBot):
         return _stake(view) if stake >= drop else Move(DROP)
 
 
-BOTS: dict[str, type[BinocleBot]] = {c.name: c for c in (RandomBot, RuleBot, CountBot)}
+BOTS: dict[str, type[BinocleBot]] = bot_table(RandomBot, RuleBot, CountBot)
 
 
-def new_bot(name: str, seed: int | None = None) -> Any:
-    """The built-in bot ``name``, or one clear error."""
-    cls = BOTS.get(name)
-    if cls is None:
-        raise BinocleError(f"binocle: unknown bot {name!r}; built-in: {', '.join(BOTS)}")
-    return cls(seed)
+def make_bot(name: str, seed: int | None = None, **options: Any) -> BinocleBot:
+    """The built-in bot ``name`` (one of :data:`BOTS`); an unknown one is a
+    :class:`BinocleError`."""
+    return make_family_bot("binocle", BOTS, BinocleError, name, seed, **options)
+
+
+new_bot = make_bot
+"""The name the family's catalogue entry imports (``Family.new_bot``)."""

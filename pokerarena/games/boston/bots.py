@@ -10,7 +10,6 @@ nothing but the view.
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 
 from pokerarena.cards import rank_of, suit_of
@@ -25,40 +24,25 @@ from pokerarena.games.boston.rules import (
     SENIOR,
     SOLO,
     SUPPORTER_QUOTA,
+    BostonError,
     boston_card,
     power,
     suit_in_play,
 )
 from pokerarena.games.boston.view import BostonView
+from pokerarena.games.family_bot import FamilyBot, UniformBot
 
 
-class BostonBot:
-    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+class BostonBot(FamilyBot[BostonView, BostonAction]):
+    """A boston bot: the shared base (:class:`~pokerarena.games.family_bot.FamilyBot`)
+    typed for this family, its messages and its error class. The bots by name are in
+    :mod:`.league` (``count`` and ``sim`` build on :class:`RuleBot` in their own modules)."""
 
-    name = "boston-bot"
-    description = ""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def start_game(self, view: BostonView) -> None:
-        """Called when a game starts."""
-
-    def end_game(self, view: BostonView) -> None:
-        """Called when a game is over."""
-
-    def act(self, view: BostonView) -> BostonAction:  # pragma: no cover - abstract
-        raise NotImplementedError
+    family, error = "boston", BostonError
 
 
-class RandomBot(BostonBot):
-    """Uniform over the legal actions."""
-
-    name = "random"
-    description = "uniform over the legal bids and cards"
-
-    def act(self, view: BostonView) -> BostonAction:
-        return self.rng.choice(view.legal)
+class RandomBot(UniformBot[BostonView, BostonAction], BostonBot):
+    """Uniform over the legal bids and cards."""
 
 
 # hand values ------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ view alone.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -22,38 +21,21 @@ from pokerarena.games.durak.actions import BEAT, PASS_ACTION, TAKE_ACTION, THROW
 from pokerarena.games.durak.game import DEFEND, LEAD, DurakGame, DurakHand, hand_at
 from pokerarena.games.durak.rules import DurakError, DurakOptions
 from pokerarena.games.durak.view import DurakView
+from pokerarena.games.family_bot import FamilyBot, Option, UniformBot, bot_table, make_family_bot
 
 HIGH_TRUMP = 9  # a jack or higher: the rule bot would rather take than spend it early
 CHEAP_TABLE = 3  # ... when the table holds at most this many cards
 
 
-class DurakBot:
-    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+class DurakBot(FamilyBot[DurakView, DurakAction]):
+    """A durak bot: the shared base (:class:`~pokerarena.games.family_bot.FamilyBot`)
+    typed for this family, its messages and its error class."""
 
-    name = "durak-bot"
-    description = ""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def start_game(self, view: DurakView) -> None:
-        """Called when a game starts."""
-
-    def end_game(self, view: DurakView) -> None:
-        """Called when a game is over."""
-
-    def act(self, view: DurakView) -> DurakAction:  # pragma: no cover - abstract
-        raise NotImplementedError
+    family, error = "durak", DurakError
 
 
-class RandomBot(DurakBot):
+class RandomBot(UniformBot[DurakView, DurakAction], DurakBot):
     """Uniform over the legal actions."""
-
-    name = "random"
-    description = "uniform over the legal actions"
-
-    def act(self, view: DurakView) -> DurakAction:
-        return self.rng.choice(view.legal)
 
 
 def _cost(c: int, trump: int) -> int:
@@ -133,10 +115,9 @@ class CounterBot(DurakBot):
     description = "counts the cards; near the end plays each candidate on with the rule " \
                   "policy over consistent deals of the unseen cards"
 
-    def __init__(self, seed: int | None = None, samples: int = 6, sim_stock: int = 4,
-                 budget: int = 12) -> None:
-        super().__init__(seed)
-        self.samples, self.sim_stock, self.budget = samples, sim_stock, budget
+    samples = Option(6)
+    sim_stock = Option(4)
+    budget = Option(12)
 
     def act(self, view: DurakView) -> DurakAction:
         legal = view.legal
@@ -182,7 +163,7 @@ class CounterBot(DurakBot):
         return 1.0 if h.durak == view.seat else 0.0
 
 
-BOTS: dict[str, type[DurakBot]] = {b.name: b for b in (RandomBot, RuleBot, CounterBot)}
+BOTS: dict[str, type[DurakBot]] = bot_table(RandomBot, RuleBot, CounterBot)
 
 
 class DurakBotError(DurakError):
@@ -190,8 +171,6 @@ class DurakBotError(DurakError):
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> DurakBot:
-    """The built-in bot ``name`` (one of :data:`BOTS`)."""
-    cls = BOTS.get(name)
-    if cls is None:
-        raise DurakBotError(f"durak: unknown bot {name!r}; built in: {', '.join(BOTS)}")
-    return cls(seed, **options)
+    """The built-in bot ``name`` (one of :data:`BOTS`); an unknown one is a
+    :class:`DurakBotError`."""
+    return make_family_bot("durak", BOTS, DurakBotError, name, seed, **options)

@@ -9,13 +9,13 @@ state it hands the kernels (:mod:`.kernels`) is built from the view alone.
 
 from __future__ import annotations
 
-import random
 from functools import cache
 from typing import Any
 
 import numpy as np
 
 from pokerarena.cards import JOKERS
+from pokerarena.games.family_bot import BiddingBot, Option, UniformBot, bot_table, make_family_bot
 from pokerarena.games.painted import kernels as k
 from pokerarena.games.painted.actions import BID, HIGH, LOW, TRUMPS, PaintedAction
 from pokerarena.games.painted.deal import requirement
@@ -33,35 +33,15 @@ _MODE_CODE = {"": k.M_PLAIN, HIGH: k.M_HIGH, LOW: k.M_LOW, TRUMPS: k.M_TRUMPS}
 _MODE_NAME = {v: name for name, v in _MODE_CODE.items()}
 
 
-class PaintedBot:
-    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+class PaintedBot(BiddingBot[PaintedView, PaintedAction]):
+    """A painted-poker bot: :class:`~pokerarena.games.family_bot.BiddingBot` (each deal
+    has its bids, then its tricks), with :class:`PaintedError` for a bad option."""
 
-    name = "painted-bot"
-    description = ""
-
-    def __init__(self, seed: int | None = None, **options: Any) -> None:
-        self.rng = random.Random(seed)
-        if options:
-            raise TypeError(f"{type(self).__name__}: unknown options {sorted(options)}")
-
-    def start_game(self, view: PaintedView) -> None:
-        """Called when a game starts."""
-
-    def end_game(self, view: PaintedView) -> None:
-        """Called when a game is over."""
-
-    def act(self, view: PaintedView) -> PaintedAction:  # pragma: no cover - abstract
-        raise NotImplementedError
+    family, error = "painted", PaintedError
 
 
-class RandomBot(PaintedBot):
-    """Uniform over the legal actions."""
-
-    name = "random"
-    description = "uniform over the legal bids and cards"
-
-    def act(self, view: PaintedView) -> PaintedAction:
-        return self.rng.choice(view.legal)
+class RandomBot(UniformBot[PaintedView, PaintedAction], PaintedBot):
+    """Uniform over the legal bids and cards."""
 
 
 # the state of a view as kernel arrays ------------------------------------------------------
@@ -117,14 +97,13 @@ class RuleBot(PaintedBot):
     name = "rule"
     description = "bids its high cards and trumps, plays to make the bid exactly"
 
-    def act(self, view: PaintedView) -> PaintedAction:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        if view.legal[0].kind == BID:
-            if view.hand_hidden:
-                return nearest_bid(view.cards / view.players, view.legal)
-            e = k.estimate(_own(view), view.seat, view.trump, _low_rank(view))
-            return nearest_bid(float(e), view.legal)
+    def bid(self, view: PaintedView) -> PaintedAction:
+        if view.hand_hidden:
+            return nearest_bid(view.cards / view.players, view.legal)
+        e = k.estimate(_own(view), view.seat, view.trump, _low_rank(view))
+        return nearest_bid(float(e), view.legal)
+
+    def play(self, view: PaintedView) -> PaintedAction:
         own = _own(view)
         tc, tm, ts, tp = _trick_arrays(view)
         lc, lm, ls = (np.empty(k.MAX_LEGAL, np.int64) for _ in range(3))
@@ -181,35 +160,30 @@ class SimBot(PaintedBot):
     name = "sim"
     description = "Monte Carlo over the unseen cards, each choice played out by the rule policy"
 
-    def __init__(self, seed: int | None = None, samples: int = 24, bid_samples: int = 64,
-                 bid_window: float = 2.5, **options: Any) -> None:
-        super().__init__(seed, **options)
-        self.samples = int(samples)
-        self.bid_samples = int(bid_samples)
-        self.bid_window = float(bid_window)
-        if self.samples < 1 or self.bid_samples < 1:
-            raise PaintedError("painted: sim: samples and bid_samples are 1 or more")
+    samples = Option(24, least=1)
+    bid_samples = Option(64, least=1)
+    bid_window = Option(2.5)
 
-    def act(self, view: PaintedView) -> PaintedAction:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        args = self._state(view)
-        if view.legal[0].kind == BID:
-            cands = self._bids_to_try(view)
-            bids = np.array([a.bid for a in cands], np.int64)
-            none = np.zeros(0, np.int64)
-            cand = (none, none, none)
-            samples = self.bid_samples
-        else:
-            cands = list(view.legal)
-            bids = np.zeros(0, np.int64)
-            cand = (np.array([a.card for a in cands], np.int64),
-                    np.array([_MODE_CODE[a.joker] for a in cands], np.int64),
-                    np.array([a.suit for a in cands], np.int64))
-            samples = self.samples
+    def bid(self, view: PaintedView) -> PaintedAction:
+        cands = self._bids_to_try(view)
+        none = np.zeros(0, np.int64)
+        return self._best(view, cands, np.array([a.bid for a in cands], np.int64),
+                          (none, none, none), self.bid_samples)
+
+    def play(self, view: PaintedView) -> PaintedAction:
+        cands = list(view.legal)
+        cand = (np.array([a.card for a in cands], np.int64),
+                np.array([_MODE_CODE[a.joker] for a in cands], np.int64),
+                np.array([a.suit for a in cands], np.int64))
+        return self._best(view, cands, np.zeros(0, np.int64), cand, self.samples)
+
+    def _best(self, view: PaintedView, cands: list[PaintedAction], bids: np.ndarray,
+              cand: tuple[np.ndarray, ...], samples: int) -> PaintedAction:
+        """The candidate (bids ``bids``, or cards ``cand``) with the best mean points over
+        ``samples`` play-outs (:func:`.kernels.search`)."""
         means = k.search(self.rng.randrange(2**31), view.seat,  # type: ignore[call-arg]
                          view.players, view.trump, view.options.must_trump,
-                         view.options.joker_call == "required", *args, *cand,
+                         view.options.joker_call == "required", *self._state(view), *cand,
                          bids, samples)
         return cands[int(np.argmax(means))]
 
@@ -260,12 +234,10 @@ class SimBot(PaintedBot):
                 len(view.trick), view.to_act)
 
 
-BOTS: dict[str, type[PaintedBot]] = {b.name: b for b in (RandomBot, RuleBot, SimBot)}
+BOTS: dict[str, type[PaintedBot]] = bot_table(RandomBot, RuleBot, SimBot)
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> PaintedBot:
-    """A built-in bot by name."""
-    cls = BOTS.get(name)
-    if cls is None:
-        raise PaintedError(f"painted: unknown bot {name!r}; known: {', '.join(BOTS)}")
-    return cls(seed, **options)
+    """The built-in bot ``name`` (one of :data:`BOTS`) with ``options``; an unknown
+    one is a :class:`PaintedError`."""
+    return make_family_bot("painted", BOTS, PaintedError, name, seed, **options)

@@ -9,40 +9,24 @@ Since every card is dealt face up, the cards left are known by colour (the view'
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from pokerarena.games.family_bot import FamilyBot, UniformBot, bot_table, make_family_bot
 from pokerarena.games.red_black.actions import Bet
 from pokerarena.games.red_black.edge import bet_ev, counted_choice
 from pokerarena.games.red_black.rules import BLACK, RED, RedBlackError
 from pokerarena.games.red_black.view import RedBlackView
 
 
-class RedBlackBot:
-    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+class RedBlackBot(FamilyBot[RedBlackView, Bet]):
+    """A red-and-black bot: the shared base (:class:`~pokerarena.games.family_bot.FamilyBot`)
+    typed for this family, its messages and its error class."""
 
-    name = "red_black-bot"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def start_game(self, view: RedBlackView) -> None:
-        """Called when a game starts."""
-
-    def end_game(self, view: RedBlackView) -> None:
-        """Called when a game is over."""
-
-    def act(self, view: RedBlackView) -> Bet:  # pragma: no cover - abstract
-        raise NotImplementedError
+    family, error = "red_black", RedBlackError
 
 
-class RandomBot(RedBlackBot):
+class RandomBot(UniformBot[RedBlackView, Bet], RedBlackBot):
     """Uniform over the legal bets."""
-
-    name = "random"
-
-    def act(self, view: RedBlackView) -> Bet:
-        return self.rng.choice(view.legal)
 
 
 class RuleBot(RedBlackBot):
@@ -68,12 +52,14 @@ class CountBot(RedBlackBot):
         return Bet(colour, o.top_bet if ev > 1e-12 else o.min_bet)
 
 
-BOTS: dict[str, type[RedBlackBot]] = {c.name: c for c in (RandomBot, RuleBot, CountBot)}
+BOTS: dict[str, type[RedBlackBot]] = bot_table(RandomBot, RuleBot, CountBot)
 
 
-def new_bot(name: str, seed: int | None = None) -> Any:
-    """The built-in bot ``name``, or one clear error."""
-    cls = BOTS.get(name)
-    if cls is None:
-        raise RedBlackError(f"red_black: unknown bot {name!r}; built-in: {', '.join(BOTS)}")
-    return cls(seed)
+def make_bot(name: str, seed: int | None = None, **options: Any) -> RedBlackBot:
+    """The built-in bot ``name`` (one of :data:`BOTS`); an unknown one is a
+    :class:`RedBlackError`."""
+    return make_family_bot("red_black", BOTS, RedBlackError, name, seed, **options)
+
+
+new_bot = make_bot
+"""The name the family's catalogue entry imports (``Family.new_bot``)."""

@@ -10,13 +10,13 @@ state it hands the kernels (:mod:`.kernels`) is built from the view alone.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 
+from pokerarena.games.family_bot import BiddingBot, Option, UniformBot, bot_table, make_family_bot
 from pokerarena.games.variety import kernels as k
-from pokerarena.games.variety.actions import BID, VarietyAction
+from pokerarena.games.variety.actions import VarietyAction
 from pokerarena.games.variety.rules import (
     CARD_MINUS,
     CARD_PLUS,
@@ -29,35 +29,16 @@ from pokerarena.games.variety.rules import (
 from pokerarena.games.variety.view import VarietyView
 
 
-class VarietyBot:
-    """Base class: a name, a seeded ``random.Random``, no-op hooks."""
+class VarietyBot(BiddingBot[VarietyView, VarietyAction]):
+    """A variety bot: :class:`~pokerarena.games.family_bot.BiddingBot` (each deal's
+    bids make the pairs and name the contract, then the tricks are played), with
+    :class:`VarietyError` for a bad option. Its game is a whole tour of eight deals."""
 
-    name = "variety-bot"
-    description = ""
-
-    def __init__(self, seed: int | None = None, **options: Any) -> None:
-        self.rng = random.Random(seed)
-        if options:
-            raise TypeError(f"{type(self).__name__}: unknown options {sorted(options)}")
-
-    def start_game(self, view: VarietyView) -> None:
-        """Called when a tour starts."""
-
-    def end_game(self, view: VarietyView) -> None:
-        """Called when a tour is over."""
-
-    def act(self, view: VarietyView) -> VarietyAction:  # pragma: no cover - abstract
-        raise NotImplementedError
+    family, error = "variety", VarietyError
 
 
-class RandomBot(VarietyBot):
-    """Uniform over the legal actions."""
-
-    name = "random"
-    description = "uniform over the legal bids and cards"
-
-    def act(self, view: VarietyView) -> VarietyAction:
-        return self.rng.choice(view.legal)
+class RandomBot(UniformBot[VarietyView, VarietyAction], VarietyBot):
+    """Uniform over the legal bids and cards."""
 
 
 def expected_tricks(hand: tuple[int, ...], trump: int, low: bool) -> float:
@@ -116,14 +97,13 @@ class RuleBot(VarietyBot):
     name = "rule"
     description = "bids the contract its cards suit best, plays a simple policy for its pair"
 
-    def act(self, view: VarietyView) -> VarietyAction:
-        if len(view.legal) == 1:
+    def bid(self, view: VarietyView) -> VarietyAction:
+        if view.contract:
             return view.legal[0]
-        if view.legal[0].kind == BID:
-            if view.contract:
-                return view.legal[0]
-            values = bid_values(view.hand)
-            return max(view.legal, key=lambda a: values[a.contract])
+        values = bid_values(view.hand)
+        return max(view.legal, key=lambda a: values[a.contract])
+
+    def play(self, view: VarietyView) -> VarietyAction:
         tc, tp = _trick(view)
         c = k.policy(_own(view), view.seat, tc, tp, len(view.trick), view.contract,
                      view.partner)
@@ -154,14 +134,9 @@ class SimBot(VarietyBot):
     name = "sim"
     description = "Monte Carlo over the unseen cards, each choice played out by the rule policy"
 
-    def __init__(self, seed: int | None = None, samples: int = 16, bid_samples: int = 24,
-                 threshold: float = 0.0, **options: Any) -> None:
-        super().__init__(seed, **options)
-        self.threshold = float(threshold)
-        self.samples = int(samples)
-        self.bid_samples = int(bid_samples)
-        if self.samples < 1 or self.bid_samples < 1:
-            raise VarietyError("variety: sim: samples and bid_samples are 1 or more")
+    samples = Option(16, least=1)
+    bid_samples = Option(24, least=1)
+    threshold = Option(0.0)
 
     def start_game(self, view: VarietyView) -> None:
         """Compile (or load) the kernels before the first decision, which a table times."""
@@ -171,14 +146,7 @@ class SimBot(VarietyBot):
         o = view.options
         return o.credit == "own", o.compare == "net", o.defender_bonus
 
-    def act(self, view: VarietyView) -> VarietyAction:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        if view.legal[0].kind == BID:
-            return self._bid(view)
-        return self._play(view)
-
-    def _bid(self, view: VarietyView) -> VarietyAction:
+    def bid(self, view: VarietyView) -> VarietyAction:
         """Match an earlier bid when playing whole deals with its bidder as partner says
         attacking pays (the best such contract); else bid as the rule bot."""
         if view.contract:
@@ -203,7 +171,7 @@ class SimBot(VarietyBot):
         rest = [a for a in view.legal if a.contract not in cands] or list(view.legal)
         return max(rest, key=lambda a: values[a.contract])
 
-    def _play(self, view: VarietyView) -> VarietyAction:
+    def play(self, view: VarietyView) -> VarietyAction:
         played = {c for p, _ in view.tricks for _, c in p} | {c for _, c in view.trick}
         unseen = np.array([c for c in range(52) if c not in played and c not in view.hand],
                           np.int64)
@@ -251,12 +219,10 @@ def _warm() -> None:
     _WARM.append(True)
 
 
-BOTS: dict[str, type[VarietyBot]] = {b.name: b for b in (RandomBot, RuleBot, SimBot)}
+BOTS: dict[str, type[VarietyBot]] = bot_table(RandomBot, RuleBot, SimBot)
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> VarietyBot:
-    """A built-in bot by name (an unknown one: one :class:`VarietyError`)."""
-    cls = BOTS.get(name)
-    if cls is None:
-        raise VarietyError(f"variety: unknown bot {name!r}; known: {', '.join(BOTS)}")
-    return cls(seed, **options)
+    """The built-in bot ``name`` (one of :data:`BOTS`) with ``options``; an unknown
+    one is a :class:`VarietyError`."""
+    return make_family_bot("variety", BOTS, VarietyError, name, seed, **options)
