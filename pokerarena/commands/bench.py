@@ -1,10 +1,13 @@
 """``pokerarena bench ...``: benchmarks that print JSON (never run as tests).
 
-``bench`` is a group. Each child benchmark is added by a function
-``register_bench(bench_subparsers)``; the ``evaluator`` benchmark lives here, and other
-modules join the group by exposing ``register_bench`` and being named in
-``BENCH_MODULES`` (dotted module paths), or by calling ``add_benchmark`` before
-``register`` runs.
+``bench`` is a group. Its children are the table
+:data:`~pokerarena.commands.index.BENCHMARKS`: each child's name, the module whose
+``register_bench(bench_subparsers)`` adds it, and its one-line help. ``bench --help``
+lists them from the table, and a child's module is imported only when a command line
+names that child (issue 28: ``bench storage`` alone imports the platform, pyarrow and
+DuckDB, and ``bench --help`` should not wait for them). The ``evaluator``,
+``simulation`` and ``calibration`` benchmarks live here; code may add children by
+calling ``add_benchmark`` before ``register`` runs.
 """
 
 from __future__ import annotations
@@ -13,20 +16,15 @@ import argparse
 import importlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from pokerarena.bench.evaluator import bench_evaluator
 from pokerarena.commands import check_bench_counts
-from pokerarena.commands.index import summary
+from pokerarena.commands.index import BENCHMARKS, bench_modules, benchmark_summary, summary
 from pokerarena.errors import UserError
 
-# Modules that add children to the ``bench`` group through register_bench(subparsers).
-BENCH_MODULES: tuple[str, ...] = ("pokerarena.commands.runs", "pokerarena.commands.engine",
-                                  "pokerarena.commands.bots", "pokerarena.commands.tournaments",
-                                  "pokerarena.bench.aivat_bench", "pokerarena.bench.solve_bench",
-                                  "pokerarena.bench.lbr_bench", "pokerarena.bench.storage_bench",
-                                  "pokerarena.bench.dashboard_bench",
-                                  "pokerarena.bench.families")
+# The other modules that add children to ``bench`` (read from the index).
+BENCH_MODULES: tuple[str, ...] = tuple(m for m in bench_modules() if m != __name__)
 
 _EXTRA: list[Callable[[argparse._SubParsersAction], None]] = []
 
@@ -37,15 +35,47 @@ def add_benchmark(register_bench: Callable[[argparse._SubParsersAction], None]) 
         _EXTRA.append(register_bench)
 
 
+class _Benchmarks(argparse._SubParsersAction):
+    """``bench``'s children, where those of other modules start as stubs (name and help,
+    for ``bench --help``) and become their module's real parser when a command line
+    names them: only then is the module imported."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._modules: dict[str, str] = {}  # a stub's name -> the module that adds it
+
+    def add_stub(self, name: str, module: str, text: str) -> None:
+        """List ``name`` with its help; its module adds the real parser when named."""
+        self.add_parser(name, help=text, add_help=False)
+        self._modules[name] = module
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if isinstance(values, Sequence) and values and values[0] in self._modules:
+            self._load(values[0])
+        super().__call__(parser, namespace, values, option_string)
+
+    def _load(self, name: str) -> None:
+        """Put the real parser of ``name`` in place of its stub: its module registers
+        into a scratch group with the same program name, and the parser is moved here."""
+        module = self._modules.pop(name)
+        scratch = argparse._SubParsersAction(option_strings=[], prog=self._prog_prefix,
+                                             parser_class=self._parser_class)
+        importlib.import_module(module).register_bench(scratch)
+        self._name_parser_map[name] = scratch._name_parser_map[name]
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``bench`` group and its children."""
+    """Add the ``bench`` group: its own children, the other modules' as stubs (see
+    :class:`_Benchmarks`), and those added by :func:`add_benchmark`."""
     p = subparsers.add_parser("bench", help=summary("bench"),
                               description="Benchmarks; each prints one JSON line with --json.")
-    sub = p.add_subparsers(dest="benchmark", metavar="BENCHMARK")
+    sub = p.add_subparsers(dest="benchmark", metavar="BENCHMARK", action=_Benchmarks)
     sub.required = True
     register_bench(sub)
-    for name in BENCH_MODULES:
-        importlib.import_module(name).register_bench(sub)
+    for name, (module, text) in BENCHMARKS.items():
+        if module != __name__:
+            sub.add_stub(name, module, text)
     for fn in _EXTRA:
         fn(sub)
 
@@ -53,8 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def register_bench(sub: argparse._SubParsersAction) -> None:
     """Add ``bench evaluator``."""
     p = sub.add_parser(
-        "evaluator",
-        help="hand-evaluator throughput on one core, with native peers on the same hands",
+        "evaluator", help=benchmark_summary("evaluator"),
         description="Random-access throughput of evaluate_batch (or evaluate_omaha_batch) "
         "on one core over pre-generated hands, the single-hand call in microseconds, and "
         "phevaluator's raw C call and eval7 on the same hands when they are installed.",
@@ -98,8 +127,7 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 def register_calibration(sub: argparse._SubParsersAction) -> None:
     """Add ``bench calibration``."""
     p = sub.add_parser(
-        "calibration", help="every estimator replayed many times at a known truth: "
-        "coverage and error rates with their binomial intervals",
+        "calibration", help=benchmark_summary("calibration"),
         description="Replays each estimator the platform prints (leaderboard intervals "
         "on shared deals, few odd blocks, all-in settlement of duplicate twins, the "
         "interval after a sequential stop and its alpha, the study's skill edge, game "
@@ -143,8 +171,7 @@ def run_calibration(args: argparse.Namespace) -> int:
 def register_simulation(sub: argparse._SubParsersAction) -> None:
     """Add ``bench simulation``."""
     p = sub.add_parser(
-        "simulation", help="a worker's unit of any poker variant (6-max no-limit hold'em "
-        "by default) per CPU second: engine, bots and recording, per record level",
+        "simulation", help=benchmark_summary("simulation"),
         description="One unit of a catalogue variant (--variant; 6-max no-limit hold'em "
         "by default) played in this process as a worker plays it (play_unit), at each "
         "record level on the reference table and, where it plays the game, on the fast "
@@ -233,6 +260,8 @@ def run_simulation(args: argparse.Namespace) -> int:
 
 def run_evaluator(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena bench evaluator``."""
+    from pokerarena.bench.evaluator import bench_evaluator
+
     if args.cluster:
         return run_cluster(args)
     check_bench_counts(args)

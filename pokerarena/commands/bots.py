@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from pokerarena.commands import UserError
-from pokerarena.commands.index import summary
+from pokerarena.commands.index import benchmark_summary, summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -81,9 +81,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def register_bench(sub: argparse._SubParsersAction) -> None:
-    """Add ``bench bots`` (joined to the ``bench`` group through BENCH_MODULES)."""
+    """Add ``bench bots`` (joined to the ``bench`` group through commands/index.py)."""
     p = sub.add_parser(
-        "bots", help="decision speed of the bots and their share of a tournament's time",
+        "bots", help=benchmark_summary("bots"),
         description="Each bot plays a heads-up match against an opponent (call by default) "
         "after a short warm-up; prints per bot its decisions, decisions per second, think "
         "time, the match's wall time and the think share (think time / match time). With "

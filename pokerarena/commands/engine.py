@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from pokerarena.commands import UserError, check_bench_counts
-from pokerarena.commands.index import summary
+from pokerarena.commands.index import benchmark_summary, summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -486,10 +486,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def register_bench(sub: argparse._SubParsersAction) -> None:
-    """Add ``bench engine`` (joined to the ``bench`` group through BENCH_MODULES)."""
+    """Add ``bench engine`` (joined to the ``bench`` group through commands/index.py)."""
     p = sub.add_parser(
-        "engine", help="engine throughput: complete hands per second through the bot "
-        "interface, with PokerKit on the same workload when installed",
+        "engine", help=benchmark_summary("engine"),
         description="Bots play complete hands (one core, CPU time after a warm-up) through "
         "the public bot interface; with the peers extra, PokerKit plays the same workload "
         "in the same run. Prints {\"hands_per_sec\": x, \"peers\": {\"pokerkit\": y}} "

@@ -1,4 +1,8 @@
-"""``pokerarena eval``: census of a deck under a ranking, and single hands in words."""
+"""``pokerarena eval``: census of a deck under a ranking, and single hands in words.
+
+The cards and the evaluator (numpy, numba) are imported by the handlers, not here:
+parsing, ``--help`` included, needs only the names in :mod:`pokerarena.commands.constants`.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,9 @@ import argparse
 import json
 import time
 
-from pokerarena.cards import DECK_NAMES, CardError, cards_str, deck, parse_cards
 from pokerarena.commands import UserError
+from pokerarena.commands.constants import DECK_NAMES, RANKING_NAMES, WILD_NAMES
 from pokerarena.commands.index import summary
-from pokerarena.evaluator import (
-    RANKING_NAMES,
-    WILD_NAMES,
-    category,
-    describe,
-    evaluate,
-    evaluate_omaha,
-    ranking,
-)
-from pokerarena.evaluator.census import census
 
 
 def add_ranking_options(p: argparse.ArgumentParser) -> None:
@@ -43,6 +37,9 @@ def add_ranking_options(p: argparse.ArgumentParser) -> None:
 
 def ranking_from_args(args: argparse.Namespace, deck_name: str | None = None):
     """Build and check the ranking the options describe."""
+    from pokerarena.cards import CardError
+    from pokerarena.evaluator import ranking
+
     wild_options = [name for name in ("five_of_a_kind", "double_ace_flush")
                     if getattr(args, name) is not None]
     if wild_options and (args.wild == "none" or args.wild_rule != "any"):
@@ -62,6 +59,9 @@ def ranking_from_args(args: argparse.Namespace, deck_name: str | None = None):
 
 
 def _census(args: argparse.Namespace) -> int:
+    from pokerarena.cards import cards_str, deck
+    from pokerarena.evaluator.census import census
+
     deck_name = args.deck
     if deck_name is None:
         deck_name = "short" if args.ranking == "short_deck" else "standard"
@@ -95,6 +95,9 @@ def _census(args: argparse.Namespace) -> int:
 
 
 def _hand(args: argparse.Namespace) -> int:
+    from pokerarena.cards import CardError, cards_str, parse_cards
+    from pokerarena.evaluator import category, describe, evaluate, evaluate_omaha
+
     r = ranking_from_args(args)
     try:
         hole = parse_cards(args.cards)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerarena.commands import UserError
-from pokerarena.commands.index import summary
+from pokerarena.commands.index import benchmark_summary, summary
 
 QUERY_MEMORY_MB = 1024
 """The CLI query's memory cap (the service's query processes have the same default)."""
@@ -455,8 +455,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 def register_bench(sub: argparse._SubParsersAction) -> None:
     """Add ``bench scaling``."""
     p = sub.add_parser(
-        "scaling", help="the same run with 1, 2, ... Ray workers: hands/s, efficiency, "
-        "per-unit overhead",
+        "scaling", help=benchmark_summary("scaling"),
         description="Plays one fixed workload with each worker count on a local Ray cluster "
         "(or --address), reports hands/s, parallel efficiency, rows written per second per "
         "worker, and the driver's cost per unit (see docs/scaling.md).")
@@ -476,7 +475,7 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 def register_bench_driver(sub: argparse._SubParsersAction) -> None:
     """Add ``bench driver``."""
     p = sub.add_parser(
-        "driver", help="can one run driver keep N workers busy? (simulated workers)",
+        "driver", help=benchmark_summary("driver"),
         description="Drives a run whose units simulated workers 'play' in real time "
         "(log-normal unit times around --unit-seconds, real parts landed by hard links), "
         "through the real driver, manifest and checks; reports the workers' utilisation, "

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerarena.commands import game_options
 from pokerarena.commands.index import summary
-from pokerarena.studies.census import CensusTable, rule_census
+
+if TYPE_CHECKING:  # the census pulls in the engine and numba: the handler imports it
+    from pokerarena.studies.census import CensusTable
 
 
 def register(sub: Any) -> None:
@@ -36,6 +38,8 @@ def register(sub: Any) -> None:
 
 
 def _census(args: argparse.Namespace) -> int:
+    from pokerarena.studies.census import rule_census
+
     options = game_options(args.option)
     if isinstance(options.get("wild"), list):  # "Js,Jh" was read as a list
         options["wild"] = ",".join(str(v) for v in options["wild"])

@@ -1,5 +1,9 @@
 """``pokerarena sprt`` (is NEW better than OLD? duplicate pairs until the test decides)
-and ``pokerarena leaderboard`` (a run's standings, rankings and ratings)."""
+and ``pokerarena leaderboard`` (a run's standings, rankings and ratings).
+
+The tournament modules (numpy, numba, SciPy) are imported by the handlers: parsing,
+``--help`` included, reads its choices and defaults from
+:mod:`pokerarena.commands.constants`."""
 
 from __future__ import annotations
 
@@ -7,21 +11,14 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerarena.commands import game_options
-from pokerarena.commands.index import summary
-from pokerarena.tournaments.sequential import (
-    ESTIMATORS,
-    PairBatch,
-    SequentialTestError,
-    batches,
-    check_request,
-    play_batch,
-    run_test,
-)
-from pokerarena.tournaments.sprt import DEFAULT_H1, Sprt
-from pokerarena.tournaments.standings import SEGMENT_DEALS
+from pokerarena.commands.constants import DEFAULT_H1, ESTIMATORS
+from pokerarena.commands.index import benchmark_summary, summary
+
+if TYPE_CHECKING:
+    from pokerarena.tournaments.sequential import PairBatch
 
 BAR = 30
 
@@ -74,6 +71,15 @@ def _print_progress(state: dict[str, Any]) -> None:
 
 
 def _sprt(args: argparse.Namespace) -> int:
+    from pokerarena.tournaments.sequential import (
+        SequentialTestError,
+        batches,
+        check_request,
+        play_batch,
+        run_test,
+    )
+    from pokerarena.tournaments.sprt import Sprt
+
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     check_request(bots, args.h0, args.h1, args.max_hands)
     for name in ("h0", "h1", "alpha", "beta"):
@@ -127,6 +133,7 @@ def _on_ray(todo: list[PairBatch], address: str | None, workers: int | None) -> 
     import ray
 
     from pokerarena.platform.executors import init_ray
+    from pokerarena.tournaments.sequential import play_batch
 
     started = init_ray(address)
     remote = ray.remote(num_cpus=1, max_retries=3)(play_batch)
@@ -168,6 +175,7 @@ def register_leaderboard(sub: Any) -> None:
 def _leaderboard(args: argparse.Namespace) -> int:
     from pokerarena.platform import freezeout_standings as fz
     from pokerarena.platform.standings import run_standings, writable, write_standings
+    from pokerarena.tournaments.standings import SEGMENT_DEALS
 
     if fz.is_freezeout_run(args.data, args.run_id):  # places, prizes, ROI, ICM
         fo = fz.run_freezeout_standings(args.data, args.run_id)
@@ -238,7 +246,7 @@ def register_bench(sub: Any) -> None:
     from pokerarena.bench.tournament import BOTS, GAMES
 
     p = sub.add_parser(
-        "tournament", help="the tournament layer's cost per hand over bare matches",
+        "tournament", help=benchmark_summary("tournament"),
         description="Plays one duplicate round robin's units on the same games, lineups, "
         "hands and seeds as bare matches (arena play_match, no rows), through the unit "
         "set-up, through play_unit (rows built), through the run driver in process (rows "
