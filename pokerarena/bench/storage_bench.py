@@ -27,15 +27,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+if TYPE_CHECKING:  # the benchmark's parser is built without the platform (`--help`)
+    import pyarrow as pa
 
-from pokerarena.platform import compacted, compaction
-from pokerarena.platform import query as query_mod
-from pokerarena.platform.spec import RunSpec, parse_spec
-from pokerarena.platform.storage import RunStore
-from pokerarena.workers import parts as parts_mod
+    from pokerarena.platform.spec import RunSpec
+    from pokerarena.platform.storage import RunStore
 
 QUERY = "SELECT count(*), avg(pot) FROM hands"
 BOTS = ["random", "call", "random", "call", "random", "call"]
@@ -43,6 +41,8 @@ TARGETS = {"leaderboard_s": 1.0, "query_s": 0.3}
 
 
 def _spec(units: int, unit_hands: int, seed: int) -> RunSpec:
+    from pokerarena.platform.spec import parse_spec
+
     return parse_spec({"kind": "match", "name": "storage-bench", "seed": seed, "bots": BOTS,
                        "hands": units * unit_hands, "unit_hands": unit_hands,
                        "games": [{"variant": "holdem", "betting": ["no_limit"]}]})
@@ -52,6 +52,7 @@ def _template(root: Path, unit_hands: int, seed: int) -> dict[str, pa.Table]:
     """One unit of ``unit_hands`` hands played for real: its tables."""
     from pokerarena.platform.driver import RunDriver
     from pokerarena.platform.executors import LocalExecutor
+    from pokerarena.workers import parts as parts_mod
 
     saved = os.environ.get("POKERARENA_COMPACT_MIN_UNITS")
     os.environ["POKERARENA_COMPACT_MIN_UNITS"] = str(10**9)
@@ -71,6 +72,8 @@ def _template(root: Path, unit_hands: int, seed: int) -> dict[str, pa.Table]:
 
 
 def _with(t: pa.Table, name: str, value: Any) -> pa.Table:
+    import pyarrow as pa
+
     if name not in t.column_names:
         return t
     i = t.schema.get_field_index(name)
@@ -82,6 +85,9 @@ def synthesise(data: Path, run_id: str, units: int, unit_hands: int,
                template: dict[str, pa.Table], seed: int = 29) -> RunStore:
     """A finished run of ``units`` units, each the template's tables with its own match
     number, written by the part writer and recorded in the manifest."""
+    from pokerarena.platform.storage import RunStore
+    from pokerarena.workers import parts as parts_mod
+
     store = RunStore(data, run_id)
     store.create(_spec(units, unit_hands, seed))
     hands = template["hands"].num_rows
@@ -108,6 +114,10 @@ def synthesise(data: Path, run_id: str, units: int, unit_hands: int,
 
 def _cold() -> None:
     """Empty this process's caches of footers, schemas and row counts (a fresh CLI)."""
+    from pokerarena.platform import compacted
+    from pokerarena.platform import query as query_mod
+    from pokerarena.workers import parts as parts_mod
+
     with parts_mod._checked_lock:
         parts_mod._checked.clear()
     with compacted._rows_lock:
@@ -129,6 +139,8 @@ def _bytes(run_dir: Path) -> int:
 def measure(root: Path, units: int, hands: int, before: bool = True,
             seed: int = 29) -> dict[str, Any]:
     """One size: synthesise, measure, compact, measure again."""
+    from pokerarena.platform import compaction
+    from pokerarena.platform import query as query_mod
     from pokerarena.platform.standings import compute_standings, remember_standings, run_standings
 
     unit_hands = max(1, hands // units)
