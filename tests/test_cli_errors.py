@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,14 @@ def test_query_memory_is_capped_like_the_service(pokerarena_cli, data_dir, tmp_p
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert len(lines) == 1 and lines[0].startswith("pokerarena: error: "), lines
     assert f"more than {cap_mb} MiB" in lines[0]
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly():
+    """``pokerarena variants | head -1``: the pipe closes before the listing ends; the
+    command stops with the shell's broken-pipe status and no traceback."""
+    code = ("import os, sys\nr, w = os.pipe()\nos.close(r)\nos.dup2(w, 1)\n"
+            "from pokerarena.cli import main\nsys.exit(main(['variants']))\n")
+    done = subprocess.run([sys.executable, "-u", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 141, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
