@@ -49,12 +49,12 @@ def play(options: dict[str, Any] | None, bots: list[str], games: int,
 
 def family() -> Family:
     """Binocle's catalogue entry (see :mod:`pokerarena.games`)."""
-    from pokerarena.games.binocle.bots import BOTS, new_bot
+    from pokerarena.games.binocle.bots import BOTS, make_bot
 
     return Family(
         "binocle", BinocleGame.name, BinocleGame.players, "52", BinocleGame,
         play,
-        tuple(BOTS), new_bot, BinocleView.as_json, Move.as_json, action_from_json,
+        tuple(BOTS), make_bot, BinocleView.as_json, Move.as_json, action_from_json,
         RECORD, record_rows)
 
 

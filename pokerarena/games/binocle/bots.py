@@ -82,6 +82,3 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> BinocleBot:
     :class:`BinocleError`."""
     return make_family_bot("binocle", BOTS, BinocleError, name, seed, **options)
 
-
-new_bot = make_bot
-"""The name the family's catalogue entry imports (``Family.new_bot``)."""

@@ -28,6 +28,7 @@ from pokerarena.games.boston.rules import (
     suits_in_play,
 )
 from pokerarena.games.boston.view import BostonView
+from pokerarena.games.family_bot import Option
 
 
 @cache
@@ -78,7 +79,7 @@ class SimBot(CountBot):
 
     name = "sim"
     description = "bids by simulating the unseen hands; plays as count"
-    samples = 16
+    samples = Option(16, least=1)
 
     def bid(self, view: BostonView) -> BostonAction:
         candidates = self._candidates(view)

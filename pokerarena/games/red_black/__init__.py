@@ -55,12 +55,12 @@ def score_range(game: RedBlackGame, players: int) -> tuple[float, float]:
 
 def family() -> Family:
     """Red and black's catalogue entry (see :mod:`pokerarena.games`)."""
-    from pokerarena.games.red_black.bots import BOTS, new_bot
+    from pokerarena.games.red_black.bots import BOTS, make_bot
 
     return Family(
         "red_black", RedBlackGame.name, RedBlackGame.players, "52|36", RedBlackGame,
         play,
-        tuple(BOTS), new_bot, RedBlackView.as_json, Bet.as_json, action_from_json,
+        tuple(BOTS), make_bot, RedBlackView.as_json, Bet.as_json, action_from_json,
         RECORD, record_rows, score_range)
 
 

@@ -60,6 +60,3 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> RedBlackBot:
     :class:`RedBlackError`."""
     return make_family_bot("red_black", BOTS, RedBlackError, name, seed, **options)
 
-
-new_bot = make_bot
-"""The name the family's catalogue entry imports (``Family.new_bot``)."""
