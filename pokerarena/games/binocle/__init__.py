@@ -52,10 +52,10 @@ def family() -> Family:
     from pokerarena.games.binocle.bots import BOTS, make_bot
 
     return Family(
-        "binocle", BinocleGame.name, BinocleGame.players, "52", BinocleGame,
-        play,
-        tuple(BOTS), make_bot, BinocleView.as_json, Move.as_json, action_from_json,
-        RECORD, record_rows)
+        id="binocle", name=BinocleGame.name, players=BinocleGame.players, deck="52",
+        make=BinocleGame, play=play, bots=tuple(BOTS), new_bot=make_bot,
+        view_json=BinocleView.as_json, action_json=Move.as_json,
+        parse_action=action_from_json, record=RECORD, record_rows=record_rows)
 
 
 __all__ = ["RECORD", "BinocleError", "BinocleGame", "BinocleHand", "BinocleOptions",

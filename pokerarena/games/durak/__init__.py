@@ -56,10 +56,11 @@ def score_range(game: DurakGame, players: int) -> tuple[float, float]:
 def family() -> Family:
     """American durak's catalogue entry (see :mod:`pokerarena.games`)."""
     return Family(
-        "durak", DurakGame.name, DurakGame.players, "36|52", DurakGame, play_series,
-        tuple(BOTS), make_bot, lambda view: view.as_json(), lambda a: a.as_json(),
-        action_from_json, RECORD, record_rows, score_range,
-        extra={"next_dealer": next_dealer})
+        id="durak", name=DurakGame.name, players=DurakGame.players, deck="36|52",
+        make=DurakGame, play=play_series, bots=tuple(BOTS), new_bot=make_bot,
+        view_json=lambda view: view.as_json(), action_json=lambda a: a.as_json(),
+        parse_action=action_from_json, record=RECORD, record_rows=record_rows,
+        score_range=score_range, extra={"next_dealer": next_dealer})
 
 
 __all__ = ["BOTS", "DurakAction", "DurakError", "DurakGame", "DurakHand", "DurakOptions",

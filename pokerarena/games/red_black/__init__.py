@@ -58,10 +58,11 @@ def family() -> Family:
     from pokerarena.games.red_black.bots import BOTS, make_bot
 
     return Family(
-        "red_black", RedBlackGame.name, RedBlackGame.players, "52|36", RedBlackGame,
-        play,
-        tuple(BOTS), make_bot, RedBlackView.as_json, Bet.as_json, action_from_json,
-        RECORD, record_rows, score_range)
+        id="red_black", name=RedBlackGame.name, players=RedBlackGame.players, deck="52|36",
+        make=RedBlackGame, play=play, bots=tuple(BOTS), new_bot=make_bot,
+        view_json=RedBlackView.as_json, action_json=Bet.as_json,
+        parse_action=action_from_json, record=RECORD, record_rows=record_rows,
+        score_range=score_range)
 
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
