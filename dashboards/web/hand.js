@@ -31,17 +31,66 @@ async function load(seat) {
   return body;
 }
 
-// A game family's game: its score sheet, one deal more at each step.
+// A game family's game: its score sheet, one deal more at each step (and that deal's
+// tricks, for a trick-taking family).
 function familySteps(d) {
   const sheet = d.sheet;
-  if (!sheet) return [{ text: "the game's result", rows: [] }];
+  if (!sheet) return [{ text: "the game's result", rows: [], deal: null }];
   const col = Object.fromEntries(sheet.columns.map((c, i) => [c, i]));
   const deals = [...new Set(sheet.rows.map((r) => r[col.deal]))];
-  return [{ text: "the game starts", rows: [] }, ...deals.map((deal, i) => {
+  return [{ text: "the game starts", rows: [], deal: null }, ...deals.map((deal, i) => {
     const first = sheet.rows.find((r) => r[col.deal] === deal);
-    const what = col.kind === undefined ? "" : ` (${first[col.kind]}, ${first[col.cards]} cards, trump ${first[col.trump] || "none"})`;
-    return { text: `deal ${deal}${what}`, rows: sheet.rows.filter((r) => deals.indexOf(r[col.deal]) <= i) };
+    let what = "";
+    if (col.kind !== undefined) what = ` (${first[col.kind]}, ${first[col.cards]} cards, trump ${first[col.trump] || "none"})`;
+    else if (col.contract !== undefined) what = first[col.contract] === "" ? " (all passed)" : ` (contract ${first[col.contract]})`;
+    return { text: `deal ${deal}${what}`, rows: sheet.rows.filter((r) => deals.indexOf(r[col.deal]) <= i), deal };
   })];
+}
+
+// A card as a trick stores it: "As", or painted poker's joker with how it was played
+// ("Jk high", "Jk low h", "Jk trumps").
+function trickCard(text) {
+  if (!text.startsWith("Jk")) return card(text);
+  const how = text.slice(2).trim().split(" ").map((w) => SUITS[w] || w).join(" ");
+  return el("span", { class: "card joker", "data-card": text }, "Jk", ...(how ? [el("small", {}, ` ${how}`)] : []));
+}
+
+// One deal's tricks: a row per trick, a column per seat (its card, ▸ on the lead, ✓ on
+// the taker), as stored; hidden at the start and for a family that keeps no tricks.
+function renderTricks(d, deal) {
+  const box = document.getElementById("family-tricks");
+  box.hidden = d.tricks === null || d.tricks === undefined || deal === null;
+  if (box.hidden) return;
+  const found = d.tricks.find((x) => x.deal === deal);
+  const tricks = found ? found.tricks : [];
+  box.dataset.deal = deal;
+  const note = document.getElementById("tricks-note");
+  note.hidden = tricks.length > 0 && !d.tricks_truncated;
+  note.textContent = tricks.length ? "Only the first cards of this game were read; the rest are not shown."
+    : "No tricks were played in this deal.";
+  const table = document.getElementById("tricks-table");
+  table.hidden = !tricks.length;
+  table.tHead.replaceChildren(el("tr", {}, el("th", { class: "num" }, "#"),
+    ...d.seats.map((s) => el("th", { "data-seat": s.seat }, `seat ${s.seat}`, el("br"), el("small", { class: "muted" }, s.bot))),
+    el("th", {}, "won by")));
+  const taken = new Array(d.players).fill(0);
+  table.tBodies[0].replaceChildren(...tricks.map((t) => {
+    taken[t.winner] += 1;
+    const bySeat = new Map(t.plays.map((p, i) => [p.seat, { ...p, seq: i }]));
+    return el("tr", { "data-trick": t.trick, "data-leader": t.leader, "data-winner": t.winner },
+      el("td", { class: "num" }, t.trick + 1),
+      ...d.seats.map((s) => {
+        const p = bySeat.get(s.seat);
+        if (!p) return el("td", { "data-seat": s.seat }, "");
+        const cls = `${p.seat === t.leader ? "led" : ""} ${p.seat === t.winner ? "won" : ""}`.trim();
+        return el("td", { "data-seat": s.seat, "data-seq": p.seq, class: cls },
+          ...(p.seat === t.leader ? [el("span", { class: "mark", title: "led the trick" }, "▸")] : []),
+          trickCard(p.card),
+          ...(p.seat === t.winner ? [el("span", { class: "mark", title: "took the trick" }, "✓")] : []));
+      }),
+      el("td", { class: "winner" }, `seat ${t.winner}`));
+  }));
+  table.dataset.taken = taken.join(",");
 }
 
 function renderFamily() {
@@ -56,6 +105,7 @@ function renderFamily() {
   table.tHead.replaceChildren(el("tr", {}, ...cols.map((c) => el("th", {}, c))));
   table.tBodies[0].replaceChildren(...s.rows.map((r) => el("tr", {},
     ...r.map((v) => el("td", { class: typeof v === "number" ? "num" : "" }, v === null ? "–" : v)))));
+  renderTricks(d, s.deal);
   for (const li of document.querySelectorAll("#log li")) {
     li.classList.toggle("current", Number(li.dataset.step) === viewer.step);
   }

@@ -10,7 +10,11 @@ as integers of the family's smallest step: ``hands.bb`` is the steps per point
 (``Family.extra["score_scale"]``, 1 by default; painted poker's half-points: 2) and
 ``seats.net`` the points times ``bb``, so ``net / bb`` is exactly the points and
 mbb/hand reads as milli-points per game. The ``actions`` part is empty (the record
-table holds what a family's game log means); ``faults`` holds the guard's faults.
+table holds what a family's game log means); ``faults`` holds the guard's faults. A
+trick-taking family (``Family.extra["tricks"]``: its tricks table, painted poker's
+``painted_tricks``, ...) also gets a row per card played to a trick, from the finished
+game's ``hand.tricks()`` (per deal: leader, (seat, card) in play order, winner, as the
+game ruled) and the seat's bot, so the viewer shows the tricks without replaying a game.
 
 Seeds, as for poker: the unit's ``SeedSequence(seed, spawn_key)`` seeds the table and
 each bot; game ``k`` (match numbering) is dealt from ``SeedSequence(base, spawn_key=
@@ -90,6 +94,8 @@ class _FamilyRows:
         self.hands: list[tuple] = []
         self.seats: list[tuple] = []
         self.records: list[tuple] = []
+        self.tricks: list[tuple] = []
+        self.trick_table = fam.extra.get("tricks")
 
     def points(self, deltas: Any) -> list[int]:
         """Each seat's points in steps of the family's scale (exact, or a bug)."""
@@ -122,6 +128,12 @@ class _FamilyRows:
         if self.fam.record_rows is not None:
             self.records.extend((u.run_id, u.match, hand_no, *row)
                                 for row in self.fam.record_rows(hand))
+        if self.trick_table is not None:
+            self.tricks.extend(
+                (u.run_id, u.match, hand_no, deal_no, k, i, seat, names[seat], card, winner)
+                for deal_no, tricks in hand.tricks()
+                for k, (_leader, plays, winner) in enumerate(tricks)
+                for i, (seat, card) in enumerate(plays))
 
 
 def play_family_unit(unit: Unit, observer: UnitObserver | None = None) -> PlayedUnit:
@@ -186,4 +198,7 @@ def play_family_unit(unit: Unit, observer: UnitObserver | None = None) -> Played
     if fam.record is not None:
         assert fam.record.name in FAMILY_TABLES
         tables[fam.record.name] = TABLES[fam.record.name].table(rows.records)
+    if rows.trick_table is not None:
+        assert rows.trick_table.name in FAMILY_TABLES
+        tables[rows.trick_table.name] = TABLES[rows.trick_table.name].table(rows.tricks)
     return PlayedUnit(tables, [g.decisions for g in guards], [g.think_time for g in guards])

@@ -9,7 +9,7 @@ from pokerarena.games import Family
 from pokerarena.games.boston.actions import BostonAction, action_from_json, parse_action
 from pokerarena.games.boston.game import BostonGame, BostonHand
 from pokerarena.games.boston.league import BOTS, make_bot
-from pokerarena.games.boston.sheet import RECORD, record_rows
+from pokerarena.games.boston.sheet import RECORD, TRICKS, record_rows
 from pokerarena.games.boston.view import BostonView
 
 
@@ -46,8 +46,9 @@ def boston_family() -> Family:
     """The catalogue entry. A kitty lost alone is shared by the three others (the
     default ``lone_loss``), which gives thirds of a chip, hence the score scale of 3
     steps a chip (``Family.extra["score_scale"]``; halves never arise: a kitty is a
-    multiple of four stakes). Every field is a module
+    multiple of four stakes); ``extra["tricks"]``: the record of every trick played
+    (:data:`.sheet.TRICKS`). Every field is a module
     function, so the family pickles for remote workers."""
     return Family("boston", BostonGame.name, BostonGame.players, "52", BostonGame, play,
                   tuple(BOTS), _new_bot, _view_json, _action_json, _parse, RECORD, _rows,
-                  extra={"score_scale": 3})
+                  extra={"score_scale": 3, "tricks": TRICKS})

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerarena.cards import card_str
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games.base import FamilyGame
 from pokerarena.games.boston.actions import BostonAction
@@ -84,6 +85,7 @@ class BostonHand:
                                    dtype=np.int64)
         self.log: list[tuple[int, BostonAction]] = []
         self.records: list[DealRecord] = []
+        self.deal_tricks: list[tuple[tuple[tuple[tuple[int, int], ...], int], ...]] = []
         self.chips: list[float] = [o.chips / PLAYERS] * PLAYERS
         self.kitty = 0.0
         self.senior = -1
@@ -171,6 +173,15 @@ class BostonHand:
             tricks=tuple(d.taken),
             delta=tuple(c - b for c, b in zip(self.chips, start, strict=True)),
             chips=tuple(self.chips), kitty=self.kitty))
+        self.deal_tricks.append(tuple(d.tricks))  # as the deal took them (none: all passed)
+
+    def tricks(self) -> list[tuple[int, list[tuple[int, tuple[tuple[int, str], ...], int]]]]:
+        """Every finished deal's tricks in order, for the record: ``(deal, [(leader,
+        ((seat, card), ...) in play order, winner), ...])``, the winner the one
+        :meth:`.deal.Deal._play` decided; a deal all four passed has none."""
+        return [(r.no, [(plays[0][0], tuple((s, card_str(c)) for s, c in plays), winner)
+                        for plays, winner in done])
+                for r, done in zip(self.records, self.deal_tricks, strict=True)]
 
     def _share_out(self) -> None:
         """«раздел кассы»: the kitty shared equally; the last record takes the share."""

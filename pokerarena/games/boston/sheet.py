@@ -73,6 +73,19 @@ RECORD = RecordTable(
      ("kitty", "double", "chips in the kitty after the deal")))
 
 
+TRICKS = RecordTable(
+    "boston_tricks", "one row per card played to a trick in a game of American boston, "
+    "every trick of every played deal in play order (a deal all four passed has none).",
+    (("deal", "int16", "the deal's number in the game, from 0, as in `boston_deals`"),
+     ("trick", "int16", "the trick within the deal, from 0 (13 a deal)"),
+     ("seq", "int8", "the card's place in the trick (0: the lead)"),
+     ("seat", "int8", "the seat that played it"),
+     ("bot", "string", "that seat's bot"),
+     ("card", "string", "the card (`As`)"),
+     ("won_by", "int8", "the seat that took the trick (the game's own ruling)")))
+"""The tricks of a game (``Family.extra["tricks"]``, rows from ``BostonHand.tricks``)."""
+
+
 def _role(r: DealRecord, seat: int) -> str:
     if not r.contract:
         return "passed"

@@ -37,6 +37,20 @@ PAINTED_DEALS = RecordTable(
     ))
 assert tuple(c[0] for c in PAINTED_DEALS.columns) == SHEET_COLUMNS
 
+PAINTED_TRICKS = RecordTable(
+    "painted_tricks", "Painted poker: one row per card played to a trick, every trick of "
+    "every deal of a game in play order («взятка»: who led, the cards, who took it).", (
+        ("deal", "int16", "deal number within the game (0-based), as in `painted_deals`"),
+        ("trick", "int16", "the trick within the deal (0-based)"),
+        ("seq", "int8", "the card's place in the trick (0: the lead)"),
+        ("seat", "int8", "the seat that played it"),
+        ("bot", "string", "that seat's bot"),
+        ("card", "string", "the card (`As`); a joker with how it was played: `Jk high`, "
+         "`Jk low`, leading with a call `Jk high h`, `Jk low d`, `Jk trumps`"),
+        ("won_by", "int8", "the seat that took the trick (the game's own ruling)"),
+    ))
+"""The tricks of a game (``Family.extra["tricks"]``, rows from :meth:`PaintedHand.tricks`)."""
+
 
 def record_rows(hand: PaintedHand) -> list[tuple[Any, ...]]:
     """The ``painted_deals`` rows of a finished game, in the table's column order."""
@@ -57,7 +71,8 @@ def _parse_answer(obj: Any, view: PaintedView) -> PaintedAction:
 def family() -> Family:
     """Painted poker's catalogue entry (see :mod:`pokerarena.games`). ``extra``:
     ``score_scale`` 2, the steps per point of its scores (special deals pay ×1.5, so
-    points come in halves): the platform stores points × 2 as integers."""
+    points come in halves): the platform stores points × 2 as integers; ``tricks``:
+    :data:`PAINTED_TRICKS`, the record of every trick played."""
     from pokerarena.games.painted.bots import BOTS
     from pokerarena.games.painted.matches import play_games
 
@@ -65,9 +80,9 @@ def family() -> Family:
                   play_games, bots=tuple(BOTS), new_bot=_new_bot,
                   view_json=PaintedView.as_json, action_json=PaintedAction.as_json,
                   parse_action=_parse_answer, record=PAINTED_DEALS, record_rows=record_rows,
-                  extra={"score_scale": 2})
+                  extra={"score_scale": 2, "tricks": PAINTED_TRICKS})
 
 
-__all__ = ["family", "DealRecord", "PAINTED_DEALS", "PaintedAction", "PaintedError",
-           "PaintedGame", "PaintedHand", "PaintedOptions", "PaintedResult", "PaintedView",
-           "bid", "deal_plan", "parse_action", "play", "record_rows"]
+__all__ = ["family", "DealRecord", "PAINTED_DEALS", "PAINTED_TRICKS", "PaintedAction",
+           "PaintedError", "PaintedGame", "PaintedHand", "PaintedOptions", "PaintedResult",
+           "PaintedView", "bid", "deal_plan", "parse_action", "play", "record_rows"]

@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from pokerarena.cards import card_str
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games.base import FamilyGame
 from pokerarena.games.painted.actions import PaintedAction
-from pokerarena.games.painted.deal import Deal, deal_cards
+from pokerarena.games.painted.deal import Deal, Played, deal_cards
 from pokerarena.games.painted.rules import (
     FAMILY,
     DealSpec,
@@ -38,6 +39,12 @@ from pokerarena.games.painted.rules import (
 )
 from pokerarena.games.painted.sheet import DealRecord, PaintedResult, sheet_rows
 from pokerarena.games.painted.view import PaintedView, view_of
+
+
+def _card_text(a: PaintedAction) -> str:
+    """A card played as the tricks record writes it: ``As``, a joker with how it was
+    played (``Jk high h``: its action's text; a joker is never played without a mode)."""
+    return a.text().removeprefix("play ") if a.joker else card_str(a.card)
 
 
 class PaintedGame(FamilyGame):
@@ -87,6 +94,7 @@ class PaintedHand:
         self._seeds = [int(s) for s in seeds]
         self.log: list[tuple[int, PaintedAction]] = []
         self.records: list[DealRecord] = []
+        self.deal_tricks: list[tuple[tuple[tuple[Played, ...], int], ...]] = []
         self.totals: list[float] = [0.0] * players
         self.deal: Deal = self._start(0)
 
@@ -133,6 +141,16 @@ class PaintedHand:
             no=d.spec.no, kind=d.spec.kind, cards=d.spec.cards, dealer=d.dealer,
             trump=d.trump, trump_card=d.trump_card, bids=tuple(d.bids),
             tricks=tuple(d.taken), points=pts, totals=tuple(self.totals)))
+        self.deal_tricks.append(tuple(d.tricks))  # as the deal took them, winner included
+
+    def tricks(self) -> list[tuple[int, list[tuple[int, tuple[tuple[int, str], ...], int]]]]:
+        """Every finished deal's tricks in order, for the record: ``(deal, [(leader,
+        ((seat, card), ...) in play order, winner), ...])``. The winner is the one
+        :meth:`.deal.Deal.apply` decided; a joker's card text says how it was played
+        (``Jk high h``), the rest is the card (``As``)."""
+        return [(r.no, [(plays[0][0], tuple((s, _card_text(a)) for s, a in plays), winner)
+                        for plays, winner in done])
+                for r, done in zip(self.records, self.deal_tricks, strict=True)]
 
     def observation(self, seat: int) -> PaintedView:
         """What ``seat`` may see (see :mod:`pokerarena.games.painted.view`)."""

@@ -23,7 +23,13 @@ from pokerarena.games.variety.actions import (
 )
 from pokerarena.games.variety.game import VarietyGame, VarietyHand
 from pokerarena.games.variety.rules import CONTRACT_RULES, VarietyError, VarietyOptions
-from pokerarena.games.variety.sheet import RECORD, DealRecord, VarietyResult, record_rows
+from pokerarena.games.variety.sheet import (
+    RECORD,
+    TRICKS,
+    DealRecord,
+    VarietyResult,
+    record_rows,
+)
 from pokerarena.games.variety.view import VarietyView
 
 
@@ -48,12 +54,14 @@ def _rows(hand: VarietyHand) -> list[tuple[Any, ...]]:
 
 @cache
 def family() -> Family:
-    """Variety's catalogue entry (see :mod:`pokerarena.games`)."""
+    """Variety's catalogue entry (see :mod:`pokerarena.games`); ``extra["tricks"]``:
+    the record of every trick played (:data:`.sheet.TRICKS`)."""
     return Family(
         id="variety", name=VarietyGame.name, players=VarietyGame.players, deck="52",
         make=VarietyGame, play=_play, bots=("random", "rule", "sim"), new_bot=_new_bot,
         view_json=VarietyView.as_json, action_json=VarietyAction.as_json,
-        parse_action=action_from_json, record=RECORD, record_rows=_rows)
+        parse_action=action_from_json, record=RECORD, record_rows=_rows,
+        extra={"tricks": TRICKS})
 
 
 __all__ = ["family", "CONTRACT_RULES", "DealRecord", "VarietyAction", "VarietyError",

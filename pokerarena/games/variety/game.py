@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from pokerarena.cards import card_str
 from pokerarena.engine.actions import IllegalAction
 from pokerarena.games.base import FamilyGame
 from pokerarena.games.variety.actions import VarietyAction
-from pokerarena.games.variety.deal import Deal, deal_cards
+from pokerarena.games.variety.deal import Deal, Trick, deal_cards
 from pokerarena.games.variety.rules import (
     FAMILY,
     PLAYERS,
@@ -75,6 +76,7 @@ class VarietyHand:
         self._seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=n, dtype=np.int64)]
         self.log: list[tuple[int, VarietyAction]] = []
         self.records: list[DealRecord] = []
+        self.deal_tricks: list[tuple[Trick, ...]] = []
         self.totals: list[int] = [0] * PLAYERS
         self.deal: Deal = self._start(0)
 
@@ -122,6 +124,15 @@ class VarietyHand:
             tricks=tuple(int(x) for x in tricks), plus=tuple(int(x) for x in plus),
             minus=tuple(int(x) for x in minus), attack_lost=bool(lost),
             points=tuple(int(x) for x in pts), totals=tuple(self.totals)))
+        self.deal_tricks.append(tuple(d.tricks))  # as the deal took them, taker included
+
+    def tricks(self) -> list[tuple[int, list[tuple[int, tuple[tuple[int, str], ...], int]]]]:
+        """Every finished deal's tricks in order, for the record: ``(deal, [(leader,
+        ((seat, card), ...) in play order, taker), ...])``, the taker the one
+        :meth:`.deal.Deal._play` decided."""
+        return [(r.no, [(plays[0][0], tuple((s, card_str(c)) for s, c in plays), taker)
+                        for plays, taker in done])
+                for r, done in zip(self.records, self.deal_tricks, strict=True)]
 
     def observation(self, seat: int) -> VarietyView:
         """What ``seat`` may see (see :mod:`pokerarena.games.variety.view`)."""

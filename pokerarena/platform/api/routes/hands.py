@@ -120,14 +120,60 @@ async def hand(run_id: RunId, unit: Unit, hand: HandNo, ctx: Context,
     from pokerarena.games import family_ids
 
     if hand_row["variant"] in family_ids():  # a family's game: its score sheet, deal by deal
-        return await run_in_threadpool(_family_game, ctx, run_id, hand_row, seats)
+        tricks = await _family_tricks(ctx, run_id, hand_row)
+        return await run_in_threadpool(_family_game, ctx, run_id, hand_row, seats, tricks)
     return await run_in_threadpool(_steps, hand_row, seats, actions, seat)
 
 
+MAX_TRICK_ROWS = 20_000
+"""Cards played read for one game at most (a long game of boston plays some 4,000)."""
+
+
+async def _family_tricks(ctx: ApiContext, run_id: str, hand_row: dict[str, Any]
+                         ) -> dict[str, Any] | None:
+    """One game's tricks from its family's tricks table (``Family.extra["tricks"]``),
+    read in the query pool and bounded (:data:`MAX_TRICK_ROWS`); None for a family
+    that keeps none (binocle, red/black, durak) and for a game stored without them (a
+    run from before the table): the viewer then shows the sheet alone, not "no tricks"."""
+    from pokerarena.games import family
+
+    table = family(str(hand_row["variant"])).extra.get("tricks")
+    if table is None:
+        return None
+    out = await ctx.pooled({"tricks": (
+        f"SELECT deal, trick, seq, seat, card, won_by FROM {table.name} "
+        f"WHERE unit = {sql_str(str(hand_row['unit']))} AND game = {int(hand_row['hand'])} "
+        f"ORDER BY deal, trick, seq LIMIT {MAX_TRICK_ROWS + 1}")}, run_id)
+    rows = records(out["tricks"])
+    if not rows:
+        return None
+    return {"deals": trick_deals(rows[:MAX_TRICK_ROWS]),
+            "truncated": len(rows) > MAX_TRICK_ROWS}
+
+
+def trick_deals(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of a tricks table (one game, in deal, trick, seq order) as the viewer's
+    deals: ``[{deal, tricks: [{trick, leader, plays: [{seat, card}], winner}]}]``, the
+    leader the seat of the trick's first card, the winner as the game ruled."""
+    deals: list[dict[str, Any]] = []
+    for r in rows:
+        deal, trick = int(r["deal"]), int(r["trick"])
+        if not deals or deals[-1]["deal"] != deal:
+            deals.append({"deal": deal, "tricks": []})
+        tricks = deals[-1]["tricks"]
+        if not tricks or tricks[-1]["trick"] != trick:
+            tricks.append({"trick": trick, "leader": int(r["seat"]), "plays": [],
+                           "winner": int(r["won_by"])})
+        tricks[-1]["plays"].append({"seat": int(r["seat"]), "card": str(r["card"])})
+    return deals
+
+
 def _family_game(ctx: ApiContext, run_id: str, hand_row: dict[str, Any],
-                 seats: list[dict[str, Any]]) -> dict[str, Any]:
+                 seats: list[dict[str, Any]], tricks: dict[str, Any] | None = None
+                 ) -> dict[str, Any]:
     """A game family's game for the viewer: its score sheet (the record the family
-    keeps: painted poker's deals), a step per deal, and each seat's result."""
+    keeps: painted poker's deals), a step per deal, each seat's result, and for a
+    trick-taking family every deal's tricks (``tricks``: :func:`_family_tricks`)."""
     from pokerarena.platform.family_standings import NoSheet, sheet_data
 
     try:
@@ -141,7 +187,8 @@ def _family_game(ctx: ApiContext, run_id: str, hand_row: dict[str, Any],
                        "points": None if not hand_row.get("bb") else
                        float(s["net"]) / float(hand_row["bb"])}
                       for s in sorted(seats, key=lambda s: int(s["seat"]))],
-            "sheet": sheet}
+            "sheet": sheet, "tricks": None if tricks is None else tricks["deals"],
+            "tricks_truncated": bool(tricks and tricks["truncated"])}
 
 
 def _steps(hand_row: dict[str, Any], seats: list[dict[str, Any]],
