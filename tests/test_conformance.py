@@ -110,7 +110,7 @@ def _play_checked(variant: str, betting: str, seed: int, seats: int):
 def test_every_poker_game_keeps_the_promises(variant, betting):
     game = Game(variant, {"betting": betting})
     lo, hi = game.variant.players
-    for seed, seats in ((0, max(2, lo)), (1, max(2, lo)), (2, hi)):
+    for seed, seats in ((0, max(2, lo)), (2, hi)):   # the least and the fullest table
         hand = _play_checked(variant, betting, seed, seats)
         again = play_engine_hand(variant, betting, seed, seats)
         assert hand.log == again.log and hand.result().deltas == again.result().deltas
