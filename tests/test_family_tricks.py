@@ -284,7 +284,9 @@ def test_a_family_without_tricks_shows_its_sheet_as_before(runs, browser) -> Non
         steps = int(page.inner_text("#step-no").split("/")[1])
         for i in range(steps):
             assert page.is_hidden("#family-tricks"), i
+            assert "undefined" not in page.inner_text("body"), i   # a sheet without deals
             page.keyboard.press("ArrowRight")
+        assert steps == 2    # the start, then the game's result (binocle has no deals)
         assert page.eval_on_selector_all("#family-sheet tbody tr", "rs => rs.length") > 0
         page.close()
     assert errors == []

@@ -37,8 +37,17 @@ function familySteps(d) {
   const sheet = d.sheet;
   if (!sheet) return [{ text: "the game's result", rows: [], deal: null }];
   const col = Object.fromEntries(sheet.columns.map((c, i) => [c, i]));
-  const deals = [...new Set(sheet.rows.map((r) => r[col.deal]))];
-  return [{ text: "the game starts", rows: [], deal: null }, ...deals.map((deal, i) => {
+  const start = { text: "the game starts", rows: [], deal: null };
+  // a sheet without deals: red-black's rounds step by step, binocle's result at once
+  const by = col.deal !== undefined ? col.deal : col.round;
+  if (by === undefined) return [start, { text: "the game's result", rows: sheet.rows, deal: null }];
+  const deals = [...new Set(sheet.rows.map((r) => r[by]))];
+  if (by !== col.deal) {
+    return [start, ...deals.map((round, i) => ({
+      text: `round ${round}`, rows: sheet.rows.filter((r) => deals.indexOf(r[by]) <= i), deal: null,
+    }))];
+  }
+  return [start, ...deals.map((deal, i) => {
     const first = sheet.rows.find((r) => r[col.deal] === deal);
     let what = "";
     if (col.kind !== undefined) what = ` (${first[col.kind]}, ${first[col.cards]} cards, trump ${first[col.trump] || "none"})`;
