@@ -42,7 +42,7 @@ class RecordTable:
     columns: tuple[tuple[str, str, str], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Family:
     """A registered family: its id, a name, the table sizes, and its game factory.
 

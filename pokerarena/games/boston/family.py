@@ -49,6 +49,7 @@ def boston_family() -> Family:
     multiple of four stakes); ``extra["tricks"]``: the record of every trick played
     (:data:`.sheet.TRICKS`). Every field is a module
     function, so the family pickles for remote workers."""
-    return Family("boston", BostonGame.name, BostonGame.players, "52", BostonGame, play,
-                  tuple(BOTS), _new_bot, _view_json, _action_json, _parse, RECORD, _rows,
-                  extra={"score_scale": 3, "tricks": TRICKS})
+    return Family(id="boston", name=BostonGame.name, players=BostonGame.players, deck="52",
+                  make=BostonGame, play=play, bots=tuple(BOTS), new_bot=_new_bot,
+                  view_json=_view_json, action_json=_action_json, parse_action=_parse,
+                  record=RECORD, record_rows=_rows, extra={"score_scale": 3, "tricks": TRICKS})

@@ -76,8 +76,9 @@ def family() -> Family:
     from pokerarena.games.painted.bots import BOTS
     from pokerarena.games.painted.matches import play_games
 
-    return Family("painted", PaintedGame.name, PaintedGame.players, "36|52", PaintedGame,
-                  play_games, bots=tuple(BOTS), new_bot=_new_bot,
+    return Family(id="painted", name=PaintedGame.name, players=PaintedGame.players,
+                  deck="36|52", make=PaintedGame, play=play_games, bots=tuple(BOTS),
+                  new_bot=_new_bot,
                   view_json=PaintedView.as_json, action_json=PaintedAction.as_json,
                   parse_action=_parse_answer, record=PAINTED_DEALS, record_rows=record_rows,
                   extra={"score_scale": 2, "tricks": PAINTED_TRICKS})
