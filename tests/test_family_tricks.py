@@ -32,6 +32,9 @@ SPECS: dict[str, dict[str, Any]] = {
     "variety": {"kind": "match", "name": "tricks-variety", "seed": 5,
                 "bots": ["random", "rule", "sim", "rule#2"], "hands": 2, "unit_hands": 2,
                 "games": [{"variant": "variety", "options": {"deals": 2}}]},
+    "durak": {"kind": "match", "name": "tricks-durak", "seed": 4,
+              "bots": ["random", "rule", "counter"], "hands": 2, "unit_hands": 2,
+              "games": [{"variant": "durak"}]},
     "binocle": {"kind": "match", "name": "tricks-binocle", "seed": 2,
                 "bots": ["random", "rule"], "hands": 1, "unit_hands": 1,
                 "games": [{"variant": "binocle"}]},
@@ -176,7 +179,7 @@ def test_the_viewer_api_returns_each_deals_tricks_over_http(runs, tmp_path: Path
         assert d["family"] and d["tricks"] is None and d["sheet"]["rows"], d
     with ServedApp(create_app(data, token="t")) as served, \
             httpx.Client(base_url=served.url, timeout=120) as client:
-        for fam_id in TRICK_FAMILIES:
+        for fam_id in (*TRICK_FAMILIES, "durak"):
             run_id = ids[fam_id]
             rows = stored(data, run_id, family(fam_id).extra["tricks"].name)
             for h in stored(data, run_id, "hands"):
@@ -288,5 +291,76 @@ def test_a_family_without_tricks_shows_its_sheet_as_before(runs, browser) -> Non
             page.keyboard.press("ArrowRight")
         assert steps == 2    # the start, then the game's result (binocle has no deals)
         assert page.eval_on_selector_all("#family-sheet tbody tr", "rs => rs.length") > 0
+        page.close()
+    assert errors == []
+
+
+def test_stored_bouts_of_durak_keep_the_rules_and_add_up_to_the_record(runs) -> None:
+    """Durak's bouts (``durak_bouts``, the tricks' columns read for bouts): a bout opens
+    with the attacker's throw («Ход всегда делается … одной картой»); a bout beaten off
+    has every card thrown beaten and no taker; a taken one ends with its defender's
+    ``take`` and names him; per game the bouts are the record's ``bouts`` and each
+    seat's taken bouts its ``takes``."""
+    data, ids = runs
+    run_id = ids["durak"]
+    bouts = by_trick(stored(data, run_id, "durak_bouts"))
+    games = stored(data, run_id, "durak_games")
+    assert bouts and games
+    for (unit, game, _deal), per in bouts.items():
+        record = [g for g in games if g["unit"] == unit and g["game"] == game]
+        assert len(per) == record[0]["bouts"]
+        takes: Counter[int] = Counter()
+        for moves in per.values():
+            assert moves[0]["card"].startswith("throw ") and len({m["won_by"] for m in moves}) == 1
+            kinds = [m["card"].split()[0] for m in moves]
+            if moves[0]["won_by"] < 0:
+                assert "take" not in kinds and kinds.count("throw") == kinds.count("beat")
+            else:
+                assert kinds[-1] == "take" and moves[-1]["seat"] == moves[0]["won_by"]
+                takes[moves[0]["won_by"]] += 1
+        assert {g["seat"]: g["takes"] for g in record} == {g["seat"]: takes[g["seat"]]
+                                                         for g in record}
+
+
+def test_the_viewer_shows_durak_bouts_as_stored(runs, browser, tmp_path: Path) -> None:
+    """A durak game's second step shows its bouts: a row per bout with each seat's moves
+    in play order, the attacker ▸ and the taker ✓, "beaten off" where nobody took."""
+    from pokerarena.platform.api import create_app
+    from pokerarena.platform.api.server import ServedApp
+
+    data, ids = runs
+    run_id = ids["durak"]
+    rows = stored(data, run_id, "durak_bouts")
+    game = stored(data, run_id, "hands")[0]
+    want = _want(rows, game["unit"], game["hand"])[0]["tricks"]
+    errors: list[str] = []
+    with ServedApp(create_app(data, token="t")) as served:
+        page = browser.new_page(viewport={"width": 1100, "height": 1200})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{served.url}/runs/{run_id}/hands/{game['unit']}/{game['hand']}")
+        page.wait_for_selector("#family-view:not([hidden])", timeout=60_000)
+        page.keyboard.press("ArrowRight")
+        assert page.inner_text("#step-no") == "step 2 / 2"
+        assert page.inner_text("#tricks-title").startswith("Bouts")
+        shown = page.eval_on_selector_all("#tricks-table tbody tr", """rs => rs.map(r => ({
+            winner: Number(r.dataset.winner), leader: Number(r.dataset.leader),
+            moves: [...r.querySelectorAll('td[data-seq]')].flatMap(t =>
+                t.dataset.seq.split(',').map(Number).map((q, i) => {
+                    const m = t.querySelectorAll('.move')[i], c = m.querySelector('.card');
+                    const text = c ? `${m.firstChild.textContent.trim()} ${c.dataset.card}`
+                        : m.textContent.trim();
+                    return [q, Number(t.dataset.seat), text];
+                }))
+                .sort((a, b) => a[0] - b[0]).map(m => [m[1], m[2]]),
+            outcome: r.querySelector('td.winner').textContent}))""")
+        assert len(shown) == len(want)
+        for s, t in zip(shown, want, strict=True):
+            assert (s["winner"], s["leader"]) == (t["winner"], t["leader"])
+            assert [[m[0], " ".join(m[1].split())] for m in s["moves"]] == \
+                [[p["seat"], p["card"]] for p in t["plays"]]
+            assert s["outcome"] == ("beaten off" if t["winner"] < 0
+                                    else f"taken by seat {t['winner']}")
+        page.screenshot(path=str(tmp_path / "durak-bouts.png"), full_page=True)
+        page.screenshot(path="/tmp/durak-bouts.png", full_page=True)
         page.close()
     assert errors == []

@@ -42,6 +42,9 @@ function familySteps(d) {
   const by = col.deal !== undefined ? col.deal : col.round;
   if (by === undefined) return [start, { text: "the game's result", rows: sheet.rows, deal: null }];
   const deals = [...new Set(sheet.rows.map((r) => r[by]))];
+  if (col.bouts !== undefined) {   // durak: one deal, its bouts at one step
+    return [start, { text: `the game: ${sheet.rows[0][col.bouts]} bouts`, rows: sheet.rows, deal: deals[0] }];
+  }
   if (by !== col.deal) {
     return [start, ...deals.map((round, i) => ({
       text: `round ${round}`, rows: sheet.rows.filter((r) => deals.indexOf(r[by]) <= i), deal: null,
@@ -57,8 +60,12 @@ function familySteps(d) {
 }
 
 // A card as a trick stores it: "As", or painted poker's joker with how it was played
-// ("Jk high", "Jk low h", "Jk trumps").
+// ("Jk high", "Jk low h", "Jk trumps"); a durak bout's move: "throw 7s", "beat 9s",
+// "take", "pass".
 function trickCard(text) {
+  const move = /^(throw|beat) (\S+)$/.exec(text);
+  if (move) return el("span", { class: "move" }, el("small", { class: "muted" }, `${move[1]} `), card(move[2]));
+  if (text === "take" || text === "pass") return el("small", { class: "move muted" }, text);
   if (!text.startsWith("Jk")) return card(text);
   const how = text.slice(2).trim().split(" ").map((w) => SUITS[w] || w).join(" ");
   return el("span", { class: "card joker", "data-card": text }, "Jk", ...(how ? [el("small", {}, ` ${how}`)] : []));
@@ -79,25 +86,31 @@ function renderTricks(d, deal) {
     : "No tricks were played in this deal.";
   const table = document.getElementById("tricks-table");
   table.hidden = !tricks.length;
+  const bouts = d.variant === "durak";   // a bout: several moves a seat, maybe nobody takes
+  table.classList.toggle("bouts", bouts);
+  document.getElementById("tricks-title").replaceChildren(bouts ? "Bouts " : "Tricks ",
+    el("small", { class: "muted" }, bouts ? "(each seat's moves per bout; ▸ attacked, ✓ took the table)"
+      : "(each seat's card per trick; ▸ led, ✓ took it)"));
   table.tHead.replaceChildren(el("tr", {}, el("th", { class: "num" }, "#"),
     ...d.seats.map((s) => el("th", { "data-seat": s.seat }, `seat ${s.seat}`, el("br"), el("small", { class: "muted" }, s.bot))),
-    el("th", {}, "won by")));
+    el("th", {}, bouts ? "outcome" : "won by")));
   const taken = new Array(d.players).fill(0);
   table.tBodies[0].replaceChildren(...tricks.map((t) => {
-    taken[t.winner] += 1;
-    const bySeat = new Map(t.plays.map((p, i) => [p.seat, { ...p, seq: i }]));
+    if (t.winner >= 0) taken[t.winner] += 1;
+    const bySeat = new Map();
+    t.plays.forEach((p, i) => bySeat.set(p.seat, [...(bySeat.get(p.seat) || []), { ...p, seq: i }]));
     return el("tr", { "data-trick": t.trick, "data-leader": t.leader, "data-winner": t.winner },
       el("td", { class: "num" }, t.trick + 1),
       ...d.seats.map((s) => {
-        const p = bySeat.get(s.seat);
-        if (!p) return el("td", { "data-seat": s.seat }, "");
-        const cls = `${p.seat === t.leader ? "led" : ""} ${p.seat === t.winner ? "won" : ""}`.trim();
-        return el("td", { "data-seat": s.seat, "data-seq": p.seq, class: cls },
-          ...(p.seat === t.leader ? [el("span", { class: "mark", title: "led the trick" }, "▸")] : []),
-          trickCard(p.card),
-          ...(p.seat === t.winner ? [el("span", { class: "mark", title: "took the trick" }, "✓")] : []));
+        const ps = bySeat.get(s.seat);
+        if (!ps) return el("td", { "data-seat": s.seat }, "");
+        const cls = `${s.seat === t.leader ? "led" : ""} ${s.seat === t.winner ? "won" : ""}`.trim();
+        return el("td", { "data-seat": s.seat, "data-seq": ps.map((p) => p.seq).join(","), class: cls },
+          ...(s.seat === t.leader ? [el("span", { class: "mark", title: bouts ? "attacked" : "led the trick" }, "▸")] : []),
+          ...ps.map((p) => trickCard(p.card)),
+          ...(s.seat === t.winner ? [el("span", { class: "mark", title: bouts ? "took the table" : "took the trick" }, "✓")] : []));
       }),
-      el("td", { class: "winner" }, `seat ${t.winner}`));
+      el("td", { class: "winner" }, t.winner >= 0 ? (bouts ? `taken by seat ${t.winner}` : `seat ${t.winner}`) : "beaten off"));
   }));
   table.dataset.taken = taken.join(",");
 }

@@ -16,7 +16,7 @@ from pokerarena.games.durak.actions import DurakAction, action_from_json, beat, 
 from pokerarena.games.durak.bots import BOTS, make_bot
 from pokerarena.games.durak.game import DurakGame, DurakHand, DurakResult
 from pokerarena.games.durak.rules import DurakError, DurakOptions
-from pokerarena.games.durak.sheet import RECORD, record_rows
+from pokerarena.games.durak.sheet import BOUTS, RECORD, record_rows
 from pokerarena.games.durak.view import DurakView
 from pokerarena.games.play import play_game
 
@@ -60,7 +60,7 @@ def family() -> Family:
         make=DurakGame, play=play_series, bots=tuple(BOTS), new_bot=make_bot,
         view_json=lambda view: view.as_json(), action_json=lambda a: a.as_json(),
         parse_action=action_from_json, record=RECORD, record_rows=record_rows,
-        score_range=score_range, extra={"next_dealer": next_dealer})
+        score_range=score_range, extra={"next_dealer": next_dealer, "tricks": BOUTS})
 
 
 __all__ = ["BOTS", "DurakAction", "DurakError", "DurakGame", "DurakHand", "DurakOptions",

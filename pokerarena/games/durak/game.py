@@ -165,6 +165,7 @@ class DurakHand:
         self.trump = self.trump_card = self.trump_holder = -1
         self.phase = LEAD
         self.bouts = 0
+        self.bout_ends: list[tuple[int, int, int, bool]] = []  # (log length, roles, taken)
         self.durak: int | None = None
         self.series_game = 0  # the game's position in its series (-1: not given)
 
@@ -332,6 +333,7 @@ class DurakHand:
             self.discard.extend(cards)
         self.table, self.passed = [], set()
         self.bouts += 1
+        self.bout_ends.append((len(self.log), self.attacker, d, taken))
         rest = [(d + k) % n for k in range(1, n) if (d + k) % n != self.attacker]
         for s in (self.attacker, d, *rest):
             while len(self.hands[s]) < HAND_SIZE and self.stock:
@@ -363,6 +365,19 @@ class DurakHand:
         deltas = tuple(-1.0 if s == self.durak else 0.0 for s in range(self.players))
         return DurakResult(self.durak, deltas, tuple(self.out_order), tuple(self.takes),
                            self.bouts)
+
+    def tricks(self) -> list[tuple[int, list[tuple[int, tuple[tuple[int, str], ...], int]]]]:
+        """The game's bouts for the record, in the shape of the trick-taking families'
+        tricks (one deal: ``[(0, [(attacker, ((seat, move), ...) in play order, taker),
+        ...])]``): a move is its text (``throw 7s``, ``beat 9s``, ``take``, ``pass``); the
+        taker is the defender who took the table, -1 when
+        it was beaten off. Bouts end where the game ended them (:meth:`_end_bout`)."""
+        out, start = [], 0
+        for end, attacker, defender, taken in self.bout_ends:
+            moves = tuple((s, a.text()) for s, a in self.log[start:end])
+            out.append((attacker, moves, defender if taken else -1))
+            start = end
+        return [(0, out)]
 
     def observation(self, seat: int) -> DurakView:
         """What ``seat`` may know now (see :mod:`.view`)."""

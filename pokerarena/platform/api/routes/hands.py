@@ -132,8 +132,9 @@ MAX_TRICK_ROWS = 20_000
 async def _family_tricks(ctx: ApiContext, run_id: str, hand_row: dict[str, Any]
                          ) -> dict[str, Any] | None:
     """One game's tricks from its family's tricks table (``Family.extra["tricks"]``),
-    read in the query pool and bounded (:data:`MAX_TRICK_ROWS`); None for a family
-    that keeps none (binocle, red/black, durak) and for a game stored without them (a
+    read in the query pool and bounded (:data:`MAX_TRICK_ROWS`; durak's bouts are kept in
+    the same shape, a bout's taker -1 when it was beaten off); None for a family that
+    keeps none (binocle, red/black) and for a game stored without them (a
     run from before the table): the viewer then shows the sheet alone, not "no tricks"."""
     from pokerarena.games import family
 
