@@ -1,5 +1,5 @@
 """Record every ``fastmc._mc_kernel`` call of a few seeded units (arguments and results),
-and time the recorded calls per mode: the corpus that ``tests/test_fastmc_identity.py``
+and time the recorded calls per mode: the corpus that ``tests/bots/test_fastmc_identity.py``
 replays (the kernel's results must never change), and the kernel's figures.
 
     .venv/bin/python benchmarks/fastmc_corpus.py record tests/data/fastmc_corpus.npz [OLD.py]

@@ -5,7 +5,7 @@ poker variant under each of its betting systems and each game family, is played 
 fixed seeds by its ``random`` bots, and the play is written out as text: a poker hand as
 its PHH record, a family's game as its action log in the HTTP protocol's JSON and its
 points. The texts live in ``tests/data/playthroughs/`` and ``tools/playthroughs.py
---write`` regenerates them; ``tests/test_conformance.py`` plays them again and compares,
+--write`` regenerates them; ``tests/engine/test_conformance.py`` plays them again and compares,
 so that any change to what a seed plays, whichever game it touches, shows as a diff to be
 explained in its commit (the "rows identical" promise of a refactor), not only where a
 test happens to look.

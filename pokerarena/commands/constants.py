@@ -2,7 +2,7 @@
 numba or SciPy (the card and evaluator tables, the sequential test), so that parsing a
 command line, ``--help`` included, imports none of them (issue 28).
 
-:data:`SOURCES` names where each value comes from; tests/test_cli_start.py checks that
+:data:`SOURCES` names where each value comes from; tests/cli/test_cli_start.py checks that
 each still equals its source, so a copy cannot drift unnoticed.
 """
 

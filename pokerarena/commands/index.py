@@ -9,7 +9,7 @@ checks that each module registers exactly the commands this table gives it.
 :data:`BENCHMARKS` does the same one level down, for the children of ``bench``: the
 group lists them from here, and ``pokerarena bench NAME ...`` imports only ``NAME``'s
 module (the storage benchmark imports the whole platform). The children in
-``pokerarena/commands/`` take their help from here; tests/test_cli_start.py checks the
+``pokerarena/commands/`` take their help from here; tests/cli/test_cli_start.py checks the
 others (``pokerarena/bench/``) register exactly the help given here.
 """
 

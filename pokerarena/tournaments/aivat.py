@@ -234,7 +234,7 @@ class TreeWalk:
     (every card order of the remaining cards, 1/(n)_k each), which is the law of the
     automatic deal. Forced bets (antes) are no step of the walk and are skipped.
 
-    A decision's view is the one the table showed the bot (``tests/test_exact.py``),
+    A decision's view is the one the table showed the bot (``tests/solvers/test_exact.py``),
     with ``hand_no`` and ``match_no`` 0: a declared policy is read there."""
 
     seats = 2

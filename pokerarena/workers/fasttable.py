@@ -7,7 +7,7 @@ deals the cards the reference table would deal from the unit's Generator and ask
 bots' compiled policies (:mod:`pokerarena.bots.strength.fastpolicy`, seeded from the
 very bot objects the reference would play) for every decision; the rows are built from
 its arrays (:mod:`pokerarena.workers.fastrecord`). The same unit gives the same rows
-either way (``tests/test_fasttable.py`` compares them); ``POKERARENA_FAST_TABLE=0``
+either way (``tests/workers/test_fasttable.py`` compares them); ``POKERARENA_FAST_TABLE=0``
 plays every unit on the reference table.
 
 What the fast table does not measure: each decision's own time. A unit's decisions are

@@ -291,7 +291,7 @@ def bucket_of(hole, board, nboard, preflop, thresholds, samples):  # pragma: no 
 
 # --------------------------------------------------------------------------- every holding
 # What LBR reads (pokerarena.solvers.lbr): the bucket of every holding on one board at
-# once, the same numbers as bucket_of holding by holding (tests/test_cfr_batch.py), about
+# once, the same numbers as bucket_of holding by holding (tests/bots/test_cfr_batch.py), about
 # ten times faster: rank7 recounts its cards into arrays at each call; the rank below
 # takes four suit masks, so a deal only ORs in the cards it dealt.
 @njit(cache=True)
@@ -749,7 +749,7 @@ class CfrBot(BaseBot):
         lbr.holding_policies`): one node for the betting line, each holding's bucket from
         the board's table (:func:`board_buckets`, built once per board and strategy),
         the rows of the strategy. The same numbers as :meth:`policy` holding by holding
-        (``tests/test_cfr_batch.py``)."""
+        (``tests/bots/test_cfr_batch.py``)."""
         if view.players != 2 or view.game.get("game_key") != self.strategy.header["game_key"]:
             self._check_game(view.game, view.players, view.variant)
         s = self.strategy

@@ -608,7 +608,7 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     multi-way pre-flop calls took 160 us, 35 now; its heads-up made-hand calls 58, 20;
     the pilot inlined took 1.2 us off each narrowed call and its cut is numba's
     ``np.quantile`` by selection (:func:`_quantile`). Every result stays bit for bit
-    what it was: ``tests/test_fastmc_identity.py`` replays thousands of recorded calls."""
+    what it was: ``tests/bots/test_fastmc_identity.py`` replays thousands of recorded calls."""
     (ck, flush, sh5, off5, val5, sh6, off6, val6, sh7, off7, val7, om, om_values, om_board,
      pair_idx, ranks_only) = t
     w = _carve(flat, players, deck.size, pilot, ws)

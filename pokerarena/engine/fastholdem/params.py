@@ -84,7 +84,7 @@ def _structure(prog: Any) -> str | None:
 # Every field of Program, classified: the kernel's scope is an allow-list. A field in
 # none of these sets (a new engine option) makes every game unsupported until it is
 # classified here, so the kernel never plays a rule it does not know by default
-# (tests/test_fasttable_scope.py checks that every field is in exactly one set).
+# (tests/workers/test_fasttable_scope.py checks that every field is in exactly one set).
 READ = frozenset({
     # copied into P by params() or checked by unsupported() / _structure / _table_rules
     "variant", "family", "system_name", "steps", "small_bet", "big_bet", "open_min",
