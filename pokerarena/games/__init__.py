@@ -42,6 +42,28 @@ class RecordTable:
     columns: tuple[tuple[str, str, str], ...]
 
 
+_TRICK_COLUMNS: dict[str, tuple[str, str]] = {
+    "deal": ("int16", "the deal's number in the game, from 0"),
+    "trick": ("int16", "the trick within the deal, from 0"),
+    "seq": ("int16", "the card's place in the trick (0: the lead)"),
+    "seat": ("int8", "the seat that played it"),
+    "bot": ("string", "that seat's bot"),
+    "card": ("string", "the card (`As`)"),
+    "won_by": ("int8", "the seat that took the trick (the game's own ruling)"),
+}
+
+
+def trick_table(name: str, doc: str, **docs: str) -> RecordTable:
+    """A family's record of every card played to a trick (``Family.extra["tricks"]``):
+    the one layout the workers write (from ``hand.tricks()``) and the viewer reads, each
+    column's doc replaceable by the family's own reading (``deal="..."``)."""
+    unknown = set(docs) - set(_TRICK_COLUMNS)
+    if unknown:
+        raise ValueError(f"trick_table: no columns {sorted(unknown)}")
+    return RecordTable(name, doc, tuple((c, kind, docs.get(c, text))
+                                        for c, (kind, text) in _TRICK_COLUMNS.items()))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Family:
     """A registered family: its id, a name, the table sizes, and its game factory.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokerarena.cards import SUITS, card_str
-from pokerarena.games import RecordTable
+from pokerarena.games import RecordTable, trick_table
 
 
 @dataclass(frozen=True)
@@ -73,16 +73,11 @@ RECORD = RecordTable(
      ("kitty", "double", "chips in the kitty after the deal")))
 
 
-TRICKS = RecordTable(
+TRICKS = trick_table(
     "boston_tricks", "one row per card played to a trick in a game of American boston, "
     "every trick of every played deal in play order (a deal all four passed has none).",
-    (("deal", "int16", "the deal's number in the game, from 0, as in `boston_deals`"),
-     ("trick", "int16", "the trick within the deal, from 0 (13 a deal)"),
-     ("seq", "int8", "the card's place in the trick (0: the lead)"),
-     ("seat", "int8", "the seat that played it"),
-     ("bot", "string", "that seat's bot"),
-     ("card", "string", "the card (`As`)"),
-     ("won_by", "int8", "the seat that took the trick (the game's own ruling)")))
+    deal="the deal's number in the game, from 0, as in `boston_deals`",
+    trick="the trick within the deal, from 0 (13 a deal)")
 """The tricks of a game (``Family.extra["tricks"]``, rows from ``BostonHand.tricks``)."""
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerarena.cards import SUITS, card_str
-from pokerarena.games import RecordTable
+from pokerarena.games import RecordTable, trick_table
 
 RECORD = RecordTable(
     "durak_games", "one row per seat of each finished game of American durak",
@@ -33,22 +33,19 @@ RECORD = RecordTable(
       "not given")))
 
 
-BOUTS = RecordTable(
+BOUTS = trick_table(
     "durak_bouts", "American durak: one row per move of every bout of a game, in play "
     "order («отбой» or taken: who attacked, the cards thrown and beaten, who took the "
-    "table). The columns are the trick-taking families' tricks' (`painted_tricks`), read "
-    "for bouts.", (
-        ("deal", "int16", "always 0 (a game is one deal), as in `durak_games`"),
-        ("trick", "int16", "the bout within the game (0-based)"),
-        ("seq", "int16", "the move's place in the bout (0: the first attack)"),
-        ("seat", "int8", "the seat that moved"),
-        ("bot", "string", "that seat's bot"),
-        ("card", "string", "the move: `throw 7s` (an attack or a throw-in, the defender's "
-         "to himself included), `beat 9s`, `take` (the defender takes the table) or "
-         "`pass` (a thrower passes)"),
-        ("won_by", "int8", "the defender when he took the table; -1 when the bout was "
-         "beaten off (the cards went to the discard)"),
-    ))
+    "table), in the trick-taking families' columns read for bouts.",
+    deal="always 0 (a game is one deal), as in `durak_games`",
+    trick="the bout within the game (0-based)",
+    seq="the move's place in the bout (0: the first attack)",
+    seat="the seat that moved",
+    card="the move: `throw 7s` (an attack or a throw-in, the defender's to himself "
+    "included), `beat 9s`, `take` (the defender takes the table) or `pass` (a thrower "
+    "passes)",
+    won_by="the defender when he took the table; -1 when the bout was beaten off (the "
+    "cards went to the discard)")
 """The bouts of a game (``Family.extra["tricks"]``, rows from ``DurakHand.tricks``)."""
 
 

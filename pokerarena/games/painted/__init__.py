@@ -7,7 +7,7 @@
 
 from typing import Any
 
-from pokerarena.games import Family, RecordTable
+from pokerarena.games import Family, RecordTable, trick_table
 from pokerarena.games.painted.actions import (
     PaintedAction,
     action_from_json,
@@ -37,18 +37,13 @@ PAINTED_DEALS = RecordTable(
     ))
 assert tuple(c[0] for c in PAINTED_DEALS.columns) == SHEET_COLUMNS
 
-PAINTED_TRICKS = RecordTable(
+PAINTED_TRICKS = trick_table(
     "painted_tricks", "Painted poker: one row per card played to a trick, every trick of "
-    "every deal of a game in play order («взятка»: who led, the cards, who took it).", (
-        ("deal", "int16", "deal number within the game (0-based), as in `painted_deals`"),
-        ("trick", "int16", "the trick within the deal (0-based)"),
-        ("seq", "int8", "the card's place in the trick (0: the lead)"),
-        ("seat", "int8", "the seat that played it"),
-        ("bot", "string", "that seat's bot"),
-        ("card", "string", "the card (`As`); a joker with how it was played: `Jk high`, "
-         "`Jk low`, leading with a call `Jk high h`, `Jk low d`, `Jk trumps`"),
-        ("won_by", "int8", "the seat that took the trick (the game's own ruling)"),
-    ))
+    "every deal of a game in play order («взятка»: who led, the cards, who took it).",
+    deal="deal number within the game (0-based), as in `painted_deals`",
+    trick="the trick within the deal (0-based)",
+    card="the card (`As`); a joker with how it was played: `Jk high`, `Jk low`, leading "
+    "with a call `Jk high h`, `Jk low d`, `Jk trumps`")
 """The tricks of a game (``Family.extra["tricks"]``, rows from :meth:`PaintedHand.tricks`)."""
 
 

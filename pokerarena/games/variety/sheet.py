@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pokerarena.games import RecordTable
+from pokerarena.games import RecordTable, trick_table
 
 
 @dataclass(frozen=True)
@@ -88,17 +88,9 @@ def record_rows(records: Sequence[DealRecord]) -> list[tuple[Any, ...]]:
     return rows
 
 
-TRICKS = RecordTable(
-    name="variety_tricks",
-    doc="one row per card played to a trick in a variety tour, every trick of every deal "
-        "in play order.",
-    columns=(
-        ("deal", "int16", "the deal's number in the tour, from 0, as in `variety_deals`"),
-        ("trick", "int16", "the trick within the deal, from 0 (13 a deal)"),
-        ("seq", "int8", "the card's place in the trick (0: the lead)"),
-        ("seat", "int8", "the seat that played it"),
-        ("bot", "string", "that seat's bot"),
-        ("card", "string", "the card (`As`)"),
-        ("won_by", "int8", "the seat that took the trick (the game's own ruling)"),
-    ))
+TRICKS = trick_table(
+    "variety_tricks", "one row per card played to a trick in a variety tour, every trick "
+    "of every deal in play order.",
+    deal="the deal's number in the tour, from 0, as in `variety_deals`",
+    trick="the trick within the deal, from 0 (13 a deal)")
 """The tricks of a tour (``Family.extra["tricks"]``, rows from ``VarietyHand.tricks``)."""
