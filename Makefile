@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-PREPARED := $(VENV)/.prepared
+CORE_STAMP := $(VENV)/.installed-core
 
 # Debian packages the real-browser and real-Prometheus tests drive. `make test` installs
 # them when it can (root and apt-get); otherwise it stops and names the command that does.
@@ -12,7 +12,7 @@ SYSTEM_PKGS := chromium prometheus
 APT_GET ?= apt-get
 INSTALL_CMD := sudo apt-get update && sudo apt-get install -y $(SYSTEM_PKGS)
 
-.PHONY: demo test native native-or-pure prepare system-deps lint typecheck bench clean
+.PHONY: demo test native prepare system-deps lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,26 +20,35 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test,peers,native]'
 	touch $(STAMP)
 
+# `make demo` needs only the core dependencies (not the test, peers and native extras:
+# a fresh clone's first demo installs in half the time). A .venv that `make test`
+# already filled has them: nothing to install then. numba, pydantic and rich come
+# first: with them the kernels every game shares start compiling (tools/prepare.py
+# --shared, its pid in .venv/.shared.pid, its output in .venv/shared.log; the demo waits
+# for it) while the rest, mostly downloads, installs.
+$(CORE_STAMP): pyproject.toml
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
+	  t0=$$(date +%s); \
+	  echo "make demo: installing the core dependencies into $(VENV) (make test adds the rest)"; \
+	  { test -x $(PY) || $(PYTHON) -m venv $(VENV); } && \
+	  $(PY) -m pip install -q numba pydantic rich && \
+	  { $(PY) tools/prepare.py --shared > $(VENV)/shared.log 2>&1 & \
+	    echo $$! > $(VENV)/.shared.pid; } && \
+	  echo "make demo: compiling the shared kernels meanwhile (pid $$(cat $(VENV)/.shared.pid))" && \
+	  $(PY) -m pip install -q -e . && \
+	  echo "make demo: installed in $$(( $$(date +%s) - t0 )) s"; \
+	fi
+	@touch $(CORE_STAMP)
+
 # The table loop compiled with mypyc (pokerarena/native.py). A failed build fails
-# `make native` and `make test` (which test the build); `make demo` goes on with the
-# plain Python sources and says so.
+# `make native` and `make test` (which test the build); `make demo` uses a current build
+# and otherwise runs the plain Python sources, saying so in one line.
 native: $(STAMP)
 	$(PY) tools/build_native.py --if-stale
 
-native-or-pure: $(STAMP)
-	@$(PY) tools/build_native.py --if-stale || { \
-	  echo ""; \
-	  echo "*** native build FAILED: the demo runs on the plain Python sources (about half"; \
-	  echo "*** the speed of the table loop). 'make native' shows the error."; \
-	  echo ""; }
-
-# Once per .venv (a fresh clone's first `make demo`): the native build beside the numba
-# kernels and tables the demo's games need, cached on disk, so that the demo starts warm
-# (tools/prepare.py; never fails: what is missing is prepared again by the demo).
-$(PREPARED): $(STAMP)
-	@$(PY) tools/prepare.py --native || echo "(preparation failed: make demo prepares itself)"
-	@touch $(PREPARED)
-
+# Everything a later `make demo` could use, prepared ahead (tools/prepare.py): the
+# native build, the shared kernels, the fast hold'em table, the demo's games. The demo
+# itself needs none of it: it compiles only what it plays, and says what it skipped.
 prepare: $(STAMP)
 	$(PY) tools/prepare.py --native
 
@@ -61,7 +70,9 @@ system-deps:
 	  exit 1; \
 	fi
 
-demo: $(STAMP) $(PREPARED) native-or-pure
+# A fresh clone's first command: the core install, then the demo, which compiles only
+# what it plays (pokerarena/demo.py); a native build in place is used, none is made.
+demo: $(CORE_STAMP)
 	$(PY) -m pokerarena.demo
 
 test: $(STAMP) system-deps native typecheck

@@ -26,13 +26,16 @@ from pokerarena.workers.unit import Unit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 PREFERRED_BOTS = ("tag", "equity", "lag", "rock", "maniac", "call", "random")
-GAMES = [
+GAMES: list[dict[str, Any]] = [
     {"variant": "holdem", "betting": ["no_limit", "fixed_limit"]},
     {"variant": "omaha", "betting": "pot_limit"},
     {"variant": "stud7", "betting": "fixed_limit"},
     {"variant": "draw5", "betting": "pot_limit"},
 ]
-HANDS_PER_MATCH = 80
+# Sized for a fresh clone's first run (issue 28: at most two minutes, install included):
+# 40 hands a match (a duplicate deal played twice) and a 200-hand AIVAT match.
+HANDS_PER_MATCH = 40
+AIVAT_HANDS = 200
 
 console = Console(highlight=False)
 
@@ -67,8 +70,8 @@ def _warm_up(spec: Any) -> float:
     workers load them instead of each compiling them again (this matters on a fresh
     machine). Only the chosen games are prepared, one variant per process, as many at
     once as there are cores; the evaluator's census kernel (for the closing line) too.
-    Returns the seconds it took. A warm-up that fails only leaves the work to the
-    workers."""
+    What every game shares is prepared first, alone (:func:`_warm_shared`). Returns the
+    seconds it took. A warm-up that fails only leaves the work to the workers."""
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -85,6 +88,8 @@ def _warm_up(spec: Any) -> float:
     from pokerarena.platform.planner import plan
 
     t0 = time.perf_counter()
+    _wait_for_early_shared(console)
+    _warm_shared(spec.game_configs()[0], console)
     groups: dict[str, list[Unit]] = {}
     covered: set[tuple[str, str, str]] = set()
     for unit in plan(spec).units:
@@ -133,6 +138,105 @@ def _warm_up(spec: Any) -> float:
                     if not console.is_terminal:  # no live display: one line per job
                         progress.console.print(f"  {name}: {text}")
     return time.perf_counter() - t0
+
+
+def first_game() -> dict[str, Any]:
+    """The spec's first game config (``game_configs()[0]``), read from :data:`GAMES`
+    without the platform's spec parser, which ``make demo``'s early compile (during the
+    install: ``tools/prepare.py --shared``) cannot import yet."""
+    game = GAMES[0]
+    betting = game["betting"] if isinstance(game["betting"], str) else game["betting"][0]
+    return {"variant": game["variant"], "betting": betting, "options": {"betting": betting}}
+
+
+EARLY_PID = Path(sys.prefix) / ".shared.pid"
+"""Where ``make demo``'s install leaves the pid of the shared kernels' compile it starts
+beside the rest of the install (``tools/prepare.py --shared``)."""
+
+
+def _early_shared_pid() -> int | None:
+    """The pid of that compile while it still runs (None: none was started, or it
+    ended)."""
+    try:
+        pid = int(EARLY_PID.read_text().split()[0])
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError, IndexError):
+        return None
+    return pid if b"prepare.py" in cmdline and b"--shared" in cmdline else None
+
+
+def _wait_for_early_shared(out: Console, poll: float = 0.2) -> float:
+    """Wait, with a progress line, for the shared kernels' compile that the install
+    started (compiling them again beside it would only halve its speed: numba's disk
+    cache serves a process once the other has finished); returns the seconds waited."""
+    pid = _early_shared_pid()
+    if pid is None:
+        return 0.0
+    t0 = time.perf_counter()
+    with out.status(f"shared: the evaluator's and the Monte Carlo kernels, compiling "
+                    f"since the install (pid {pid})..."):
+        while _early_shared_pid() == pid:
+            time.sleep(poll)
+    waited = time.perf_counter() - t0
+    out.print(f"  shared: compiled beside the install (waited {waited:.1f} s for it)")
+    return waited
+
+
+def _warm_shared(config: dict[str, Any], out: Console) -> float:
+    """:func:`~pokerarena.arena.warmup.warm_shared` for the game ``config`` (the spec's
+    first), in this process, with a progress line; returns the seconds it took. Done
+    before the games' processes start: from an empty cache each would compile the
+    evaluator's and the Monte Carlo kernels itself (numba's disk cache serves a process
+    only once another has finished), and forked after it they inherit them compiled.
+    Never raises."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from pokerarena.arena.warmup import SHARED_STEPS, warm_shared
+    from pokerarena.engine.game import Game
+
+    label = f"{config['variant']} {config['betting'].replace('_', '-')}"
+    t0 = time.perf_counter()
+    with Progress("[bold]shared    [/bold]", BarColumn(bar_width=24), MofNCompleteColumn(),
+                  TimeElapsedColumn(), "{task.description}", console=out) as bar:
+        task = bar.add_task(label, total=len(SHARED_STEPS))
+        try:
+            warm_shared(Game(config["variant"], config["options"]),
+                        report=lambda i, step: bar.update(task, completed=i,
+                                                          description=f"{label}: {step}"))
+            text = f"ready in {time.perf_counter() - t0:.1f} s"
+        except Exception as exc:  # noqa: BLE001 - an optimisation only
+            text = f"[yellow]not prepared[/yellow] ({type(exc).__name__}: {exc})"
+        bar.update(task, completed=len(SHARED_STEPS), description=text)
+    return time.perf_counter() - t0
+
+
+def _native_line() -> str:
+    """One line on the table loop this demo runs: the native build in place, or the
+    plain Python sources (the demo never builds it: that is a minute's compile)."""
+    from pokerarena import native
+
+    if native.compiled():
+        return "Table loop: the native build (mypyc)."
+    state, _ = native.build_status()
+    why = {"failed": "the native build failed", "stale": "the native build is stale"}.get(
+        state, "no native build yet")
+    return (f"Table loop: the plain Python sources ({why}; [dim]make native[/dim] compiles "
+            "it, about a minute, for twice the speed).")
+
+
+def _fast_table_cached() -> bool:
+    """Whether numba's disk cache already holds the fast hold'em table's kernels (the
+    rules kernel and the bots' compiled policy). Their first compile takes minutes, more
+    than the study they would speed up: without them the study plays on the reference
+    table, which gives the very same rows (tests/workers/test_fasttable.py)."""
+    try:
+        from pokerarena.bots.strength import fastpolicy
+        from pokerarena.engine.fastholdem import rules
+
+        kernels: tuple[Any, ...] = (rules.play_hands, fastpolicy.decide)
+        return all(Path(f._cache._cache_file._index_path).is_file() for f in kernels)
+    except Exception:  # noqa: BLE001 - numba's cache layout: then compile nothing
+        return False
 
 
 _QUEUE: Any = None  # a warm-up child's channel back to the progress display
@@ -358,6 +462,24 @@ def _census_line() -> None:
                   f"{seconds:.2f} s on one core ([dim]pokerarena eval census --cards 7[/dim]).")
 
 
+def _study(bots: list[str]) -> Path:
+    """The balance study, on the fast hold'em table when its kernels are compiled
+    already, else on the reference table (the same rows), saying so; a choice made with
+    ``POKERARENA_FAST_TABLE`` is kept."""
+    from pokerarena.workers import fasttable
+
+    if fasttable.ENV in os.environ or _fast_table_cached():
+        return demo_study.run(console, DATA, bots, lines=5)
+    console.print("\n[dim]The fast hold'em table is not compiled yet (minutes, once: "
+                  "make prepare): the study plays on the reference table, the same rows."
+                  "[/dim]")
+    os.environ[fasttable.ENV] = "0"
+    try:
+        return demo_study.run(console, DATA, bots, lines=5)
+    finally:
+        del os.environ[fasttable.ENV]
+
+
 def main() -> int:
     """Run the demo; returns the exit status."""
     from pokerarena.commands.runs import _drive_with_progress
@@ -378,6 +500,7 @@ def main() -> int:
         "duplicate deals (every deal played twice, cards swapped)\n"
         "on Ray actors, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
+    console.print(_native_line())
     console.print(f"Warm-up done in {_warm_up(spec):.1f} s.")
     cpus = os.cpu_count() or 1
     t0 = time.perf_counter()
@@ -418,8 +541,8 @@ def main() -> int:
                   "see docs/scaling.md).")
     _census_line()
     demo_tournament.live_sprt(console, *_sprt_pair(bots))
-    demo_tournament.three_ways(console)
-    report = demo_study.run(console, DATA, bots, lines=5)
+    demo_tournament.three_ways(console, hands=AIVAT_HANDS)
+    report = _study(bots)
     demo_tournament.painted(console, DATA)
     console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"
                   f"  pokerarena runs --data {DATA}\n"

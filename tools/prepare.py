@@ -1,13 +1,17 @@
-"""Prepare a fresh machine once, at install time: the native build and the demo's caches.
+"""Prepare a machine ahead: the native build, the fast hold'em table and the demo's caches.
 
-Usage: ``python tools/prepare.py [--native]`` (the ``.venv`` bootstrap of ``make demo``
-runs it once); ``--fast-table`` compiles only the fast hold'em table's kernels (``make
-test`` runs it before the tests, so that no test's clock pays for their first compile).
-It fills the caches the demo's warm-up would otherwise fill on its first run: numba's
-compiled kernels (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the sources; the fast
-hold'em table's among them) and the evaluator's and pre-flop tables
-(``POKERARENA_CACHE``, else ``~/.cache/pokerarena``), so that ``make demo`` on a fresh
-clone finds them ready.
+Usage: ``python tools/prepare.py [--native]`` (``make prepare``); ``--fast-table``
+compiles only the fast hold'em table's kernels (``make test`` runs it before the tests,
+so that no test's clock pays for their first compile); ``--shared`` only what every game
+shares (``make demo``'s install starts it once numba is in, beside the rest of the
+install, which is mostly downloading, and leaves its pid in ``.venv/.shared.pid``, for
+which the demo waits: it needs only numba, pydantic and rich). ``make demo`` needs none
+of the rest
+(a fresh clone's first demo compiles only what it plays and skips the native build and
+the fast table, whose compiles take minutes): this fills, ahead, every cache a demo can
+use: numba's compiled kernels (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the
+sources; the fast hold'em table's among them) and the evaluator's and pre-flop tables
+(``POKERARENA_CACHE``, else ``~/.cache/pokerarena``).
 
 The order avoids doing the same work twice on a machine with few cores. Every game's
 warm-up starts with the same evaluator tables and the same Monte Carlo kernels: warmed
@@ -41,25 +45,12 @@ def _start_native() -> subprocess.Popen[str]:
 
 
 def _shared(spec: Any, console: Any) -> float:
-    """:func:`~pokerarena.arena.warmup.warm_shared` for the spec's first game, in this
-    process, with a progress line; returns the seconds it took."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    """What every game shares (:func:`pokerarena.demo._warm_shared`: the evaluator's
+    and the Monte Carlo kernels), in this process beside the native build; returns the
+    seconds it took."""
+    from pokerarena import demo
 
-    from pokerarena.arena.warmup import SHARED_STEPS, warm_shared
-    from pokerarena.engine.game import Game
-
-    config = spec.game_configs()[0]
-    label = f"{config['variant']} {config['betting'].replace('_', '-')}"
-    t0 = time.perf_counter()
-    with Progress("[bold]shared[/bold]", BarColumn(bar_width=24), MofNCompleteColumn(),
-                  TimeElapsedColumn(), "{task.description}", console=console) as bar:
-        task = bar.add_task(label, total=len(SHARED_STEPS))
-        warm_shared(Game(config["variant"], config["options"]),
-                    report=lambda i, step: bar.update(task, completed=i,
-                                                      description=f"{label}: {step}"))
-        bar.update(task, completed=len(SHARED_STEPS),
-                   description=f"ready in {time.perf_counter() - t0:.1f} s")
-    return time.perf_counter() - t0
+    return demo._warm_shared(spec.game_configs()[0], console)
 
 
 def _fast_table(console: Any) -> None:
@@ -85,6 +76,9 @@ def main(argv: list[str]) -> int:
     from pokerarena import demo
 
     console = Console(highlight=False)
+    if "--shared" in argv:  # make demo, beside the rest of the install
+        demo._warm_shared(demo.first_game(), console)
+        return 0
     if "--fast-table" in argv:
         _fast_table(console)
         return 0
