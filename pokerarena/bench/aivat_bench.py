@@ -43,25 +43,36 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
                    help="draws per chance event too large to enumerate (default: the "
                    "module's CHANCE_SAMPLES)")
     p.add_argument("--seed", type=int, default=1, help="the matches' seed (default 1)")
+    p.add_argument("--value", default="default", metavar="NAME",
+                   help="the value function: default (the fitted one where shipped, else "
+                   "equity), equity or fitted (default: default)")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=run_aivat_bench)
 
 
 def bench_case(betting: str, bots: list[str], hands: int, seed: int,
-               samples: int | None = None, variant: str = "holdem") -> dict[str, Any]:
+               samples: int | None = None, variant: str = "holdem",
+               value: str = "default") -> dict[str, Any]:
     """One case: the row ``bench aivat`` prints (units: mbb per hand of ``bots[0]``;
-    ``sd``: of the block rates, i.e. per duplicate pair)."""
+    ``sd``: of the block rates, i.e. per duplicate pair). ``value``: a name of
+    ``aivat_engine.VALUES``."""
+    from pokerarena.arena.faults import FaultPolicy
+    from pokerarena.engine.game import Game
     from pokerarena.tournaments.aivat_engine import (
         CHANCE_SAMPLES,
         estimates,
         estimators_json,
+        make_value,
         play_engine_aivat,
     )
 
     names = [b.rstrip("!") for b in bots]
     declared = [not b.endswith("!") for b in bots]
+    # built-in bots, no time limits: a loaded machine cannot fault a slow decision
+    UNTIMED = FaultPolicy(decision_time=None, hand_time=None)  # noqa: N806
+    fn = make_value(value, Game(variant, {"betting": betting}))
     m = play_engine_aivat(variant, names, hands, seed, options={"betting": betting},
-                          declared=declared,
+                          declared=declared, value=fn, policy=UNTIMED,
                           samples=CHANCE_SAMPLES if samples is None else samples)
     got = estimates(m)
     red = got["reduction"]
@@ -71,6 +82,7 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     k = 1000.0 / m.big_blind
     return {
         "variant": variant, "betting": betting, "bots": names, "declared": declared, "hands": n,
+        "value": str(getattr(fn, "name", value)),
         "estimators": estimators_json(m),
         "aivat_minus_raw": {"mbb_per_hand": got["diff"].value * k,
                             "ci95": [got["diff"].lo * k, got["diff"].hi * k],
@@ -116,12 +128,16 @@ def run_aivat_bench(args: argparse.Namespace) -> int:
         raise UserError(f"--hands must be at least 2, got {args.hands}")
     if args.samples is not None and args.samples < 1:
         raise UserError(f"--samples must be at least 1, got {args.samples}")
+    from pokerarena.tournaments.aivat_engine import VALUES
+
+    if args.value not in VALUES:
+        raise UserError(f"--value {args.value!r}: one of {', '.join(VALUES)}")
     rows = []
     cases = [_case(text) for text in args.pair or PAIRS]  # all checked before any play
     for text, (variant, betting, bots) in zip(args.pair or PAIRS, cases, strict=True):
         print(f"aivat: {text} ({args.hands} hands)", file=sys.stderr, flush=True)
         rows.append(bench_case(betting, bots, args.hands, args.seed, args.samples,
-                               variant))
+                               variant, args.value))
     out = {"benchmark": "aivat", "seed": args.seed,
            "units": "mbb/hand of the first bot", "cases": rows}
     if args.json:

@@ -30,15 +30,18 @@ hand and supplies the terms:
   no-limit policy over a few sizes costs a few copies, not one per legal amount). A
   black-box seat's decisions get no term.
 
-Value functions: ``aivat_value.EquityValue`` (the default; why it is what it is: there).
+Value functions (:data:`VALUES`, :func:`make_value`): ``aivat_fit.FittedValue`` where a
+fitted table is shipped for the game (heads-up hold'em, fixed and no limit), else
+``aivat_value.EquityValue`` (:func:`default_value`); why each is what it is: there.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,15 +69,19 @@ from pokerarena.tournaments.aivat import (
     ValueFunction,
     seeded_bots,
 )
+from pokerarena.tournaments.aivat_fit import FittedValue, load
 from pokerarena.tournaments.aivat_value import EquityValue
 from pokerarena.tournaments.estimates import Estimate, Reduction, block_rate, reduction
-from pokerarena.tournaments.variance import EQUITY_SAMPLES, settle_deal
+from pokerarena.tournaments.variance import EQUITY_GAMES, EQUITY_SAMPLES, settle_deal
 
 EXACT_OUTCOMES = 64
 """A chance event with at most this many outcomes is enumerated (a turn or river card)."""
 CHANCE_SAMPLES = 24
 """Independent uniform draws for a chance event with more outcomes (hole cards, flop)."""
 SALT = 26  # the chance draws' stream, apart from the deal's
+VALUES = ("default", "equity", "fitted")
+"""The value functions by name: ``equity`` (:class:`EquityValue`), ``fitted``
+(:class:`FittedValue`, heads-up hold'em only), ``default`` (:func:`default_value`)."""
 Declared = tuple[tuple[Action, float], ...]
 Deal = tuple[tuple[str, int, int], ...]  # an event's (kind, seat or -1, cards), in order
 
@@ -145,6 +152,8 @@ class EngineWalk:
         self.info = game_info_of(self.game)
         self.deck = [int(c) for c in self.manual.deck_list]
         self.bottom = 1 if self.manual.program.dead_bottom_card else 0
+        self.community = self.game.variant_id in EQUITY_GAMES and not getattr(
+            self.game.options, "wild", None)
 
     def path(self, log: Sequence[tuple[int, Action]], button: int,
              stacks: Sequence[int] | None = None, *, seed: int = 0,
@@ -212,6 +221,32 @@ class EngineWalk:
             at += k
         return EngineState(hand, state.seed, state.ordinal + 1)
 
+    def swappable(self, before: EngineState, after: EngineState) -> bool:
+        """Whether every outcome of the deal at ``before`` leaves the betting as the
+        played outcome ``after`` left it, so that an outcome is ``after`` with other
+        cards (:class:`CardView`): a community-card game (no up cards, no wild cards)
+        whose deal did not end the hand (a last card can: the showdown reads it)."""
+        return self.community and not after.hand.is_over and all(
+            kind in (DEAL_BOARD_KIND, DEAL_HOLE_KIND) for kind, _, _ in before.deal)
+
+    def _view(self, state: EngineState, after: EngineState, cards: Sequence[int]
+              ) -> EngineState:
+        h = state.hand
+        board = list(h.board)
+        holes = [list(h.cards_of(s)) for s in range(h.n)]
+        at = 0
+        for kind, target, k in state.deal:
+            part = [int(c) for c in cards[at:at + k]]
+            at += k
+            if kind == DEAL_BOARD_KIND:
+                board += part
+            else:
+                holes[target] += part
+        seen = set(h.seen)
+        seen.update(int(c) for c in cards)
+        return EngineState(CardView(after.hand, board, holes, seen), state.seed,
+                           state.ordinal + 1)
+
     def outcomes(self, state: EngineState) -> list[tuple[float, EngineState]]:
         """Every outcome of the event at ``state`` with its probability (exact)."""
         cards = self.unseen(state)
@@ -219,18 +254,26 @@ class EngineWalk:
         w = 1.0 / math.perm(len(cards), k)
         return [(w, self._after(state, c)) for c in _orders(cards, k)]
 
-    def sampled(self, state: EngineState) -> list[tuple[float, EngineState]]:
+    def sampled(self, state: EngineState, after: EngineState | None = None
+                ) -> list[tuple[float, EngineState]]:
         """The event's outcomes: exact when at most :data:`EXACT_OUTCOMES`, else
-        ``samples`` uniform draws (1/m each) seeded by the deal and the event's place."""
+        ``samples`` uniform draws (1/m each) seeded by the deal and the event's place.
+        With the played outcome ``after`` of a :meth:`swappable` deal, each outcome is
+        a :class:`CardView` of it (no engine copy); the same outcomes, the same cards."""
         cards = self.unseen(state)
         k = self.deal_count(state)
+        make: Callable[[EngineState, Sequence[int]], EngineState] = self._after
+        if after is not None and self.swappable(state, after):
+            played = after
+            make = lambda st, c: self._view(st, played, c)  # noqa: E731
         if math.perm(len(cards), k) <= EXACT_OUTCOMES:
-            return self.outcomes(state)
+            w = 1.0 / math.perm(len(cards), k)
+            return [(w, make(state, c)) for c in itertools.permutations(cards, k)]
         rng = np.random.default_rng([state.seed, state.ordinal, SALT])
         arr = np.asarray(cards)
         m = self.samples
-        return [(1.0 / m, self._after(state, arr[rng.choice(arr.size, k, replace=False)]
-                                      .tolist())) for _ in range(m)]
+        return [(1.0 / m, make(state, arr[rng.choice(arr.size, k, replace=False)]
+                               .tolist())) for _ in range(m)]
 
     # Decisions ---------------------------------------------------------------------
     def view(self, state: EngineState) -> SeatView:
@@ -257,9 +300,27 @@ class EngineWalk:
 
 
 def _orders(cards: list[int], k: int) -> list[list[int]]:
-    import itertools
-
     return [list(c) for c in itertools.permutations(cards, k)]
+
+
+class CardView:
+    """An outcome of a deal as a value function reads it, without copying the engine:
+    the played outcome's hand (``hand``: its betting, stacks, who acts), with this
+    outcome's ``board``, hole cards and seen cards. Valid only where the deal's cards
+    change nothing else (:meth:`EngineWalk.swappable`); never applied to."""
+
+    __slots__ = ("_hand", "board", "_holes", "seen")
+
+    def __init__(self, hand: Any, board: list[int], holes: list[list[int]],
+                 seen: set[int]) -> None:
+        self._hand, self.board, self._holes, self.seen = hand, board, holes, seen
+
+    def cards_of(self, seat: int) -> list[int]:
+        """The seat's cards in this outcome."""
+        return list(self._holes[seat])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hand, name)
 
 
 @dataclass(frozen=True)
@@ -289,7 +350,7 @@ class EngineAivat:
         """``v(h·c) − E_c'[v(h·c')]`` at a deal (None: not correctable)."""
         if not self.walk.correctable(t.before):
             return None
-        mean = self._mean(self.walk.sampled(t.before))
+        mean = self._mean(self.walk.sampled(t.before, t.after))
         return tuple(x - m for x, m in zip(self.value(t.after), mean, strict=True))
 
     def action_term(self, t: Transition[EngineState], played: Action
@@ -356,6 +417,29 @@ def _played(t: Transition[EngineState]) -> Action:
     return t.after.hand.log[len(t.before.hand.log)][1]
 
 
+def default_value(game: Game) -> ValueFunction[EngineState]:
+    """The value used when none is named: the fitted one where a fit is shipped for the
+    game (``variant:betting``, heads-up), else the equity value. Both are fixed in code
+    and data before any hand is judged."""
+    if load(f"{game.variant_id}:{game.system_name}") is not None:
+        return FittedValue(game)
+    return EquityValue(game)
+
+
+def make_value(name: str, game: Game) -> ValueFunction[EngineState]:
+    """The value function called ``name`` (:data:`VALUES`) for ``game``."""
+    if name == "default":
+        return default_value(game)
+    if name == "equity":
+        return EquityValue(game)
+    if name == "fitted":
+        try:
+            return FittedValue(game)
+        except ValueError as exc:
+            raise AivatError(str(exc)) from None
+    raise AivatError(f"aivat: no value function {name!r} (one of {', '.join(VALUES)})")
+
+
 # Recording declared policies while playing -------------------------------------------
 class PolicyRecorder:
     """A declared bot as the table sees it: ``act(view)`` first reads ``policy(view)`` on
@@ -412,12 +496,16 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
                       options: dict[str, Any] | None = None,
                       value: ValueFunction[EngineState] | None = None,
                       duplicate: bool = True, declared: Sequence[bool] | None = None,
-                      samples: int = CHANCE_SAMPLES) -> EngineAivatMatch:
+                      samples: int = CHANCE_SAMPLES, policy: Any = None
+                      ) -> EngineAivatMatch:
     """Play ``hands`` hands of two bots (duplicate pairs by default) and correct each.
 
     ``declared[j]``: whether entrant ``j``'s policy is read (default: whenever its bot
-    declares one); the others are black-box. ``value``: default :class:`EquityValue`.
-    Blocks are duplicate pairs (or two consecutive hands without duplicate)."""
+    declares one); the others are black-box. ``value``: default :func:`default_value`.
+    Blocks are duplicate pairs (or two consecutive hands without duplicate).
+    ``policy``: the table's ``FaultPolicy`` (default: ``play_match``'s; a measure of
+    built-in bots passes one without time limits, so that a loaded machine cannot turn
+    a slow decision into a fault and change the hands)."""
     if len(entrants) != 2:
         raise AivatError("aivat: two bots (heads-up matches)")
     bots = seeded_bots(entrants, seed)
@@ -453,7 +541,7 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
     n = hands + hands % 2
     t0 = time.process_time()
     play_match(walk.game, table.seated, n, seed, duplicate=duplicate, on_hand=on_hand,
-               on_decision=table.on_decision)
+               on_decision=table.on_decision, policy=policy)
     total = time.process_time() - t0
     names = tuple(str(getattr(b, "name", f"bot{j}")) for j, b in enumerate(bots))
     return EngineAivatMatch(walk.game.variant_id, names, duplicate, np.asarray(raw),
@@ -513,9 +601,12 @@ class TableAivat:
                  value: ValueFunction[EngineState] | None = None,
                  declared: Sequence[bool] | None = None) -> None:
         """``declared[j]``: whether entrant ``j``'s policy is read (default: whenever it
-        declares one); ``value``: default :class:`EquityValue`."""
+        declares one); ``value``: default :func:`default_value` (the fitted value needs
+        two seats; another table gets the equity value)."""
         walk = EngineWalk(variant, options, players=len(entrants), samples=samples)
-        self.estimator = EngineAivat(walk, value if value is not None else EquityValue(walk.game))
+        if value is None:
+            value = default_value(walk.game) if len(entrants) == 2 else EquityValue(walk.game)
+        self.estimator = EngineAivat(walk, value)
         use = [declared_policy(b) is not None for b in entrants] if declared is None \
             else list(declared)
         self.seated: list[Any] = [PolicyRecorder(b) if u else b
@@ -576,7 +667,8 @@ def estimators_json(match: EngineAivatMatch, entrant: int = 0) -> dict[str, Any]
     return out
 
 
-__all__ = ["CHANCE_SAMPLES", "EXACT_OUTCOMES", "EngineAivat", "EngineAivatMatch",
-           "EngineState", "EngineWalk", "EquityValue", "PolicyRecorder", "TableAivat", "Term",
-           "clone", "estimates", "estimators_json", "play_engine_aivat"]
+__all__ = ["CHANCE_SAMPLES", "EXACT_OUTCOMES", "VALUES", "EngineAivat", "EngineAivatMatch",
+           "EngineState", "EngineWalk", "EquityValue", "FittedValue", "PolicyRecorder",
+           "TableAivat", "Term", "clone", "default_value", "estimates", "estimators_json",
+           "make_value", "play_engine_aivat"]
 

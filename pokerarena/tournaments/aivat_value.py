@@ -185,6 +185,13 @@ class EquityValue:
         sh = self.shape
         if sh.rank is None:
             return [1.0 / len(holes)] * len(holes)
+        if sh.board_game is not None and not sh.omaha and len(board) == BOARD_CARDS and \
+                all(len(x) == sh.hole for x in holes):
+            # a complete board: one showdown, no completion to enumerate
+            vals = evaluate_batch(np.asarray([list(x) + board for x in holes],
+                                             dtype=np.uint8), sh.rank)
+            best = vals == vals.max()
+            return [float(b) / float(best.sum()) for b in best]
         seed = card_seed(board, dead, *holes)
         if sh.board_game is not None and len(board) < BOARD_CARDS and \
                 all(len(x) == sh.hole for x in holes):

@@ -134,10 +134,10 @@ def test_each_hand_is_what_the_engine_estimator_gives() -> None:
     from pokerarena.tournaments.aivat_engine import (
         EngineAivat,
         EngineWalk,
-        EquityValue,
         PolicyRecorder,
         _deal_seed,
         _Recording,
+        default_value,
     )
     from pokerarena.workers.records import unit_table
 
@@ -145,7 +145,7 @@ def test_each_hand_is_what_the_engine_estimator_gives() -> None:
     stored = play_unit(unit).tables["seats"].to_pydict()["aivat_net"]
     t = unit_table(unit)
     walk = EngineWalk(unit.variant, unit.options)
-    est = EngineAivat(walk, EquityValue(walk.game))
+    est = EngineAivat(walk, default_value(walk.game))   # what a two-seat table uses
     seated = [PolicyRecorder(b) for b in t.entrants]
     rec = _Recording(seated)
     seed = unit.deal_seed()
