@@ -15,8 +15,6 @@ import json
 import sys
 from typing import Any
 
-import numpy as np
-
 from pokerarena.errors import UserError
 
 PAIRS = ("fixed_limit:tag:lag", "no_limit:tag:lag", "fixed_limit:call:random",
@@ -56,6 +54,8 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     """One case: the row ``bench aivat`` prints (units: mbb per hand of ``bots[0]``;
     ``sd``: of the block rates, i.e. per duplicate pair). ``value``: a name of
     ``aivat_engine.VALUES``."""
+    import numpy as np
+
     from pokerarena.arena.faults import FaultPolicy
     from pokerarena.engine.game import Game
     from pokerarena.tournaments.aivat_engine import (
@@ -97,6 +97,8 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
 def _ratio_interval(m: Any, seed: int, resamples: int = 2000) -> list[float]:
     """The sd ratio's 95% percentile bootstrap interval over the duplicate pairs (both
     sds from the same resampled pairs: they are correlated)."""
+    import numpy as np
+
     sizes = np.bincount(m.block)
     raw, cor = m.blocks("raw")[:, 0] / sizes, m.blocks("aivat")[:, 0] / sizes
     at = np.random.default_rng([seed, 26]).integers(0, raw.size, (resamples, raw.size))
