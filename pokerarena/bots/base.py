@@ -29,7 +29,7 @@ from pokerarena.engine.actions import (
     Action,
     Legal,
 )
-from pokerarena.engine.hand import DOWN_KIND
+from pokerarena.engine.hand.common import DOWN_KIND
 
 __all__ = [
     "BaseBot", "Bot", "DeclaresPolicy", "HandSummary", "Policy", "canonical_action",

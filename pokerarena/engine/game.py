@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+import pokerarena.engine.knock  # noqa: F401  registers the knock family: a Game compiles it
 from pokerarena.engine.actions import EngineError
 from pokerarena.engine.hand import Hand
 from pokerarena.engine.options import GameOptions

@@ -17,6 +17,7 @@ and ``record_rows``, that table's rows for one finished game).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
@@ -105,14 +106,28 @@ def register_game_family(family: Family) -> None:
     _FAMILIES[family.id] = family
 
 
+@functools.cache
+def _builtin() -> tuple[str, ...]:
+    """The built-in families: this package's subpackages, each named by its family's id
+    (a test holds every one to it), listed without importing them."""
+    return tuple(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
+
+
 def family_ids() -> tuple[str, ...]:
     """The registered families, sorted."""
-    return tuple(sorted(_FAMILIES))
+    return tuple(sorted({*_FAMILIES, *_builtin()}))
 
 
 def family(name: str) -> Family:
-    """The family called ``name``, or one clear error."""
+    """The family called ``name``, or one clear error. A built-in family is imported on
+    first use: a process that plays one family (a worker) loads only that one, and none
+    of the others' kernels (an import error is an error, not a skip)."""
     found = _FAMILIES.get(name)
+    if found is None and name in _builtin():
+        make = getattr(importlib.import_module(f"{__name__}.{name}"), "family", None)
+        if callable(make):
+            register_game_family(make())
+        found = _FAMILIES.get(name)
     if found is None:
         raise GameFamilyError(f"unknown game family {name!r}; known: {', '.join(family_ids())}")
     return found
@@ -120,7 +135,7 @@ def family(name: str) -> Family:
 
 def families() -> tuple[Family, ...]:
     """Every registered family, in id order."""
-    return tuple(_FAMILIES[k] for k in family_ids())
+    return tuple(family(k) for k in family_ids())
 
 
 def entrant_bot(label: str) -> str:
@@ -135,19 +150,6 @@ def new_game(name: str, options: dict[str, Any] | None = None) -> Any:
     """A game of family ``name`` with ``options``."""
     return family(name).make(options)
 
-
-def _register_builtin() -> None:
-    """Every subpackage with a ``family()`` (an import error is an error, not a skip)."""
-    for info in pkgutil.iter_modules(__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        make = getattr(module, "family", None)
-        if callable(make):
-            register_game_family(make())
-
-
-_register_builtin()
 
 __all__ = ["Family", "GameFamilyError", "RecordTable", "entrant_bot", "families", "family",
            "family_ids", "new_game", "register_game_family"]

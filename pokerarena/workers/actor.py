@@ -27,7 +27,7 @@ from typing import Any
 import ray
 
 from pokerarena.workers.landing import UnitNotWanted, unwanted_reason
-from pokerarena.workers.records import GameCache
+from pokerarena.workers.played import GameCache
 from pokerarena.workers.table import execute_unit
 from pokerarena.workers.unit import Unit
 
@@ -77,9 +77,8 @@ class TableWorker:
         self._stop = threading.Event()
 
     def ready(self) -> int:
-        """Return the worker's pid once it is up (imports done)."""
-        import pokerarena.engine  # noqa: F401 - warm the imports before the first unit
-
+        """Return the worker's pid once it is up (its module imported; the first unit
+        imports what its kind plays: :func:`~pokerarena.workers.table.play_kind`)."""
         return os.getpid()
 
     def pid(self) -> int:

@@ -40,7 +40,7 @@ import numpy as np
 from pokerarena.arena.family_match import FamilyGuard, play_family_game, warm_up
 from pokerarena.games import Family, entrant_bot, family
 from pokerarena.workers.hooks import UnitObserver
-from pokerarena.workers.records import PlayedUnit
+from pokerarena.workers.played import PlayedUnit
 from pokerarena.workers.rows import (
     ACTIONS,
     FAMILY_TABLES,

@@ -9,8 +9,7 @@ table's column order.
 from __future__ import annotations
 
 import contextlib
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,8 @@ from pokerarena.workers import fasttable
 from pokerarena.workers.bots import new_bot
 from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
 from pokerarena.workers.hooks import UnitObserver
-from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS, TABLES, UNITS
+from pokerarena.workers.played import GameCache, PlayedUnit, units_row
+from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS, TABLES
 from pokerarena.workers.unit import Unit
 
 SCHEMAS: dict[str, pa.Schema] = {name: t.schema for name, t in TABLES.items()}
@@ -44,31 +44,6 @@ def cards_text(cards: Any) -> str:
 
 _TEXT: list[Any] = [card_str(c) for c in range(NUM_CODES)] + [None] * (UNKNOWN - NUM_CODES)
 _TEXT.append("??")  # the text of every card code by code (None: no card)
-
-
-class GameCache:
-    """Games by (variant, options), kept warm across units."""
-
-    def __init__(self) -> None:
-        self._games: dict[str, Game] = {}
-
-    def get(self, variant: str, options: dict[str, Any]) -> Game:
-        """The game of ``variant`` with ``options``."""
-        key = json.dumps([variant, options], sort_keys=True)
-        game = self._games.get(key)
-        if game is None:
-            game = self._games[key] = Game(variant, options)
-        return game
-
-
-@dataclass
-class PlayedUnit:
-    """What :func:`play_unit` returns: the unit's data tables, and each entrant's
-    decisions and thinking time in lineup order (for its ``units`` row)."""
-
-    tables: dict[str, pa.Table]
-    decisions: list[int] = field(default_factory=list)
-    think_seconds: list[float] = field(default_factory=list)
 
 
 class _Recorder:
@@ -409,18 +384,3 @@ def play_unit(unit: Unit, cache: GameCache | None = None,
                        "actions": ACTIONS.table(rec.actions), "faults": FAULTS.table(faults)},
                       [e.decisions for e in result.entrants],
                       [e.think_time for e in result.entrants])
-
-
-def units_row(unit: Unit, *, worker: str, attempt: int, started_at: float,
-              play_seconds: float, write_seconds: float, rows: dict[str, int],
-              nbytes: int, played: PlayedUnit | None = None) -> pa.Table:
-    """The one-row ``units`` table of a finished unit (``played``: what
-    :func:`play_unit` returned, for the bots' decisions and thinking time)."""
-    return UNITS.table([(
-        unit.run_id, unit.match, unit.shard, unit.variant, unit.betting,
-        json.dumps(unit.options, sort_keys=True), ",".join(unit.bots), unit.hands,
-        unit.first_hand, unit.seed, ",".join(str(k) for k in unit.spawn_key), worker,
-        attempt, int(started_at * 1000), play_seconds, write_seconds,
-        rows.get("hands", 0), rows.get("seats", 0), rows.get("actions", 0),
-        rows.get("faults", 0), nbytes, played.decisions if played else None,
-        played.think_seconds if played else None)])

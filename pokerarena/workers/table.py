@@ -11,12 +11,10 @@ import socket
 import time
 from typing import Any
 
-from pokerarena.workers.family_unit import play_family_unit
-from pokerarena.workers.freezeout_unit import play_freezeout_unit
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.landing import check_wanted, landing
 from pokerarena.workers.parts import drop_staged, land_part, stage_part
-from pokerarena.workers.records import GameCache, play_unit, units_row
+from pokerarena.workers.played import GameCache, PlayedUnit, units_row
 from pokerarena.workers.rows import PLACES, unit_tables
 from pokerarena.workers.unit import Unit
 
@@ -24,6 +22,25 @@ from pokerarena.workers.unit import Unit
 def worker_name() -> str:
     """``host:pid`` of this process."""
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def play_kind(unit: Unit, cache: GameCache | None, observer: UnitObserver | None
+              ) -> PlayedUnit:
+    """Play ``unit`` by its kind's module, imported here: a worker loads only the kind it
+    plays (a game family's actor never loads the poker engine and its kernels)."""
+    if unit.freezeout is not None:
+        from pokerarena.workers.freezeout_unit import play_freezeout_unit
+
+        return play_freezeout_unit(unit, cache, observer)
+    if unit.family:
+        from pokerarena.workers.family_unit import play_family_unit
+
+        return play_family_unit(unit, observer)
+    from pokerarena.workers.records import play_unit
+
+    played = play_unit(unit, cache, observer)
+    played.tables.setdefault("places", PLACES.table([]))
+    return played
 
 
 def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
@@ -56,13 +73,7 @@ def execute_unit(unit: Unit, run_dir: str, attempt: int = 1,
     started = time.time()
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    if unit.freezeout is not None:
-        played = play_freezeout_unit(unit, cache, observer)
-    elif unit.family:
-        played = play_family_unit(unit, observer)
-    else:
-        played = play_unit(unit, cache, observer)
-        played.tables.setdefault("places", PLACES.table([]))
+    played = play_kind(unit, cache, observer)
     tables = played.tables
     t1 = time.perf_counter()
     nbytes = 0

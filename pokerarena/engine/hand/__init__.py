@@ -16,6 +16,11 @@ families of games subclass :class:`Hand` (knock poker: :mod:`pokerarena.engine.k
 :class:`Observation` and :class:`HandResult` are what the outside reads.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from pokerarena.engine.actions import EngineError
 from pokerarena.engine.hand.common import (
     DOWN_KIND,
@@ -33,11 +38,26 @@ from pokerarena.engine.hand.common import (
     _card_text,
     new_phase,
 )
-from pokerarena.engine.hand.driver import Hand
-from pokerarena.engine.hand.observation import Observation
 from pokerarena.engine.hand.results import HandResult, Pot
-from pokerarena.engine.hand.rules import _has_bobtail, _has_openers
-from pokerarena.engine.hand.state import HandState
+
+if TYPE_CHECKING:
+    from pokerarena.engine.hand.driver import Hand
+    from pokerarena.engine.hand.observation import Observation
+    from pokerarena.engine.hand.rules import _has_bobtail, _has_openers
+    from pokerarena.engine.hand.state import HandState
+
+_LAZY = {"Hand": "driver", "Observation": "observation", "_has_bobtail": "rules",
+         "_has_openers": "rules", "HandState": "state"}
+
+
+def __getattr__(name: str) -> Any:
+    """The hand's classes on first use (they load the game program and the evaluator):
+    the constants above come without them."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{where}"), name)
+
 
 __all__ = ["DOWN_KIND", "PH_BET", "PH_CHOOSE", "PH_DEAL", "PH_DECLARE", "PH_DRAW",
            "PH_EXPOSE", "PH_NONE", "PH_OVER", "PH_SHOW", "PHASE_NAMES", "PROTECT_KIND",
