@@ -62,7 +62,7 @@ class _Recording(ae.EngineAivat):
 
 
 def decompose(variant: str, betting: str, bots: list[str], hands: int, seed: int,
-              value: Any = None) -> dict[str, Any]:
+              value: Any = None, lookahead: bool = False) -> dict[str, Any]:
     """Play and decompose; units: mbb/hand of ``bots[0]`` per duplicate pair."""
     rows: list[dict[str, float]] = []
     real_engine, real_nets = ae.EngineAivat, ae.TableAivat.nets
@@ -83,7 +83,8 @@ def decompose(variant: str, betting: str, bots: list[str], hands: int, seed: int
     try:
         m = ae.play_engine_aivat(variant, bots, hands, seed, options={"betting": betting},
                                  value=value, policy=FaultPolicy(decision_time=None,
-                                                                 hand_time=None))
+                                                                 hand_time=None),
+                                 lookahead=lookahead)
     finally:
         ae.EngineAivat = real_engine  # type: ignore[misc]
         ae.TableAivat.nets = real_nets  # type: ignore[method-assign]
@@ -118,6 +119,8 @@ def main() -> None:
                    help="a name of aivat_engine.VALUES (default: the default value)")
     p.add_argument("--fit", default=None, metavar="JSON",
                    help="the fitted value with the coefficients of this file (a trial fit)")
+    p.add_argument("--lookahead", action="store_true",
+                   help="play the last street ahead (aivat_lookahead)")
     args = p.parse_args()
     value: Any = None
     from pokerarena.engine.game import Game
@@ -133,7 +136,7 @@ def main() -> None:
     elif args.value:
         value = ae.make_value(args.value, game)
     got = decompose(args.variant, args.betting, args.bots.split(","), args.hands, args.seed,
-                    value)
+                    value, args.lookahead)
     print(json.dumps(got, indent=1))
 
 

@@ -44,16 +44,19 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--value", default="default", metavar="NAME",
                    help="the value function: default (the fitted one where shipped, else "
                    "equity), equity or fitted (default: default)")
+    p.add_argument("--no-lookahead", dest="lookahead", action="store_false",
+                   help="the value function alone on the last street too (default: the "
+                   "last street played ahead by the bots, where both can be)")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.set_defaults(func=run_aivat_bench)
 
 
 def bench_case(betting: str, bots: list[str], hands: int, seed: int,
                samples: int | None = None, variant: str = "holdem",
-               value: str = "default") -> dict[str, Any]:
+               value: str = "default", lookahead: bool = True) -> dict[str, Any]:
     """One case: the row ``bench aivat`` prints (units: mbb per hand of ``bots[0]``;
     ``sd``: of the block rates, i.e. per duplicate pair). ``value``: a name of
-    ``aivat_engine.VALUES``."""
+    ``aivat_engine.VALUES``; ``lookahead``: the last street played ahead."""
     import numpy as np
 
     from pokerarena.arena.faults import FaultPolicy
@@ -72,7 +75,7 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     UNTIMED = FaultPolicy(decision_time=None, hand_time=None)  # noqa: N806
     fn = make_value(value, Game(variant, {"betting": betting}))
     m = play_engine_aivat(variant, names, hands, seed, options={"betting": betting},
-                          declared=declared, value=fn, policy=UNTIMED,
+                          declared=declared, value=fn, policy=UNTIMED, lookahead=lookahead,
                           samples=CHANCE_SAMPLES if samples is None else samples)
     got = estimates(m)
     red = got["reduction"]
@@ -82,7 +85,8 @@ def bench_case(betting: str, bots: list[str], hands: int, seed: int,
     k = 1000.0 / m.big_blind
     return {
         "variant": variant, "betting": betting, "bots": names, "declared": declared, "hands": n,
-        "value": str(getattr(fn, "name", value)),
+        "value": str(getattr(fn, "name", value)), "lookahead": m.lookahead,
+        "lookahead_steps": m.lookahead_steps,
         "estimators": estimators_json(m),
         "aivat_minus_raw": {"mbb_per_hand": got["diff"].value * k,
                             "ci95": [got["diff"].lo * k, got["diff"].hi * k],
@@ -139,7 +143,7 @@ def run_aivat_bench(args: argparse.Namespace) -> int:
     for text, (variant, betting, bots) in zip(args.pair or PAIRS, cases, strict=True):
         print(f"aivat: {text} ({args.hands} hands)", file=sys.stderr, flush=True)
         rows.append(bench_case(betting, bots, args.hands, args.seed, args.samples,
-                               variant, args.value))
+                               variant, args.value, args.lookahead))
     out = {"benchmark": "aivat", "seed": args.seed,
            "units": "mbb/hand of the first bot", "cases": rows}
     if args.json:

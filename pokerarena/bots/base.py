@@ -33,7 +33,7 @@ from pokerarena.engine.hand.common import DOWN_KIND
 
 __all__ = [
     "BaseBot", "Bot", "DeclaresPolicy", "HandSummary", "Policy", "canonical_action",
-    "declared_policy", "MatchInfo", "SeatView", "action_from_json",
+    "branches_of", "declared_policy", "MatchInfo", "snapshot_of", "SeatView", "action_from_json",
     "action_to_json", "build_summary", "down_cards", "legal_to_json", "legalize",
     "passive_action",
     "view_to_json",
@@ -117,6 +117,27 @@ def declared_policy(bot: Any) -> Any:
     """The bot's ``policy`` method, or None when it declares none."""
     method = getattr(bot, "policy", None)
     return method if callable(method) else None
+
+
+def snapshot_of(bot: Any) -> Any:
+    """A copy of the bot's state now, which :func:`branches_of` can play on from (the bot
+    itself where its policy reads the view alone: ``pure_policy = True``), or None where
+    the bot cannot be played ahead (a remote bot, a bot that declares nothing)."""
+    take = getattr(bot, "snapshot", None)
+    if callable(take):
+        return take()
+    return bot if getattr(bot, "pure_policy", False) else None
+
+
+def branches_of(state: Any, view: SeatView) -> list[tuple[Action, float, Any]]:
+    """What a bot in ``state`` (from :func:`snapshot_of`) does at ``view``: each action
+    with its chance and the bot's state after it (a bot with private randomness, such
+    as a bluff coin, gives one branch per way it can fall). The state is never
+    changed. For values that play the bots ahead (AIVAT's lookahead)."""
+    go = getattr(state, "branches", None)
+    if callable(go):
+        return list(go(view))
+    return [(a, float(p), state) for a, p in state.policy(view)]
 
 
 def draw_from(dist: Policy, u: float) -> Action:

@@ -42,14 +42,14 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from pokerarena.arena.match import big_blind, play_match
 from pokerarena.arena.views import build_view
-from pokerarena.bots.base import SeatView, declared_policy
+from pokerarena.bots.base import SeatView, declared_policy, snapshot_of
 from pokerarena.engine.actions import (
     DEAL_BOARD_KIND,
     DEAL_HOLE_KIND,
@@ -98,6 +98,20 @@ class EngineState:
     ordinal: int = 0
     deal: Deal = ()
     declared: Declared | None = None
+    snapshot: Any = None
+    """At a decision of a table that looks ahead (:mod:`.aivat_lookahead`), and at the
+    deal before it: the bots' states just before the decision (:class:`Snapshot`)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every entrant's state (:func:`~pokerarena.bots.base.snapshot_of`) just before a
+    decision, with the hand's numbers in play (the views a bot is shown ahead carry
+    them, as its memo is the hand's)."""
+
+    match_no: int
+    hand_no: int
+    states: tuple[Any, ...]
 
 
 def clone(hand: Any) -> Any:
@@ -157,10 +171,13 @@ class EngineWalk:
 
     def path(self, log: Sequence[tuple[int, Action]], button: int,
              stacks: Sequence[int] | None = None, *, seed: int = 0,
-             declared: dict[int, Declared] | None = None
+             declared: dict[int, Declared] | None = None,
+             snapshots: dict[int, Snapshot] | None = None
              ) -> list[Transition[EngineState]]:
         """The chance events and decisions of a finished hand, in order. ``declared``:
-        the recorded policy of each declared decision, by its index in ``log``."""
+        the recorded policy of each declared decision, by its index in ``log``;
+        ``snapshots``: the bots' states before it, which the deal before a decision
+        shares (nobody acts between)."""
         st = list(stacks) if stacks is not None else [self.game.variant.stakes.stack] * \
             self.seats
         hand = self.manual.new_hand(0, self.seats, st, button)
@@ -189,12 +206,15 @@ class EngineWalk:
             if action.kind not in PLAYER_KINDS or hand.is_over:
                 continue  # forced bets (posted by new_hand) and the showdown's shows
             pol = (declared or {}).get(i - 1)
-            before = EngineState(hand, seed, ordinal, declared=pol)
+            before = EngineState(hand, seed, ordinal, declared=pol,
+                                 snapshot=(snapshots or {}).get(i - 1))
             hand = clone(hand)
             hand.apply(action)
             out.append(Transition(actor, before, EngineState(hand, seed, ordinal)))
         if not hand.is_over:
             raise AivatError(f"aivat: {self.game.variant_id}: the log ends before the hand")
+        if snapshots:
+            _deals_share(out)
         return out
 
     # Chance ------------------------------------------------------------------------
@@ -299,6 +319,17 @@ class EngineWalk:
         return EngineState(hand, state.seed, state.ordinal)
 
 
+def _deals_share(path: list[Transition[EngineState]]) -> None:
+    """Give each deal the snapshot of the decision that follows it (in place)."""
+    following = None
+    for k in range(len(path) - 1, -1, -1):
+        t = path[k]
+        if t.actor != DEALER:
+            following = t.before.snapshot
+        elif following is not None:
+            path[k] = Transition(DEALER, replace(t.before, snapshot=following), t.after)
+
+
 def _orders(cards: list[int], k: int) -> list[list[int]]:
     return [list(c) for c in itertools.permutations(cards, k)]
 
@@ -338,6 +369,9 @@ class EngineAivat:
     walk: EngineWalk
     value: ValueFunction[EngineState]
     terms: list[Term] = field(default_factory=list)
+    seat_of: list[int] = field(default_factory=list)
+    """Entrant ``j``'s seat in the hand being corrected (read by a value that plays the
+    entrants ahead; set by :class:`TableAivat`)."""
 
     def _mean(self, pairs: Sequence[tuple[float, EngineState]]) -> list[float]:
         out = [0.0] * self.walk.seats
@@ -396,12 +430,13 @@ class EngineAivat:
                 into[s] += x
         return Correction(tuple(sums["chance"]), tuple(sums["action"]))
 
-    def hand(self, hand: Any, *, seed: int = 0, declared: dict[int, Declared] | None = None
+    def hand(self, hand: Any, *, seed: int = 0, declared: dict[int, Declared] | None = None,
+             snapshots: dict[int, Snapshot] | None = None
              ) -> tuple[Correction, tuple[float, ...]]:
         """The correction and ``aivat_net`` per seat of a finished (played) hand."""
         log = list(hand.log)
         path = self.walk.path(log, hand.button, _start_by_seat(hand), seed=seed,
-                              declared=declared)
+                              declared=declared, snapshots=snapshots)
         played = [None if t.actor == DEALER else _played(t) for t in path]
         corr = self.correct(path, played)
         return corr, corr.net([float(d) for d in hand.result().deltas])
@@ -451,18 +486,21 @@ class PolicyRecorder:
             raise AivatError(f"aivat: {getattr(bot, 'name', bot)!r} declares no policy")
         self.bot, self._policy = bot, fn
         self.name = str(getattr(bot, "name", "bot"))
-        self.kept: list[Declared | None] = []
+        self.kept: list[tuple[Declared | None, Snapshot | None]] = []
+        self.before: Callable[[SeatView], Snapshot] | None = None
+        """Called first at each decision (a table that looks ahead: every bot's state)."""
 
     def act(self, view: SeatView) -> Action:
         """Record the declared distribution, then play. A declaration that cannot be
         read (a remote bot's bad answer: ``ValueError``) costs only this decision's term:
         whether a term is used is settled before the action is drawn, so the estimate
         stays unbiased."""
+        snap = self.before(view) if self.before is not None else None
         try:
             pol: Declared | None = tuple((a, float(p)) for a, p in self._policy(view))
         except ValueError:
             pol = None
-        self.kept.append(pol)
+        self.kept.append((pol, snap))
         return self.bot.act(view)
 
     def __getattr__(self, name: str) -> Any:
@@ -480,6 +518,11 @@ class EngineAivatMatch(AivatMatch):
     allin: np.ndarray | None = None
     """Per hand and entrant: the chips with all-in runouts settled at equity, both hands
     of a duplicate deal at the point they share (``tournaments.variance.settle_deal``)."""
+    lookahead: bool = False
+    """Whether the last street was played ahead by the bots (:mod:`.aivat_lookahead`)."""
+    lookahead_steps: dict[str, int] | None = None
+    """Then: the last street's steps corrected by playing ahead (``ahead``), and by the
+    value alone (``value_alone``: a walk over its budget, a move no branch plays)."""
 
     def blocks(self, which: str = "aivat") -> np.ndarray:
         """Block totals, ``[blocks, entrants]``: ``raw``, ``aivat`` or ``allin``."""
@@ -496,8 +539,8 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
                       options: dict[str, Any] | None = None,
                       value: ValueFunction[EngineState] | None = None,
                       duplicate: bool = True, declared: Sequence[bool] | None = None,
-                      samples: int = CHANCE_SAMPLES, policy: Any = None
-                      ) -> EngineAivatMatch:
+                      samples: int = CHANCE_SAMPLES, policy: Any = None,
+                      lookahead: bool = True) -> EngineAivatMatch:
     """Play ``hands`` hands of two bots (duplicate pairs by default) and correct each.
 
     ``declared[j]``: whether entrant ``j``'s policy is read (default: whenever its bot
@@ -505,12 +548,13 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
     Blocks are duplicate pairs (or two consecutive hands without duplicate).
     ``policy``: the table's ``FaultPolicy`` (default: ``play_match``'s; a measure of
     built-in bots passes one without time limits, so that a loaded machine cannot turn
-    a slow decision into a fault and change the hands)."""
+    a slow decision into a fault and change the hands). ``lookahead``: the last street
+    played ahead by the bots (:mod:`.aivat_lookahead`) where both can be."""
     if len(entrants) != 2:
         raise AivatError("aivat: two bots (heads-up matches)")
     bots = seeded_bots(entrants, seed)
     table = TableAivat(variant, options, bots, seed, samples=samples, value=value,
-                       declared=declared)
+                       declared=declared, lookahead=lookahead)
     walk = table.estimator.walk
     raw: list[list[float]] = []
     net: list[list[float]] = []
@@ -547,7 +591,8 @@ def play_engine_aivat(variant: str, entrants: Sequence[Any], hands: int, seed: i
     return EngineAivatMatch(walk.game.variant_id, names, duplicate, np.asarray(raw),
                             np.asarray(net), np.arange(len(raw)) // 2,
                             big_blind(walk.game), total - clock[0], clock[0],
-                            np.asarray(allin))
+                            np.asarray(allin), table.looks_ahead,
+                            dict(getattr(table.estimator, "counts", {})) or None)
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -565,8 +610,10 @@ class _Recording:
     def on_decision(self, d: Any) -> None:
         self.at.setdefault(d.seat, []).append((d.index, d.fault is not None))
 
-    def take(self, seat_of: Sequence[int]) -> dict[int, Declared]:
+    def take(self, seat_of: Sequence[int]
+             ) -> tuple[dict[int, Declared], dict[int, Snapshot]]:
         out: dict[int, Declared] = {}
+        snaps: dict[int, Snapshot] = {}
         for j, bot in enumerate(self.seated):
             if not isinstance(bot, PolicyRecorder):
                 continue
@@ -574,12 +621,14 @@ class _Recording:
             if len(steps) != len(bot.kept):
                 raise AivatError(f"aivat: {bot.name!r} was asked {len(bot.kept)} times "
                                  f"for {len(steps)} decisions")
-            for (index, faulted), pol in zip(steps, bot.kept, strict=True):
+            for (index, faulted), (pol, snap) in zip(steps, bot.kept, strict=True):
                 if not faulted and pol is not None:  # else: no term for this decision
                     out[index] = pol
+                    if snap is not None:
+                        snaps[index] = snap
             bot.kept = []
         self.at = {}
-        return out
+        return out, snaps
 
     def reset(self) -> None:
         """Forget the hand's recording (its policies could not be paired)."""
@@ -599,20 +648,42 @@ class TableAivat:
     def __init__(self, variant: str, options: dict[str, Any] | None, entrants: Sequence[Any],
                  seed: int, *, samples: int = CHANCE_SAMPLES,
                  value: ValueFunction[EngineState] | None = None,
-                 declared: Sequence[bool] | None = None) -> None:
+                 declared: Sequence[bool] | None = None, lookahead: bool = True) -> None:
         """``declared[j]``: whether entrant ``j``'s policy is read (default: whenever it
         declares one); ``value``: default :func:`default_value` (the fitted value needs
-        two seats; another table gets the equity value)."""
+        two seats; another table gets the equity value). ``lookahead``: on the last
+        street, values that play the bots ahead from their states
+        (:mod:`.aivat_lookahead`), where every bot is declared and can be played ahead
+        (:func:`~pokerarena.bots.base.snapshot_of`); else the value alone."""
         walk = EngineWalk(variant, options, players=len(entrants), samples=samples)
         if value is None:
             value = default_value(walk.game) if len(entrants) == 2 else EquityValue(walk.game)
-        self.estimator = EngineAivat(walk, value)
         use = [declared_policy(b) is not None for b in entrants] if declared is None \
             else list(declared)
         self.seated: list[Any] = [PolicyRecorder(b) if u else b
                                   for b, u in zip(entrants, use, strict=True)]
+        self.entrants = list(entrants)
+        if lookahead and all(use) and all(snapshot_of(b) is not None for b in entrants):
+            from pokerarena.tournaments.aivat_lookahead import (
+                LookaheadAivat,  # a subclass of this module's EngineAivat
+            )
+
+            self.estimator: EngineAivat = LookaheadAivat(walk, value)
+            for rec in self.seated:
+                rec.before = self._snapshot
+        else:
+            self.estimator = EngineAivat(walk, value)
         self.recording = _Recording(self.seated)
         self.seed = seed
+
+    @property
+    def looks_ahead(self) -> bool:
+        """Whether the last street is played ahead (``lookahead`` asked, and possible)."""
+        return type(self.estimator) is not EngineAivat
+
+    def _snapshot(self, view: SeatView) -> Snapshot:
+        return Snapshot(view.match_no, view.hand_no,
+                        tuple(snapshot_of(b) for b in self.entrants))
 
     def on_decision(self, d: Any) -> None:
         """``play_match``'s ``on_decision``: where each seat's decisions are in the log."""
@@ -623,11 +694,13 @@ class TableAivat:
         seat), or None when its recorded policies do not pair with its decisions (a bot
         the table removed mid-hand): that hand alone gets no value."""
         try:
-            pols = self.recording.take(seat_of)
+            pols, snaps = self.recording.take(seat_of)
         except AivatError:
             self.recording.reset()
             return None
-        _, got = self.estimator.hand(hand, seed=_deal_seed(self.seed, deal), declared=pols)
+        self.estimator.seat_of = list(seat_of)
+        _, got = self.estimator.hand(hand, seed=_deal_seed(self.seed, deal), declared=pols,
+                                     snapshots=snaps)
         return got
 
 

@@ -129,37 +129,46 @@ def test_duplicate_twins_of_two_calls_correct_alike() -> None:
 
 def test_each_hand_is_what_the_engine_estimator_gives() -> None:
     """The unit's ``aivat_net`` are, hand by hand, what ``aivat_engine``'s pieces give
-    when wired by hand around the same ``play_match`` (as ``play_engine_aivat`` does)."""
+    when wired by hand around the same ``play_match`` (as ``play_engine_aivat`` does):
+    the bots' states copied before each decision, the last street played ahead."""
     from pokerarena.arena.match import play_match
+    from pokerarena.bots.base import snapshot_of
     from pokerarena.tournaments.aivat_engine import (
-        EngineAivat,
         EngineWalk,
         PolicyRecorder,
+        Snapshot,
         _deal_seed,
         _Recording,
         default_value,
     )
+    from pokerarena.tournaments.aivat_lookahead import LookaheadAivat
     from pokerarena.workers.records import unit_table
 
     unit = _unit(bots=["tag", "random"], hands=12, unit_hands=12)
     stored = play_unit(unit).tables["seats"].to_pydict()["aivat_net"]
     t = unit_table(unit)
     walk = EngineWalk(unit.variant, unit.options)
-    est = EngineAivat(walk, default_value(walk.game))   # what a two-seat table uses
+    est = LookaheadAivat(walk, default_value(walk.game))   # what a two-seat table uses
     seated = [PolicyRecorder(b) for b in t.entrants]
+    for r in seated:
+        r.before = lambda view: Snapshot(view.match_no, view.hand_no,
+                                         tuple(snapshot_of(b) for b in t.entrants))
     rec = _Recording(seated)
     seed = unit.deal_seed()
     assert seed is not None  # a tournament's common deals
     mine: list[float] = []
 
     def on_hand(no: int, hand: Any, seat_of: list[int]) -> None:
+        pols, snaps = rec.take(seat_of)
+        est.seat_of = list(seat_of)
         got = est.hand(hand, seed=_deal_seed(seed, (unit.first_hand + no) // 2),
-                       declared=rec.take(seat_of))[1]
+                       declared=pols, snapshots=snaps)[1]
         mine.extend(got)
 
     play_match(t.game, seated, unit.hands, t.table_seed, policy=t.policy, duplicate=True,
                stack=t.stack, match_no=unit.match, on_hand=on_hand,
                on_decision=rec.on_decision, deal_seed=seed)
+    assert est.counts["ahead"] > 0
     assert stored == pytest.approx(mine, abs=1e-9)
 
 

@@ -28,9 +28,9 @@ import pickle, sys, json
 from pokerarena.workers.table import execute_unit
 unit = pickle.loads(bytes.fromhex(sys.argv[1]))
 got = execute_unit(unit, sys.argv[2])
-loaded = [m for m in %r if m in sys.modules]
+loaded = [m for m in POKER_ONLY if m in sys.modules]
 print(json.dumps({"hands": got["hands"], "rows": got["rows"], "loaded": loaded}))
-""" % (POKER_ONLY,)
+""".replace("POKER_ONLY", repr(POKER_ONLY))
 
 
 def _play_in_fresh_process(unit, run_dir) -> dict:

@@ -25,6 +25,7 @@ class CallBot(BaseBot):
     """Checks or calls every bet, posts the bring-in, keeps pairs at the draw."""
 
     name = "call"
+    pure_policy = True  # policy() reads the view alone (bots.base.branches_of)
     description = "calling station: checks or calls every bet, never raises"
 
     def act(self, view: SeatView) -> Action:

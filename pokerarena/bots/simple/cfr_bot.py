@@ -674,6 +674,7 @@ class CfrBot(BaseBot):
     from."""
 
     name = "cfr"
+    pure_policy = True  # policy() reads the view alone (bots.base.branches_of)
     description = ("heads-up limit hold'em: MCCFR strategy over E[HS] buckets "
                    "(pokerarena solve holdem)")
 

@@ -22,6 +22,7 @@ class DeclaredBot(BaseBot):
     ``act`` draws one action from it with the bot's seeded generator."""
 
     name = "declared"
+    pure_policy = True  # policy() reads the view alone (bots.base.branches_of)
     description = "plays a declared policy function (fixed strategies)"
 
     def __init__(self, policy_fn: PolicyFn, seed: int | None = None, *,

@@ -19,6 +19,7 @@ class ManiacBot(BaseBot):
     """Raises whenever allowed (pot-sized, all-in one time in three), else calls."""
 
     name = "maniac"
+    pure_policy = True  # policy() reads the view alone (bots.base.branches_of)
     description = "raises whenever it may (pot-sized or all-in), never folds"
 
     def act(self, view: SeatView) -> Action:

@@ -48,6 +48,7 @@ class RandomBot(BaseBot):
     """Uniform over the legal action kinds, then uniform over amounts / discards."""
 
     name = "random"
+    pure_policy = True  # policy() reads the view alone (bots.base.branches_of)
     description = "uniform over the legal action kinds, then over amounts and discards"
 
     def act(self, view: SeatView) -> Action:

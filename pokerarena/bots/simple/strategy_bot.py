@@ -36,6 +36,7 @@ class StrategyBot(BaseBot):
     for callers that checked it against the game tree)."""
 
     name = "cfr"
+    pure_policy = True  # policy() reads the view alone (bots.base.branches_of)
     description = "plays a strategy file written by pokerarena solve (kuhn, leduc)"
 
     def __init__(self, seed: int | None = None, *, path: str | Path | None = None,

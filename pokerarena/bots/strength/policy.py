@@ -90,10 +90,18 @@ def _copy_memo(memo: dict[Any, Any]) -> dict[Any, Any]:
 
 
 def _copy_random(rng: random.Random) -> random.Random:
-    """An independent generator in ``rng``'s state."""
-    twin = random.Random()
+    """An independent generator in ``rng``'s state (made without seeding it first, which
+    reads the system's entropy: the state is replaced at once)."""
+    twin = random.Random.__new__(random.Random)
     twin.setstate(rng.getstate())
     return twin
+
+
+def _same_state(a: StrengthBot, b: StrengthBot) -> bool:
+    """Whether two copies of a bot would play on alike (their generators and memos)."""
+    return (a.mc_rng.getstate() == b.mc_rng.getstate() and a._memo_hand == b._memo_hand
+            and a._memo.keys() == b._memo.keys()
+            and all(a._memo[k] == b._memo[k] for k in a._memo))
 
 
 def raises_this_round(view: SeatView) -> int:
@@ -193,6 +201,36 @@ class StrengthBot(BaseBot):
         if len(out) == 1:
             return [(action, 1.0)]  # the coin does not matter here
         return list(out.items())
+
+    def snapshot(self) -> StrengthBot:
+        """A copy of the bot's state now (its generators and memo): see :meth:`branches`."""
+        return self._scratch()
+
+    def branches(self, view: SeatView) -> list[tuple[Action, float, StrengthBot]]:
+        """What :meth:`act` does at ``view`` from this state, each way the bluff coin can
+        fall: (action, chance, the state after it), each played by ``act``'s own code on
+        a copy (this state is left as it was). Faithful to play only with views numbered
+        as play numbered them (the memo is the hand's: ``match_no``, ``hand_no``)."""
+        legal = view.legal
+        if legal is None:
+            return [(Action(CALL_KIND), 1.0, self)]
+        prof = self._prof
+        if view.game is not self._prof_game or prof is None:
+            prof = profile(view)
+        out: list[tuple[Action, float, StrengthBot]] = []
+        if not _draws_coin(legal.kinds):
+            twin = self._scratch()
+            return [(canonical_action(twin.other(view, prof)), 1.0, twin)]
+        p = self.style.bluff
+        for bluff, weight in ((True, p), (False, 1.0 - p)):
+            if weight > 0.0:
+                twin = self._scratch()
+                action = canonical_action(twin.decide_bet(view, prof, bluff))
+                if out and out[0][0] == action and _same_state(out[0][2], twin):
+                    out[0] = (action, 1.0, twin)  # the coin changed nothing
+                else:
+                    out.append((action, weight, twin))
+        return out
 
     def _scratch(self) -> StrengthBot:
         """A copy of the bot whose decisions leave the bot itself untouched: its own
