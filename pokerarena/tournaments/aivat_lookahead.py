@@ -48,7 +48,7 @@ from pokerarena.engine.actions import DEALER, Action
 from pokerarena.engine.program import DealStep, DrawStep
 from pokerarena.solvers.exact import move_key
 from pokerarena.tournaments.aivat import Transition
-from pokerarena.tournaments.aivat_engine import EngineAivat, EngineState, Snapshot, clone
+from pokerarena.tournaments.aivat_walk import EngineAivat, EngineState, Snapshot, clone
 
 NODE_BUDGET = 2_000
 """Decisions one step's walks may visit; past it the step gets the value alone."""
