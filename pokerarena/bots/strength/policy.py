@@ -183,21 +183,11 @@ class StrengthBot(BaseBot):
 
         Each branch runs ``act``'s own code on a scratch copy of the state (the two may
         sample equity differently: the early stop depends on the coin), so the bot is
-        left exactly as it was and a following ``act`` plays as if unasked."""
-        legal = view.legal
-        if legal is None:
-            return [(Action(CALL_KIND), 1.0)]
-        prof = self._prof
-        if view.game is not self._prof_game or prof is None:
-            prof = profile(view)  # not kept: the bot's state stays as it was
-        if not _draws_coin(legal.kinds):
-            return [(canonical_action(self._scratch().other(view, prof)), 1.0)]
-        p = self.style.bluff
+        left exactly as it was and a following ``act`` plays as if unasked: the actions
+        of :meth:`branches`, their chances summed."""
         out: dict[Action, float] = {}
-        for bluff, weight in ((True, p), (False, 1.0 - p)):
-            if weight > 0.0:
-                action = canonical_action(self._scratch().decide_bet(view, prof, bluff))
-                out[action] = out.get(action, 0.0) + weight
+        for action, weight, _ in self.branches(view):
+            out[action] = out.get(action, 0.0) + weight
         if len(out) == 1:
             return [(action, 1.0)]  # the coin does not matter here
         return list(out.items())
