@@ -75,10 +75,14 @@ system-deps:
 demo: $(CORE_STAMP)
 	$(PY) -m pokerarena.demo
 
+# The tests run on every core (pytest-xdist; at most TEST_WORKERS processes), a test
+# file at a time per process, so that a file's module fixtures are built once; each
+# process that meets a Ray test starts its own local cluster. The 25 slowest are listed.
+TEST_WORKERS ?= 4
 test: $(STAMP) system-deps native typecheck
 	$(VENV)/bin/ruff check pokerarena tests benchmarks tools
 	@$(PY) tools/prepare.py --fast-table || echo "(fast table not prepared: the first test compiles it)"
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --maxprocesses $(TEST_WORKERS) --dist loadfile --durations=25
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check pokerarena tests benchmarks tools
