@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
-from pokerarena.games.base import FamilyGame
+from pokerarena.games.base import FamilyGame, is_seat_count, shuffled_with_dealer
 from pokerarena.games.binocle.actions import DROP, STAKE, Move
 from pokerarena.games.binocle.rules import (
     CARDS_EACH,
@@ -72,18 +72,11 @@ class BinocleGame(FamilyGame):
                  dealer: int | None = None) -> BinocleHand:
         """A new game for ``seats`` seats; ``dealer``: the dealer's seat (None: drawn
         by lot from ``seed``)."""
-        if not isinstance(seats, int) or isinstance(seats, bool) or \
-                not MIN_SEATS <= seats <= MAX_SEATS:
+        if not is_seat_count(seats, MIN_SEATS, MAX_SEATS):
             raise BinocleError(f"binocle is for {MIN_SEATS} to {MAX_SEATS} seats, "
                                f"not {seats!r}")
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        order = [int(c) for c in rng.permutation(np.array(self.deck, dtype=np.int16))]
-        first = int(rng.integers(seats))
-        if dealer is not None:
-            if not isinstance(dealer, int) or not 0 <= dealer < seats:
-                raise BinocleError(f"binocle: dealer: seat {dealer!r} is not one of the "
-                                   f"{seats} seats")
-            first = dealer
+        order, first = shuffled_with_dealer(seed, self.deck, seats, dealer, BinocleError,
+                                            "binocle")
         return BinocleHand(self, seats, first, order)
 
 

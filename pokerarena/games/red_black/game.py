@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from pokerarena.engine.actions import IllegalAction
-from pokerarena.games.base import FamilyGame
+from pokerarena.games.base import FamilyGame, is_seat_count, shuffled_with_dealer
 from pokerarena.games.red_black.actions import Bet
 from pokerarena.games.red_black.rules import (
     ALL_FIRST,
@@ -75,18 +75,11 @@ class RedBlackGame(FamilyGame):
                  dealer: int | None = None) -> RedBlackHand:
         """A new game for ``seats`` seats (the banker included); ``dealer``: the
         banker's seat (None: drawn by lot from ``seed``)."""
-        if not isinstance(seats, int) or isinstance(seats, bool) or \
-                not MIN_SEATS <= seats <= MAX_SEATS:
+        if not is_seat_count(seats, MIN_SEATS, MAX_SEATS):
             raise RedBlackError(f"red_black is for {MIN_SEATS} to {MAX_SEATS} seats (the "
                                 f"banker and the players), not {seats!r}")
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        order = [int(c) for c in rng.permutation(np.array(self.deck, dtype=np.int16))]
-        first = int(rng.integers(seats))
-        if dealer is not None:
-            if not isinstance(dealer, int) or not 0 <= dealer < seats:
-                raise RedBlackError(f"red_black: dealer: seat {dealer!r} is not one of the "
-                                    f"{seats} seats")
-            first = dealer
+        order, first = shuffled_with_dealer(seed, self.deck, seats, dealer, RedBlackError,
+                                            "red_black")
         return RedBlackHand(self, seats, first, order)
 
 
