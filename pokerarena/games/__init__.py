@@ -7,8 +7,12 @@ This is their catalogue, kept apart from the poker variants of :mod:`pokerarena.
 (``variant_ids()`` lists the TOML betting variants; every poker test and spec iterates
 over those): :func:`family_ids` lists the families here, :func:`new_game` makes one.
 
-A family is a subpackage of this package whose ``__init__`` defines ``family()``
-returning its :class:`Family`; the catalogue finds them all (no list to edit). What the
+A family is a subpackage of this package whose ``__init__`` gives ``family()``
+returning its :class:`Family`; the catalogue finds them all (no list to edit). A built-in
+family's ``__init__`` imports nothing of its game: its public names come from its
+``entry`` module on first use (:func:`lazy_export`), and its record tables are declared
+in its ``sheet`` module (``RECORDS``), so that the storage layer lists every family's
+tables (:func:`record_tables`) without loading any game's code or kernels. What the
 platform needs from a family beyond the game itself is declared on :class:`Family`:
 its built-in bots (``new_bot``), the JSON forms of its observations and actions (the
 HTTP protocol), and its per-game score record (``record``, a Parquet table of its own,
@@ -133,6 +137,28 @@ def family(name: str) -> Family:
     return found
 
 
+def lazy_export(package: str, name: str) -> Any:
+    """A family package's public ``name``, read from its ``entry`` module (imported on
+    first use): the package's module ``__getattr__`` (PEP 562)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return getattr(importlib.import_module(f"{package}.entry"), name)
+    except AttributeError:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+
+
+def record_tables(name: str) -> tuple[RecordTable, ...]:
+    """Family ``name``'s record tables: its score record, then its tricks (``Family.
+    extra["tricks"]``) where it records them. A built-in family's come from its light
+    ``sheet`` module (``RECORDS``), its game not imported; a family registered otherwise
+    gives those of its :class:`Family`."""
+    if name not in _FAMILIES and name in _builtin():
+        return tuple(importlib.import_module(f"{__name__}.{name}.sheet").RECORDS)
+    fam = family(name)
+    return tuple(r for r in (fam.record, fam.extra.get("tricks")) if r is not None)
+
+
 def families() -> tuple[Family, ...]:
     """Every registered family, in id order."""
     return tuple(family(k) for k in family_ids())
@@ -152,4 +178,5 @@ def new_game(name: str, options: dict[str, Any] | None = None) -> Any:
 
 
 __all__ = ["Family", "GameFamilyError", "RecordTable", "entrant_bot", "families", "family",
-           "family_ids", "new_game", "register_game_family"]
+           "family_ids", "lazy_export", "new_game", "record_tables", "register_game_family",
+           "trick_table"]

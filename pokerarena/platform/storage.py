@@ -69,8 +69,7 @@ from pokerarena.workers.parts import (
     remove_stale_temporaries,
     write_part,
 )
-from pokerarena.workers.records import SCHEMAS
-from pokerarena.workers.rows import ADDED_TABLES
+from pokerarena.workers.rows import ADDED_TABLES, SCHEMAS
 from pokerarena.workers.rows import TABLES as ROW_TABLES
 
 __all__ = ["RunStore", "RunInfo", "default_data_dir", "list_runs", "new_run_id", "part_path",

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from pokerarena.cards import NUM_CODES, card_str
 from pokerarena.engine import Game
@@ -24,11 +23,8 @@ from pokerarena.workers.bots import new_bot
 from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.played import GameCache, PlayedUnit, units_row
-from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS, TABLES
+from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SCHEMAS, SEATS
 from pokerarena.workers.unit import Unit
-
-SCHEMAS: dict[str, pa.Schema] = {name: t.schema for name, t in TABLES.items()}
-"""The Arrow schema of each table (from the declaration)."""
 
 __all__ = ["DATA_TABLES", "SCHEMAS", "GameCache", "PlayedUnit", "UnitRecorder", "UnitTable",
            "cards_text", "play_unit", "unit_table", "units_row"]

@@ -29,7 +29,10 @@ from pokerarena.workers.table import execute_unit
 unit = pickle.loads(bytes.fromhex(sys.argv[1]))
 got = execute_unit(unit, sys.argv[2])
 loaded = [m for m in POKER_ONLY if m in sys.modules]
-print(json.dumps({"hands": got["hands"], "rows": got["rows"], "loaded": loaded}))
+games = sorted({m.split(".")[2] for m in sys.modules
+                if m.startswith("pokerarena.games.") and m.endswith(".game")})
+print(json.dumps({"hands": got["hands"], "rows": got["rows"], "loaded": loaded,
+                  "games": games}))
 """.replace("POKER_ONLY", repr(POKER_ONLY))
 
 
@@ -45,6 +48,7 @@ def test_a_family_unit_plays_without_the_poker_engine(fam_id, tmp_path):
     got = _play_in_fresh_process(unit, tmp_path)
     assert got["hands"] == 20 and got["rows"]["seats"] == 40
     assert got["loaded"] == []
+    assert got["games"] == [fam_id]  # no other family's game (nor its kernels)
 
 
 def test_a_poker_unit_loads_the_engine(tmp_path):
@@ -80,3 +84,28 @@ def test_the_game_module_alone_plays_knock_poker():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, check=True)
     assert out.stdout.split() == ["KnockHand", "False"]
+
+
+def test_listing_the_storage_tables_imports_no_game():
+    """The storage layer lists every family's record tables from the families' light
+    ``sheet`` modules: importing it loads no family's game, no poker engine, no numba."""
+    code = ("import sys, json; import pokerarena.platform.storage as s; "
+            "print(json.dumps({'tables': list(s.TABLES), 'loaded': sorted(m for m in "
+            "sys.modules if m == 'numba' or m.endswith('.game') or m.endswith('.entry'))}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["loaded"] == []
+    assert {"red_black_bets", "painted_tricks", "durak_bouts"} <= set(got["tables"])
+
+
+def test_the_light_record_tables_are_the_familys_own():
+    """``record_tables`` (read without the game) gives exactly the tables each family's
+    ``Family`` declares: its score record, then its tricks."""
+    from pokerarena.games import family, family_ids, record_tables
+
+    for name in family_ids():
+        fam = family(name)
+        want = tuple(r for r in (fam.record, fam.extra.get("tricks")) if r is not None)
+        assert record_tables(name) == want and want, name
+

@@ -9,19 +9,16 @@ bots. Rules readings: ``docs/games.md``.
 
 from __future__ import annotations
 
-from pokerarena.games import Family
-from pokerarena.games.boston.actions import BostonAction, accept, bid, parse_action, pass_, play
-from pokerarena.games.boston.game import BostonGame, BostonHand
-from pokerarena.games.boston.rules import BostonError, BostonOptions
-from pokerarena.games.boston.sheet import BostonResult, DealRecord
-from pokerarena.games.boston.view import BostonView
+from typing import Any
+
+from pokerarena.games import lazy_export
 
 
-def family() -> Family:
-    """American boston's catalogue entry (see :mod:`pokerarena.games`)."""
-    from pokerarena.games.boston.family import boston_family
-
-    return boston_family()
+def __getattr__(name: str) -> Any:
+    """The family's public names (its ``family()``, game, actions, bots, ...), from
+    :mod:`.entry` on first use: this package imports nothing of the game (see
+    :mod:`pokerarena.games`)."""
+    return lazy_export(__name__, name)
 
 
 __all__ = ["family", "BostonAction", "BostonError", "BostonGame", "BostonHand",

@@ -99,3 +99,7 @@ def record_rows(records: Sequence[DealRecord]) -> list[tuple[Any, ...]]:
                          r.supporter, _suit(r.trump), s, _role(r, s), r.tricks[s], r.made,
                          r.boston_holder == s, r.delta[s], r.chips[s], r.kitty))
     return rows
+
+
+RECORDS = (RECORD, TRICKS)
+"""The family's record tables, score record first (:func:`pokerarena.games.record_tables`)."""

@@ -60,3 +60,7 @@ def record_rows(hand: Any) -> list[tuple[Any, ...]]:
                      card_str(hand.trump_card), place, r.durak == s, len(hand.hands[s]),
                      r.takes[s], r.bouts, r.deltas[s], hand.series_game))
     return rows
+
+
+RECORDS = (RECORD, BOUTS)
+"""The family's record tables, score record first (:func:`pokerarena.games.record_tables`)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokerarena.cards import SUITS, card_str
+from pokerarena.games import RecordTable, trick_table
 
 
 @dataclass(frozen=True)
@@ -61,3 +62,34 @@ def sheet_rows(records: Iterable[DealRecord]) -> list[dict[str, Any]]:
                 "seat": s, "bid": r.bids[s], "tricks": r.tricks[s],
                 "points": r.points[s], "total": r.totals[s]})
     return rows
+
+
+PAINTED_DEALS = RecordTable(
+    "painted_deals", "Painted poker: one row per deal and seat of a game, the document's "
+    "score sheet («В таблице … количество взяток (заказов) … набранные очки»).", (
+        ("deal", "int16", "deal number within the game (0-based)"),
+        ("kind", "string", "`ordinary`, `no_trump`, `blind`, `golden`, `misere`, `lobovaya`"),
+        ("cards", "int8", "cards dealt to each player"),
+        ("dealer", "int8", "the dealer's seat"),
+        ("trump", "string", "the trump suit (`s`, `h`, `d`, `c`), `-` without a trump"),
+        ("trump_card", "string", "the card that showed the trump, empty when none did"),
+        ("seat", "int8", "the seat"),
+        ("bid", "int8", "its bid (0: a pass), -1 in deals without bidding"),
+        ("tricks", "int8", "tricks it took"),
+        ("points", "double", "its points for the deal"),
+        ("total", "double", "its running total after the deal"),
+    ))
+assert tuple(c[0] for c in PAINTED_DEALS.columns) == SHEET_COLUMNS
+
+PAINTED_TRICKS = trick_table(
+    "painted_tricks", "Painted poker: one row per card played to a trick, every trick of "
+    "every deal of a game in play order («взятка»: who led, the cards, who took it).",
+    deal="deal number within the game (0-based), as in `painted_deals`",
+    trick="the trick within the deal (0-based)",
+    card="the card (`As`); a joker with how it was played: `Jk high`, `Jk low`, leading "
+    "with a call `Jk high h`, `Jk low d`, `Jk trumps`")
+"""The tricks of a game (``Family.extra["tricks"]``, rows from :meth:`PaintedHand.tricks`)."""
+
+
+RECORDS = (PAINTED_DEALS, PAINTED_TRICKS)
+"""The family's record tables, score record first (:func:`pokerarena.games.record_tables`)."""

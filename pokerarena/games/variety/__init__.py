@@ -9,59 +9,16 @@ Rules readings: ``docs/games.md``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
-from pokerarena.games import Family
-from pokerarena.games.variety.actions import (
-    VarietyAction,
-    action_from_json,
-    bid,
-    parse_action,
-    play,
-)
-from pokerarena.games.variety.game import VarietyGame, VarietyHand
-from pokerarena.games.variety.rules import CONTRACT_RULES, VarietyError, VarietyOptions
-from pokerarena.games.variety.sheet import (
-    RECORD,
-    TRICKS,
-    DealRecord,
-    VarietyResult,
-    record_rows,
-)
-from pokerarena.games.variety.view import VarietyView
+from pokerarena.games import lazy_export
 
 
-def _play(options: dict[str, Any] | None, bots: Sequence[str], games: int,
-          seed: int = 0) -> list[tuple[float, ...]]:
-    """``games`` tours of the named built-in bots (what ``pokerarena play`` plays). The
-    family's fields are module-level functions, so it pickles for remote workers."""
-    from pokerarena.games.play import play_games
-
-    return play_games(family(), options, bots, games, seed)
-
-
-def _new_bot(name: str, seed: int | None = None) -> Any:
-    from pokerarena.games.variety.bots import make_bot
-
-    return make_bot(name, seed)
-
-
-def _rows(hand: VarietyHand) -> list[tuple[Any, ...]]:
-    return record_rows(hand.records)
-
-
-@cache
-def family() -> Family:
-    """Variety's catalogue entry (see :mod:`pokerarena.games`); ``extra["tricks"]``:
-    the record of every trick played (:data:`.sheet.TRICKS`)."""
-    return Family(
-        id="variety", name=VarietyGame.name, players=VarietyGame.players, deck="52",
-        make=VarietyGame, play=_play, bots=("random", "rule", "sim"), new_bot=_new_bot,
-        view_json=VarietyView.as_json, action_json=VarietyAction.as_json,
-        parse_action=action_from_json, record=RECORD, record_rows=_rows,
-        extra={"tricks": TRICKS})
+def __getattr__(name: str) -> Any:
+    """The family's public names (its ``family()``, game, actions, bots, ...), from
+    :mod:`.entry` on first use: this package imports nothing of the game (see
+    :mod:`pokerarena.games`)."""
+    return lazy_export(__name__, name)
 
 
 __all__ = ["family", "CONTRACT_RULES", "DealRecord", "VarietyAction", "VarietyError",

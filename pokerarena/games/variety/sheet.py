@@ -94,3 +94,7 @@ TRICKS = trick_table(
     deal="the deal's number in the tour, from 0, as in `variety_deals`",
     trick="the trick within the deal, from 0 (13 a deal)")
 """The tricks of a tour (``Family.extra["tricks"]``, rows from ``VarietyHand.tricks``)."""
+
+
+RECORDS = (RECORD, TRICKS)
+"""The family's record tables, score record first (:func:`pokerarena.games.record_tables`)."""
