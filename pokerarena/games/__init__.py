@@ -151,9 +151,9 @@ def lazy_export(package: str, name: str) -> Any:
 def record_tables(name: str) -> tuple[RecordTable, ...]:
     """Family ``name``'s record tables: its score record, then its tricks (``Family.
     extra["tricks"]``) where it records them. A built-in family's come from its light
-    ``sheet`` module (``RECORDS``), its game not imported; a family registered otherwise
-    gives those of its :class:`Family`."""
-    if name not in _FAMILIES and name in _builtin():
+    ``sheet`` module (``RECORDS``, which its ``Family`` also uses), its game not imported;
+    a family registered otherwise gives those of its :class:`Family`."""
+    if name in _builtin():
         return tuple(importlib.import_module(f"{__name__}.{name}.sheet").RECORDS)
     fam = family(name)
     return tuple(r for r in (fam.record, fam.extra.get("tricks")) if r is not None)
