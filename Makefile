@@ -76,8 +76,9 @@ demo: $(CORE_STAMP)
 	$(PY) -m pokerarena.demo
 
 # The tests run on every core (pytest-xdist; at most TEST_WORKERS processes), a test
-# file at a time per process, so that a file's module fixtures are built once; each
-# process that meets a Ray test starts its own local cluster. The 25 slowest are listed.
+# file at a time per process, so that a file's module fixtures are built once, the files
+# with the most slow tests first (tests/conftest.py orders them); each process that
+# meets a Ray test starts its own local cluster. The 25 slowest are listed.
 TEST_WORKERS ?= 4
 # The fast table's kernels compile (minutes on a cold cache, one core) while mypy and
 # ruff use the other; the native build comes first, as both import what it compiles.
@@ -86,7 +87,8 @@ test: $(STAMP) system-deps native
 	  $(VENV)/bin/mypy && $(VENV)/bin/ruff check pokerarena tests benchmarks tools; rc=$$?; \
 	  wait $$prep || echo "(fast table not prepared: the first test compiles it)"; \
 	  cat $(VENV)/fast-table.log; exit $$rc
-	$(PY) -m pytest -n auto --maxprocesses $(TEST_WORKERS) --dist loadfile --durations=25
+	$(PY) -m pytest -n auto --maxprocesses $(TEST_WORKERS) --dist loadfile \
+	  --no-loadscope-reorder --durations=25
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check pokerarena tests benchmarks tools

@@ -138,6 +138,7 @@ COVERAGE = [
 ]
 
 
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 def test_the_interval_covers_the_exact_value_at_the_nominal_rate():
     """Seeded matches through the engine, 40 replications of 60 duplicate deals (or 120
     hands) per configuration, fixed seeds: pooled, 0.95 lies within the Wilson interval

@@ -106,6 +106,7 @@ def test_enumerated_chance_terms_average_to_zero_over_every_outcome(betting):
         assert checked >= 4
 
 
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 def test_a_declared_decision_term_averages_to_zero_under_the_policy():
     """No limit, the random bot to act: every raise size it declares is applied, and the
     policy-weighted terms are exactly zero (equity and fitted value); a move it did not
@@ -233,6 +234,7 @@ def test_a_sampled_deal_is_unbiased_over_its_seeds():
 
 
 # Whole matches ------------------------------------------------------------------------
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 def test_two_copies_of_one_bot_a_known_truth_of_zero():
     """random against random, duplicate fixed limit: each entrant's value is exactly 0
     (the seats are exchangeable); AIVAT's 95% interval covers it, and so does that of
@@ -245,6 +247,7 @@ def test_two_copies_of_one_bot_a_known_truth_of_zero():
     assert np.allclose(m.aivat.sum(axis=1), 0.0, atol=1e-6)  # zero-sum, hand by hand
 
 
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 @pytest.mark.parametrize("betting,hands", [("fixed_limit", 1600), ("no_limit", 400)])
 def test_aivat_is_unbiased_and_narrower_for_call_against_random(betting, hands):
     """call against random: AIVAT minus raw covers zero; in fixed limit AIVAT's

@@ -60,6 +60,7 @@ def test_the_bots_played_ahead_declare_what_they_played(betting, monkeypatch):
     assert m.lookahead_steps["value_alone"] == 0
 
 
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 def test_the_corrected_mean_is_leducs_exact_value():
     """Leduc hold'em (one board card: the last street follows it), random against a
     fixed strategy, whose exact value is not zero: over 1,200 hands in duplicate pairs
@@ -106,3 +107,20 @@ def test_what_cannot_be_played_ahead_is_corrected_by_the_value_alone():
     assert m.lookahead and m.lookahead_steps["value_alone"] > 0
     diff = estimates(m)["diff"]
     assert diff.lo <= 0.0 <= diff.hi
+
+
+def test_the_engine_calibration_case_reports_coverage_and_the_steps_played_ahead():
+    """``bench calibration --case aivat.engine_leduc_ahead``: the engine's estimator in its
+    default configuration, at Leduc's exact value; its three rates (AIVAT and raw cover
+    the truth, AIVAT − raw covers 0) with the steps that were played ahead, and an sd
+    below raw's."""
+    from pokerarena.bench.calibration import run_cases
+
+    got = {c.case: c for c in run_cases(["aivat.engine_leduc_ahead"], reps=2)}
+    assert set(got) == {f"aivat.engine_leduc_ahead.{k}" for k in ("aivat", "raw", "diff")}
+    c = got["aivat.engine_leduc_ahead.aivat"]
+    assert c.reps == 2 and c.extra is not None and c.extra["lookahead"] is True
+    assert c.extra["truth"] == pytest.approx(truth("leduc", "random", "fixed"))
+    assert c.extra["lookahead_steps"]["ahead"] > 100
+    assert c.extra["lookahead_steps"]["value_alone"] == 0
+    assert 0 < c.extra["sd_ratio"] < 0.8

@@ -32,6 +32,7 @@ def _round_robin(rng: np.random.Generator, deals: int) -> list[Block]:
     return blocks
 
 
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 def test_shared_deals_are_one_block_across_matches():
     """A bot that keeps its lineup position replays deal k's cards in all its matches
     (``A`` first in all three, ``D`` second in all three): its results on a deal are

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from pokerarena.platform.spec import StopRule
 from pokerarena.platform.stages import MatchTest
@@ -24,6 +25,7 @@ def _stopped(truth: float, rng: np.random.Generator) -> Sprt:
     return test
 
 
+@pytest.mark.slow  # a statistical test of many hands (tens of seconds)
 def test_the_interval_after_a_stop_covers_the_truth_95_percent_of_the_time():
     """450 tests each at a true +25 and +50 mbb/hand (heavy-tailed pairs, a look after
     every pair): the printed ``ci95`` covers the truth in 95% of them (measured
