@@ -18,6 +18,11 @@ mean variances).
   unbiased, only wider.
 - ``aivat.leduc_plain``: without duplicate (blocks of two consecutive hands, the button
   moving), the reference value function.
+- ``aivat.engine_leduc_ahead`` / ``aivat.engine_leduc_value``: the estimator matches,
+  ``sprt --estimator aivat`` and runs use (:mod:`pokerarena.tournaments.aivat_engine`),
+  on the engine's table with its default value function, the last street played ahead by
+  the bots (``ahead``) or corrected by the value alone (``value``); beside AIVAT's
+  coverage, how often AIVAT − raw covers 0 (``.diff``: its expectation is 0 exactly).
 
 The figures in docs/exact.md ("AIVAT") come from
 ``pokerarena bench calibration --case aivat --json`` (300 replications, seed 2026).
@@ -119,6 +124,51 @@ def _case(name: str, pair: tuple[str, str], what: str, *, value: str = "random",
     return Case(name, FINDING, run, default_reps=300, quick_reps=3)
 
 
+ENGINE_DEALS = 100  # duplicate deals a replication of the engine's cases (200 hands)
+
+
+def _engine_case(name: str, pair: tuple[str, str], what: str, *, lookahead: bool) -> Case:
+    def run(reps: int, seed: int) -> list[Coverage]:
+        from pokerarena.arena.faults import FaultPolicy
+        from pokerarena.tournaments.aivat_engine import estimates, play_engine_aivat
+
+        untimed = FaultPolicy(decision_time=None, hand_time=None)  # load never faults
+        v = truth("leduc", *pair)
+        hits = {"aivat": 0, "raw": 0, "diff": 0}
+        var = {"aivat": 0.0, "raw": 0.0}
+        steps = {"ahead": 0, "value_alone": 0}
+        for r in range(reps):
+            s = _rep_seed(seed, r)
+            m = play_engine_aivat("leduc", [make(pair[0], "leduc", 2 * s),
+                                            make(pair[1], "leduc", 2 * s + 1)],
+                                  2 * ENGINE_DEALS, s, policy=untimed, lookahead=lookahead)
+            got = estimates(m)
+            hits["aivat"] += got["aivat"].covers(v)
+            hits["raw"] += got["raw"].covers(v)
+            hits["diff"] += got["diff"].covers(0.0)
+            var["raw"] += got["reduction"].sd_raw ** 2
+            var["aivat"] += got["reduction"].sd_reduced ** 2
+            for k in steps:
+                steps[k] += (m.lookahead_steps or {}).get(k, 0)
+        ratio = math.sqrt(var["aivat"] / var["raw"]) if var["raw"] > 0 else float("nan")
+        extra = {"truth": round(v, 6), "sd_ratio": round(ratio, 4),
+                 "hands_ratio": round(ratio ** 2, 4), "lookahead": lookahead,
+                 "lookahead_steps": steps, "hands_per_replication": 2 * ENGINE_DEALS}
+        head = f"issue 26: leduc {pair[0]} v {pair[1]} on the engine's table, {what}"
+        return [
+            Coverage(f"{name}.aivat", FINDING, f"{head}: AIVAT's interval covers the "
+                     f"exact value {v:.4f}", "coverage", 0.95, hits["aivat"], reps,
+                     extra=extra),
+            Coverage(f"{name}.raw", FINDING, f"{head}: raw's interval covers the exact "
+                     f"value {v:.4f}", "coverage", 0.95, hits["raw"], reps,
+                     extra={"truth": round(v, 6)}),
+            Coverage(f"{name}.diff", FINDING, f"{head}: AIVAT − raw's interval covers 0",
+                     "coverage", 0.95, hits["diff"], reps),
+        ]
+
+    return Case(name, FINDING, run, default_reps=300, quick_reps=2)
+
+
 CASES: list[Case] = [
     _case("aivat.leduc_random_fixed", ("random", "fixed"), "both declare, duplicate"),
     _case("aivat.leduc_call_fixed", ("call", "fixed"), "both declare, duplicate"),
@@ -129,4 +179,8 @@ CASES: list[Case] = [
           "a wrong value function (noise), duplicate", value="noise", raw=False),
     _case("aivat.leduc_plain", ("random", "fixed"), "both declare, no duplicate",
           duplicate=False),
+    _engine_case("aivat.engine_leduc_ahead", ("random", "fixed"),
+                 "the last street played ahead", lookahead=True),
+    _engine_case("aivat.engine_leduc_value", ("random", "fixed"),
+                 "corrected by the value alone", lookahead=False),
 ]
