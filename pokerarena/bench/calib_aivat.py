@@ -85,6 +85,19 @@ def _rep_seed(seed: int, r: int) -> int:
     return seed * 10_007 + r
 
 
+def _bots(pair: tuple[str, str], s: int) -> list[Any]:
+    """The pairing's two bots for the replication of seed ``s``."""
+    return [make(pair[0], "leduc", 2 * s), make(pair[1], "leduc", 2 * s + 1)]
+
+
+def _pooled_sd_ratio(reductions: Sequence[Any]) -> float:
+    """The sd of the AIVAT blocks over raw's, pooled over the replications: the square
+    root of the ratio of mean variances."""
+    raw = sum(r.sd_raw ** 2 for r in reductions)
+    return math.sqrt(sum(r.sd_reduced ** 2 for r in reductions) / raw) if raw > 0 \
+        else float("nan")
+
+
 def _case(name: str, pair: tuple[str, str], what: str, *, value: str = "random",
           declared: Sequence[bool] = (True, True), duplicate: bool = True,
           raw: bool = True) -> Case:
@@ -93,19 +106,15 @@ def _case(name: str, pair: tuple[str, str], what: str, *, value: str = "random",
 
         v = truth("leduc", *pair)
         hits = {"aivat": 0, "raw": 0}
-        var = {"aivat": 0.0, "raw": 0.0}
+        reductions = []
         for r in range(reps):
             s = _rep_seed(seed, r)
-            m = play_aivat("leduc", [make(pair[0], "leduc", 2 * s),
-                                     make(pair[1], "leduc", 2 * s + 1)],
-                           2 * DEALS, s, value=value, duplicate=duplicate,
-                           declared=declared)
+            m = play_aivat("leduc", _bots(pair, s), 2 * DEALS, s, value=value,
+                           duplicate=duplicate, declared=declared)
             for k in hits:
                 hits[k] += m.estimate(k).covers(v)
-            red = m.reduction()
-            var["raw"] += red.sd_raw ** 2
-            var["aivat"] += red.sd_reduced ** 2
-        ratio = math.sqrt(var["aivat"] / var["raw"]) if var["raw"] > 0 else float("nan")
+            reductions.append(m.reduction())
+        ratio = _pooled_sd_ratio(reductions)
         extra = {"truth": round(v, 6), "sd_ratio": round(ratio, 4),
                  "hands_ratio": round(ratio ** 2, 4), "value": value,
                  "declared": list(declared), "duplicate": duplicate,
@@ -135,22 +144,20 @@ def _engine_case(name: str, pair: tuple[str, str], what: str, *, lookahead: bool
         untimed = FaultPolicy(decision_time=None, hand_time=None)  # load never faults
         v = truth("leduc", *pair)
         hits = {"aivat": 0, "raw": 0, "diff": 0}
-        var = {"aivat": 0.0, "raw": 0.0}
+        reductions = []
         steps = {"ahead": 0, "value_alone": 0}
         for r in range(reps):
             s = _rep_seed(seed, r)
-            m = play_engine_aivat("leduc", [make(pair[0], "leduc", 2 * s),
-                                            make(pair[1], "leduc", 2 * s + 1)],
-                                  2 * ENGINE_DEALS, s, policy=untimed, lookahead=lookahead)
+            m = play_engine_aivat("leduc", _bots(pair, s), 2 * ENGINE_DEALS, s,
+                                  policy=untimed, lookahead=lookahead)
             got = estimates(m)
             hits["aivat"] += got["aivat"].covers(v)
             hits["raw"] += got["raw"].covers(v)
             hits["diff"] += got["diff"].covers(0.0)
-            var["raw"] += got["reduction"].sd_raw ** 2
-            var["aivat"] += got["reduction"].sd_reduced ** 2
+            reductions.append(got["reduction"])
             for k in steps:
                 steps[k] += (m.lookahead_steps or {}).get(k, 0)
-        ratio = math.sqrt(var["aivat"] / var["raw"]) if var["raw"] > 0 else float("nan")
+        ratio = _pooled_sd_ratio(reductions)
         extra = {"truth": round(v, 6), "sd_ratio": round(ratio, 4),
                  "hands_ratio": round(ratio ** 2, 4), "lookahead": lookahead,
                  "lookahead_steps": steps, "hands_per_replication": 2 * ENGINE_DEALS}

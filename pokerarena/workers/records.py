@@ -23,10 +23,10 @@ from pokerarena.workers.bots import new_bot
 from pokerarena.workers.gamecols import EQUITY_SAMPLES, game_columns
 from pokerarena.workers.hooks import UnitObserver
 from pokerarena.workers.played import GameCache, PlayedUnit, units_row
-from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SCHEMAS, SEATS
+from pokerarena.workers.rows import ACTIONS, DATA_TABLES, FAULTS, HANDS, SEATS
 from pokerarena.workers.unit import Unit
 
-__all__ = ["DATA_TABLES", "SCHEMAS", "GameCache", "PlayedUnit", "UnitRecorder", "UnitTable",
+__all__ = ["DATA_TABLES", "GameCache", "PlayedUnit", "UnitRecorder", "UnitTable",
            "cards_text", "play_unit", "unit_table", "units_row"]
 
 

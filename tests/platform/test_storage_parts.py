@@ -17,7 +17,7 @@ from pokerarena.platform.query import QueryError, query
 from pokerarena.platform.spec import parse_spec
 from pokerarena.platform.storage import RunStore
 from pokerarena.workers import parts
-from pokerarena.workers.records import SCHEMAS
+from pokerarena.workers.rows import SCHEMAS
 
 ROOT = Path(__file__).resolve().parents[2]
 

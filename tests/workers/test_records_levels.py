@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from pokerarena.workers.records import SCHEMAS, play_unit
+from pokerarena.workers.records import play_unit
+from pokerarena.workers.rows import SCHEMAS
 from pokerarena.workers.unit import Unit
 
 CASES: dict[str, dict[str, Any]] = {
