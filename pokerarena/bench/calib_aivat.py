@@ -133,6 +133,19 @@ def _case(name: str, pair: tuple[str, str], what: str, *, value: str = "random",
     return Case(name, FINDING, run, default_reps=300, quick_reps=3)
 
 
+def _bias(values: Sequence[float], truth_value: float) -> dict[str, float]:
+    """Bias or a short interval? The replications' estimates pooled: their ``mean`` with
+    its standard error and ``z`` against the truth, and their spread (``sd``)."""
+    n = len(values)
+    if n < 2:
+        return {}
+    mean = sum(values) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
+    se = sd / math.sqrt(n)
+    return {"mean": round(mean, 6), "se_of_mean": round(se, 6), "sd": round(sd, 6),
+            "z": round((mean - truth_value) / se, 3) if se > 0 else float("nan")}
+
+
 ENGINE_DEALS = 100  # duplicate deals a replication of the engine's cases (200 hands)
 
 
@@ -145,6 +158,7 @@ def _engine_case(name: str, pair: tuple[str, str], what: str, *, lookahead: bool
         v = truth("leduc", *pair)
         hits = {"aivat": 0, "raw": 0, "diff": 0}
         reductions = []
+        values: list[float] = []  # each replication's AIVAT estimate
         steps = {"ahead": 0, "value_alone": 0}
         for r in range(reps):
             s = _rep_seed(seed, r)
@@ -155,12 +169,14 @@ def _engine_case(name: str, pair: tuple[str, str], what: str, *, lookahead: bool
             hits["raw"] += got["raw"].covers(v)
             hits["diff"] += got["diff"].covers(0.0)
             reductions.append(got["reduction"])
+            values.append(got["aivat"].value)
             for k in steps:
                 steps[k] += (m.lookahead_steps or {}).get(k, 0)
         ratio = _pooled_sd_ratio(reductions)
         extra = {"truth": round(v, 6), "sd_ratio": round(ratio, 4),
                  "hands_ratio": round(ratio ** 2, 4), "lookahead": lookahead,
-                 "lookahead_steps": steps, "hands_per_replication": 2 * ENGINE_DEALS}
+                 "lookahead_steps": steps, "hands_per_replication": 2 * ENGINE_DEALS,
+                 **_bias(values, v)}
         head = f"issue 26: leduc {pair[0]} v {pair[1]} on the engine's table, {what}"
         return [
             Coverage(f"{name}.aivat", FINDING, f"{head}: AIVAT's interval covers the "

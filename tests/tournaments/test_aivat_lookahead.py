@@ -124,3 +124,5 @@ def test_the_engine_calibration_case_reports_coverage_and_the_steps_played_ahead
     assert c.extra["lookahead_steps"]["ahead"] > 100
     assert c.extra["lookahead_steps"]["value_alone"] == 0
     assert 0 < c.extra["sd_ratio"] < 0.8
+    assert c.extra["se_of_mean"] > 0 and abs(c.extra["mean"] - c.extra["truth"]) == \
+        pytest.approx(abs(c.extra["z"]) * c.extra["se_of_mean"], rel=1e-2, abs=1e-5)
