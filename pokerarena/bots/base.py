@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from pokerarena import protocols
 from pokerarena.bots.seat_view import SeatView
 from pokerarena.cards import card_str, parse_cards
 from pokerarena.engine import actions as _actions
@@ -85,9 +86,10 @@ class HandSummary:
 
 
 @runtime_checkable
-class Bot(Protocol):
-    """What the table needs from a bot; only ``act`` is required. A bot may also declare
-    its policy (:class:`DeclaresPolicy`)."""
+class Bot(protocols.Bot[SeatView, Action], Protocol):
+    """What the poker table needs from a bot: the platform's one
+    :class:`~pokerarena.protocols.Bot` at a ``SeatView``, answering an ``Action``; only
+    ``act`` is required. A bot may also declare its policy (:class:`DeclaresPolicy`)."""
 
     name: str
 

@@ -37,6 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--schema", nargs="?", const="variant", choices=("variant", "options"),
                    help="print a JSON Schema: of a variant file (the default), or of the "
                    "game options (options)")
+    p.add_argument("--info", metavar="ID",
+                   help="what one game is (a variant or a game family): players, utility "
+                   "and its range, the most decisions of a hand, its parameters")
+    p.add_argument("--betting", help="with --info: the variant's betting system (default: "
+                   "its first)")
     p.set_defaults(func=cmd_variants)
 
     p = subparsers.add_parser("play", help=summary("play"))
@@ -179,8 +184,12 @@ def cmd_variants(args: argparse.Namespace) -> int:
     """List the shipped variants, check variant files, or print a JSON Schema."""
     from pokerarena.rules import VariantError, all_variants
 
-    if args.schema and args.check:
-        raise UserError("--schema and --check: give one of them")
+    if sum(bool(x) for x in (args.schema, args.check, args.info)) > 1:
+        raise UserError("--schema, --check and --info: give one of them")
+    if args.betting and not args.info:
+        raise UserError("--betting goes with --info")
+    if args.info:
+        return _print_info(args.info, args.betting, args.json)
     if args.schema:
         schema = options_schema() if args.schema == "options" else variant_file_schema()
         print(json.dumps(schema, indent=2, ensure_ascii=False))
@@ -205,6 +214,35 @@ def cmd_variants(args: argparse.Namespace) -> int:
         print(f"{r['id']:<16} {r['name']:<42} {r['players'][0]}-{r['players'][1]} players  "
               f"{r['deck']:<9} {', '.join(r['betting']) or 'game family, no betting'}"
               + (f"  [PHH {phh}]" if phh else ""))
+    return 0
+
+
+def _print_info(name: str, betting: str | None, as_json: bool) -> int:
+    """``variants --info ID``: the game's :class:`~pokerarena.protocols.GameInfo`."""
+    from pokerarena.games import any_game, family_ids
+
+    if betting and name in family_ids():
+        raise UserError(f"--betting: {name} is a game family, played without betting")
+    info = any_game(name, {"betting": betting} if betting else None).info
+    if as_json:
+        print(json.dumps(info.as_dict(), indent=2, default=str))
+        return 0
+    span = info.utility_range
+    rows = [("game", f"{info.name}" + (f" ({info.betting})" if info.betting else "")),
+            ("family", info.family), ("players", f"{info.players[0]} to {info.players[1]}"),
+            ("information", info.information),
+            ("utility", info.utility + ("" if info.utility_sum is None
+                                        else f", sums to {info.utility_sum:g}")),
+            ("one seat's result", "unbounded" if span is None
+             else f"{span[0]:g} to {span[1]:g} (fullest table, default stacks)"),
+            ("decisions a hand", "no bound" if info.max_length is None
+             else f"at most {info.max_length}"),
+            ("chance as moves", "yes (dealing = \"manual\")" if info.explicit_chance else "no")]
+    for key, value in rows:
+        print(f"{key:<18} {value}")
+    print("parameters:")
+    for p in info.parameters:
+        print(f"  {p.name:<22} {p.type:<40} default {p.default!r}")
     return 0
 
 

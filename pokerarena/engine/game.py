@@ -17,6 +17,7 @@ import numpy as np
 import pokerarena.engine.knock  # noqa: F401  registers the knock family: a Game compiles it
 from pokerarena.engine.actions import EngineError
 from pokerarena.engine.hand import Hand
+from pokerarena.engine.info import game_info
 from pokerarena.engine.options import GameOptions
 from pokerarena.engine.program import GameKey, Program, bet_size, compile_program, hand_class
 from pokerarena.engine.steps import (
@@ -27,6 +28,7 @@ from pokerarena.engine.steps import (
     SYS_POT,
     SYS_SPREAD,
 )
+from pokerarena.protocols import GameInfo
 from pokerarena.rules import Showdown, Variant
 
 __all__ = ["SYS_AMOUNTS", "SYS_FIXED", "SYS_LASTBET", "SYS_NO", "SYS_POT", "SYS_SPREAD",
@@ -68,6 +70,7 @@ class Game:
         self.key: str = program.key.text
         self._hand_class: Any = hand_class(program.family)
         self._forced_cache: dict[int, tuple[list[int], list[int]]] = {}
+        self._info: GameInfo | None = None
 
     # The program's rules, read through the game -------------------------------------
     @property
@@ -292,21 +295,32 @@ class Game:
         return bet_size(self.program, size_code, round_no)
 
     # Hands ----------------------------------------------------------------------------
+    @property
+    def info(self) -> GameInfo:
+        """What the game is (:class:`~pokerarena.protocols.GameInfo`), for the tools that
+        walk, bound or adapt it."""
+        if self._info is None:
+            self._info = game_info(self.program)
+        return self._info
+
     def new_hand(self, seed: int | np.random.Generator | None, seats: int | Sequence,
-                 stacks: Sequence[int], button: int = 0, *, carry: int = 0,
+                 stacks: Sequence[int] | None = None, button: int = 0, *, carry: int = 0,
                  passes: int = 0) -> Hand:
         """Start a hand: forced bets are posted and cards dealt up to the first decision.
 
         ``seed`` is an int or a ``numpy.random.Generator`` (used as is); ``seats`` is the
-        number of players (or a sequence of them); ``stacks[i]`` is seat ``i``'s chips;
-        ``button`` is the seat of the button (the dealer). ``carry``: chips already in
-        the pot from a deal nobody opened; ``passes``: how many deals in a row were not
-        opened (progressive openers).
+        number of players (or a sequence of them); ``stacks[i]`` is seat ``i``'s chips
+        (none given: the variant's stack each, the protocol's default); ``button`` is the
+        seat of the button (the dealer). ``carry``: chips already in the pot from a deal
+        nobody opened; ``passes``: how many deals in a row were not opened (progressive
+        openers).
         """
         n = seats if isinstance(seats, int) else len(seats)
         lo, hi = self.variant.players
         if not lo <= n <= hi:
             raise EngineError(f"{self.variant.id} is for {lo} to {hi} players, not {n}")
+        if stacks is None:
+            stacks = [self.variant.stakes.stack] * n
         if len(stacks) != n:
             raise EngineError(f"stacks: {len(stacks)} stacks for {n} seats")
         if not 0 <= button < n:

@@ -26,9 +26,13 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerarena.errors import UserError
+
+if TYPE_CHECKING:
+    from pokerarena.games.base import FamilyGame
+    from pokerarena.protocols import Bot, Game
 
 
 class GameFamilyError(ValueError, UserError):
@@ -79,25 +83,25 @@ class Family:
     object with ``start_game(view)``, ``act(view) -> action`` and ``end_game(view)``);
     ``view_json(view)`` and ``action_json(action)`` / ``parse_action(obj, view)`` are the
     JSON forms of the HTTP protocol; ``record``/``record_rows(hand)``: the score record
-    of one finished game, rows in ``record.columns`` order; ``score_range(game, players)``:
-    the least and the most points one seat can end a game with, where the rules bound
-    them (a module function, so the family pickles): the duplicate comparison's interval
-    needs it when every seed gives the same result (None: no bound declared)."""
+    of one finished game, rows in ``record.columns`` order. What a game is (its
+    players, utility, bounds and parameters) is its ``info``
+    (:class:`~pokerarena.protocols.GameInfo`); the least and the most points of one seat
+    are its game's ``score_range(players)``. A ``Family`` is a
+    :class:`~pokerarena.protocols.GameFamily`."""
 
     id: str
     name: str
     players: tuple[int, int]
     deck: str
-    make: Callable[[dict[str, Any] | None], Any]
+    make: Callable[[dict[str, Any] | None], FamilyGame]
     play: Callable[..., list[tuple[float, ...]]] | None = None
     bots: tuple[str, ...] = ()
-    new_bot: Callable[[str, int | None], Any] | None = None
+    new_bot: Callable[[str, int | None], Bot[Any, Any]] | None = None
     view_json: Callable[[Any], dict[str, Any]] | None = None
     action_json: Callable[[Any], dict[str, Any]] | None = None
     parse_action: Callable[[Any, Any], Any] | None = None
     record: RecordTable | None = None
     record_rows: Callable[[Any], Sequence[tuple[Any, ...]]] | None = None
-    score_range: Callable[[Any, int], tuple[float, float]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Anything else a family wants to publish (documented where it is read)."""
 
@@ -172,11 +176,22 @@ def entrant_bot(label: str) -> str:
     return name if sep and copy.isdigit() else label
 
 
-def new_game(name: str, options: dict[str, Any] | None = None) -> Any:
+def new_game(name: str, options: dict[str, Any] | None = None) -> FamilyGame:
     """A game of family ``name`` with ``options``."""
     return family(name).make(options)
 
 
-__all__ = ["Family", "GameFamilyError", "RecordTable", "entrant_bot", "families", "family",
-           "family_ids", "lazy_export", "new_game", "record_tables", "register_game_family",
-           "trick_table"]
+def any_game(name: str, options: dict[str, Any] | None = None) -> Game:
+    """Any game of the catalogue by its id: a game family (``durak``) or a poker variant
+    (``holdem``; ``options`` as ``GameOptions`` takes them). Both are a
+    :class:`~pokerarena.protocols.Game`, which mypy holds them to here."""
+    if name in family_ids():
+        return new_game(name, options)
+    from pokerarena.engine.game import Game as PokerGame
+
+    return PokerGame(name, options)
+
+
+__all__ = ["Family", "GameFamilyError", "RecordTable", "any_game", "entrant_bot", "families",
+           "family", "family_ids", "lazy_export", "new_game", "record_tables",
+           "register_game_family", "trick_table"]

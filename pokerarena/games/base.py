@@ -8,9 +8,11 @@ a log is then the same loop for all of them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+
+from pokerarena.protocols import GameInfo, Hand, Seed, Utility, params_of
 
 
 class FamilyGame:
@@ -18,8 +20,33 @@ class FamilyGame:
 
     family: str
     options: Any
+    players: tuple[int, int]
+    utility: ClassVar[Utility] = "general_sum"
+    """What one game's points sum to (:class:`~pokerarena.protocols.GameInfo`): a family
+    whose points always sum to 0 says ``zero_sum``, to a constant ``constant_sum``."""
+    utility_sum: ClassVar[float | None] = None
 
-    def new_hand(self, seed: Any, seats: int, dealer: int | None = None) -> Any:
+    def score_range(self, players: int) -> tuple[float, float] | None:
+        """The least and the most points one seat can end a game with (None: unbound)."""
+        return None
+
+    def max_length(self, players: int) -> int | None:
+        """The most decisions one game can take (None: the rules bound none stated)."""
+        return None
+
+    @property
+    def info(self) -> GameInfo:
+        """What the game is, at its fullest table (the protocol's :class:`GameInfo`)."""
+        lo, hi = self.players
+        lengths = [self.max_length(n) for n in range(lo, hi + 1)]
+        return GameInfo(
+            name=self.family, family=self.family, betting="", players=(lo, hi),
+            information="imperfect", utility=self.utility, utility_sum=self.utility_sum,
+            utility_range=self.score_range(hi),
+            max_length=None if None in lengths else max(n for n in lengths if n is not None),
+            explicit_chance=False, parameters=params_of(type(self.options)))
+
+    def new_hand(self, seed: Seed, seats: int, dealer: int | None = None) -> Hand:
         raise NotImplementedError  # pragma: no cover - every family defines it
 
     def replay(self, seed: Any, seats: int, actions: Iterable[tuple[int, Any]],

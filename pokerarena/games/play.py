@@ -95,7 +95,7 @@ class Comparison:
     """``a`` against ``b``: per seed, the mean points per game of ``a``'s seats minus
     ``b``'s over the seatings; the mean and its 95% interval.
 
-    ``span`` is the range one seed's difference can take (from the family's
+    ``span`` is the range one seed's difference can take (from the game's
     ``score_range``), or None where the family declares no bound. The interval is
     Student's t over the seeds (clipped to ``span``); when every seed gave the same
     difference the spread says nothing about the next seed, so it is
@@ -224,8 +224,7 @@ def duplicate(fam: Family, a: str, b: str, *, players: int, games: int, seed: in
         return play_game(game, _bots(fam, names, s), s, 0).result().deltas
 
     diffs = seed_diffs(play, a, b, players=players, games=games, seed=seed)
-    bounds = fam.score_range(game, players) if fam.score_range is not None else None
-    return Comparison(a, b, diffs, diff_span(bounds))
+    return Comparison(a, b, diffs, diff_span(game.score_range(players)))
 
 
 __all__ = ["ALPHA", "Comparison", "bounded_interval", "diff_span", "duplicate", "play_game",

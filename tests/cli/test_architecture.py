@@ -21,7 +21,7 @@ PACKAGE = ROOT / "pokerarena"
 # name is a top-level module or sub-package of pokerarena (``pokerarena`` itself is its
 # ``__init__``).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("pokerarena", "native", "errors"),
+    ("pokerarena", "native", "errors", "protocols"),
     ("cards",),
     ("evaluator",),
     ("rules",),

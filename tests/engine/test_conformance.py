@@ -103,7 +103,21 @@ def _play_checked(variant: str, betting: str, seed: int, seats: int):
     res = hand.result()
     assert all(s >= 0 for s in res.stacks)
     assert sum(res.deltas) + res.rake + res.kitty + res.carry == hand.carry_in
+    _holds_to_info(game.info, steps, res.deltas)
     return hand
+
+
+def _holds_to_info(info, decisions: int, deltas) -> None:
+    """A finished hand keeps what its game declares: no more decisions than
+    ``max_length``, each seat's result inside ``utility_range``, and the results' sum
+    where the utility is zero- or constant-sum."""
+    if info.max_length is not None:
+        assert decisions <= info.max_length, (decisions, info.max_length)
+    if info.utility_range is not None:
+        lo, hi = info.utility_range
+        assert all(lo <= d <= hi for d in deltas), (list(deltas), info.utility_range)
+    if info.utility != "general_sum":
+        assert sum(deltas) == pytest.approx(info.utility_sum), (list(deltas), info.utility)
 
 
 @pytest.mark.parametrize(("variant", "betting"), GAMES)
@@ -128,6 +142,7 @@ def test_every_game_family_keeps_the_promises(fam):
         hand = play_family_game(fam, seed, seats)
         again = play_family_game(fam, seed, seats)
         assert hand.log == again.log and hand.result().deltas == again.result().deltas
+        _holds_to_info(game.info, len(hand.log), hand.result().deltas)
         back = game.replay(seed, seats, hand.log, 0)
         assert back.is_over and back.result().deltas == hand.result().deltas
         # the protocol's JSON of every move reads back as the move, at its own view

@@ -62,6 +62,8 @@ class BinocleGame(FamilyGame):
     variant_id = FAMILY
     name = "Binocle («Биного»)"
     players = (MIN_SEATS, MAX_SEATS)
+    utility = "zero_sum"   # the stakes go from player to player
+    utility_sum = 0.0
 
     def __init__(self, options: BinocleOptions | dict[str, Any] | None = None) -> None:
         self.options: BinocleOptions = binocle_options(options)
@@ -78,6 +80,11 @@ class BinocleGame(FamilyGame):
         order, first = shuffled_with_dealer(seed, self.deck, seats, dealer, BinocleError,
                                             "binocle")
         return BinocleHand(self, seats, first, order)
+
+    def max_length(self, players: int) -> int:
+        """A player is asked at most once per turned card, and the stock is turned
+        once."""
+        return len(DECK) * players
 
 
 class BinocleHand:

@@ -51,6 +51,8 @@ class BostonGame(FamilyGame):
     variant_id = FAMILY
     name = "American boston («американский бостон»)"
     players = (PLAYERS, PLAYERS)
+    utility = "zero_sum"   # each deal's payments go from seat to seat
+    utility_sum = 0.0
 
     def __init__(self, options: BostonOptions | dict[str, Any] | None = None) -> None:
         self.options: BostonOptions = boston_options(options)

@@ -22,4 +22,4 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["BOTS", "DurakAction", "DurakError", "DurakGame", "DurakHand", "DurakOptions",
            "DurakResult", "DurakView", "beat", "family", "make_bot", "next_dealer", "parse_action",
-           "play_series", "score_range", "throw"]
+           "play_series", "throw"]

@@ -43,11 +43,6 @@ def play_series(options: dict[str, Any] | None, bots: Sequence[str], games: int,
     return out
 
 
-def score_range(game: DurakGame, players: int) -> tuple[float, float]:
-    """A game costs its durak one point and nobody else anything."""
-    return -1.0, 0.0
-
-
 def family() -> Family:
     """American durak's catalogue entry (see :mod:`pokerarena.games`)."""
     return Family(
@@ -55,9 +50,9 @@ def family() -> Family:
         make=DurakGame, play=play_series, bots=tuple(BOTS), new_bot=make_bot,
         view_json=lambda view: view.as_json(), action_json=lambda a: a.as_json(),
         parse_action=action_from_json, record=RECORD, record_rows=record_rows,
-        score_range=score_range, extra={"next_dealer": next_dealer, "tricks": BOUTS})
+        extra={"next_dealer": next_dealer, "tricks": BOUTS})
 
 
 __all__ = ["BOTS", "DurakAction", "DurakError", "DurakGame", "DurakHand", "DurakOptions",
            "DurakResult", "DurakView", "beat", "family", "make_bot", "next_dealer", "parse_action",
-           "play_series", "score_range", "throw"]
+           "play_series", "throw"]

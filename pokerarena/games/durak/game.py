@@ -79,6 +79,8 @@ class DurakGame(FamilyGame):
     variant_id = FAMILY
     name = "American durak («Дурак американский»)"
     players = (2, 6)
+    utility = "constant_sum"   # a game costs its durak one point, nobody else anything
+    utility_sum = -1.0
 
     def __init__(self, options: DurakOptions | dict[str, Any] | None = None) -> None:
         self.options: DurakOptions = durak_options(options)
@@ -141,6 +143,10 @@ class DurakGame(FamilyGame):
         an action may be given as a plain tuple (a log read back from JSON)."""
         return super().replay(seed, seats, ((seat, DurakAction(*action))
                                             for seat, action in actions), dealer)
+
+    def score_range(self, players: int) -> tuple[float, float]:
+        """A game costs its durak one point and nobody else anything."""
+        return -1.0, 0.0
 
 
 class DurakHand:

@@ -22,4 +22,4 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
            "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action", "play",
-           "record_rows", "score_range"]
+           "record_rows"]

@@ -8,7 +8,7 @@ from typing import Any
 from pokerarena.games import Family
 from pokerarena.games.red_black.actions import Bet, action_from_json, parse_action
 from pokerarena.games.red_black.game import RedBlackGame, RedBlackHand, RedBlackResult
-from pokerarena.games.red_black.rules import RedBlackError, RedBlackOptions, rounds_for
+from pokerarena.games.red_black.rules import RedBlackError, RedBlackOptions
 from pokerarena.games.red_black.sheet import RECORD, record_rows
 from pokerarena.games.red_black.view import BetRecord, RedBlackView
 
@@ -22,14 +22,6 @@ def play(options: dict[str, Any] | None, bots: list[str], games: int,
     return play_games(family(), options, bots, games, seed)
 
 
-def score_range(game: RedBlackGame, players: int) -> tuple[float, float]:
-    """A bet pays at most twice its stake either way, and the banker answers every
-    player's bet of every round."""
-    o = game.options
-    most = 2 * o.top_bet * rounds_for(o, players - 1) * (players - 1)
-    return float(-most), float(most)
-
-
 def family() -> Family:
     """Red and black's catalogue entry (see :mod:`pokerarena.games`)."""
     from pokerarena.games.red_black.bots import BOTS, make_bot
@@ -38,10 +30,9 @@ def family() -> Family:
         id="red_black", name=RedBlackGame.name, players=RedBlackGame.players, deck="52|36",
         make=RedBlackGame, play=play, bots=tuple(BOTS), new_bot=make_bot,
         view_json=RedBlackView.as_json, action_json=Bet.as_json,
-        parse_action=action_from_json, record=RECORD, record_rows=record_rows,
-        score_range=score_range)
+        parse_action=action_from_json, record=RECORD, record_rows=record_rows)
 
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
            "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action", "play",
-           "record_rows", "score_range"]
+           "record_rows"]

@@ -62,6 +62,8 @@ class RedBlackGame(FamilyGame):
     variant_id = FAMILY
     name = "Red and black («Красное и черное»)"
     players = (MIN_SEATS, MAX_SEATS)
+    utility = "zero_sum"   # the banker pays or takes each player's stake
+    utility_sum = 0.0
 
     def __init__(self, options: RedBlackOptions | dict[str, Any] | None = None) -> None:
         self.options: RedBlackOptions = red_black_options(options)
@@ -81,6 +83,17 @@ class RedBlackGame(FamilyGame):
         order, first = shuffled_with_dealer(seed, self.deck, seats, dealer, RedBlackError,
                                             "red_black")
         return RedBlackHand(self, seats, first, order)
+
+    def score_range(self, players: int) -> tuple[float, float]:
+        """A bet pays at most twice its stake either way, and the banker answers every
+        player's bet of every round."""
+        o = self.options
+        most = 2 * o.top_bet * rounds_for(o, players - 1) * (players - 1)
+        return float(-most), float(most)
+
+    def max_length(self, players: int) -> int:
+        """Each player bets once a round."""
+        return rounds_for(self.options, players - 1) * (players - 1)
 
 
 class RedBlackHand:
