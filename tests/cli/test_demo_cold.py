@@ -55,8 +55,11 @@ def test_make_test_still_installs_every_extra_and_builds_native(tmp_path):
     assert "tools/build_native.py --if-stale" in out
     assert "tools/prepare.py --fast-table" in out and "-m pytest" in out
     # the fast table compiles beside mypy, and before the tests, spread over the cores
-    prep, mypy, tests = (out.index(s) for s in ("--fast-table", "bin/mypy", "-m pytest"))
-    assert prep < mypy < tests and "wait" in out[mypy:tests]
+    prep, native, mypy, tests = (out.index(s) for s in (
+        "--fast-table", "build_native.py", "bin/mypy", "-m pytest"))
+    assert prep < native < mypy < tests and "wait" in out[mypy:tests]
+    # beside the native build, the compile reads the sources, never a half-built module
+    assert "POKERARENA_PURE=1" in out[:prep]
     assert "-n auto" in out[tests:] and "--dist loadfile" in out[tests:]
 
 
