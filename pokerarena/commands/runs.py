@@ -60,6 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="play in this process, without Ray (debugging, tiny runs)")
     p.add_argument("--run-id", help="id of the new run (default: name-date-time-random)")
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
+    p.add_argument("--schema", action="store_true",
+                   help="print the JSON Schema of a run spec (one branch per kind) and exit")
     p.set_defaults(func=cmd_run)
 
     p = subparsers.add_parser("runs", help=summary("runs"))
@@ -106,6 +108,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Handler of ``pokerarena run``."""
+    if args.schema:
+        if args.spec or args.resume:
+            raise UserError("--schema prints the spec's JSON Schema; give no SPEC or --resume")
+        from pokerarena.platform.spec import spec_json_schema
+
+        print(json.dumps(spec_json_schema(), indent=2))
+        return 0
     from pokerarena.platform.driver import RunDriver, RunFailed
     from pokerarena.platform.executors import LocalExecutor, RayExecutor, ray_address
     from pokerarena.platform.spec import SpecError, load_spec, run_id_problem

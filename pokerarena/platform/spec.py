@@ -21,9 +21,17 @@ import math
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+    field_validator,
+)
 
 from pokerarena.errors import UserError
 from pokerarena.platform.run_kinds import KindTraits, RunKind, traits
@@ -346,6 +354,61 @@ class RunSpec(_Strict):
         return hashlib.sha256(self.canonical().encode()).hexdigest()[:16]
 
 
+# The fields only some kinds have, each owned by the trait of the kinds that use it
+# (platform/run_kinds.py): pydantic states which fields a kind accepts (KIND_SPECS), and a
+# kind that gains the trait gains its fields.
+KIND_FIELDS: dict[str, str] = {
+    "format": "ranked", "rounds": "ranked", "challenger": "ranked", "stop": "ranked",
+    "freezeout": "ranked", "mixes": "compares_games", "study": "compares_games",
+    "common_deals": "common_deals"}
+
+
+def _kind_spec(kind: RunKind) -> type[BaseModel]:
+    """The spec of one kind: ``kind`` fixed to it, and the fields of :class:`RunSpec` it
+    accepts (every field but those whose trait it lacks), as RunSpec declares them."""
+    owned = traits(kind)
+    fields: dict[str, Any] = {
+        name: (f.annotation, f) for name, f in RunSpec.model_fields.items()
+        if name != "kind" and getattr(owned, KIND_FIELDS.get(name, "common"), True)}
+    fields["kind"] = (Literal[kind.value], ...)
+    model: type[BaseModel] = create_model(f"{kind.value.title()}Spec", __base__=_Strict,
+                                          __doc__=f"A run spec of kind {kind.value!r}.",
+                                          **fields)
+    return model
+
+
+KIND_SPECS: dict[RunKind, type[BaseModel]] = {k: _kind_spec(k) for k in RunKind}
+SpecOfKind: Any = Annotated[Union[tuple(KIND_SPECS.values())],  # noqa: UP007
+                            Field(discriminator="kind")]
+"""A run spec as the discriminated union of its kinds (the JSON Schema users write to)."""
+_KIND_ADAPTER: TypeAdapter[Any] = TypeAdapter(SpecOfKind)
+
+
+def spec_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a run spec: one branch per kind, chosen by ``kind``."""
+    return _KIND_ADAPTER.json_schema()
+
+
+def _owners(field: str) -> str:
+    names = [k.value for k in RunKind if getattr(traits(k), KIND_FIELDS[field])]
+    return " and ".join(names)
+
+
+def _check_kind_fields(spec: RunSpec) -> None:
+    """Each field set (other than its default) must be one of the kind's: the kind's
+    model refuses the others, named in one line as the kinds they belong to."""
+    given = spec.model_dump(exclude_defaults=True)
+    try:
+        _KIND_ADAPTER.validate_python({**given, "kind": spec.kind.value})
+    except ValidationError as exc:
+        for err in exc.errors():
+            name = str(err["loc"][-1]) if err["loc"] else ""
+            if err["type"] == "extra_forbidden" and name in KIND_FIELDS:
+                raise SpecError(f"{name}: a {_owners(name)} setting, not for a "
+                                f"{spec.kind.value}") from None
+        raise SpecError(_format(exc)) from None
+
+
 def _family_ids() -> tuple[str, ...]:
     from pokerarena.games import family_ids
 
@@ -620,29 +683,16 @@ def _check_one_game(spec: RunSpec, configs: list[dict[str, Any]]) -> None:
                         "for several")
 
 
-_TOURNAMENT_ONLY = ("challenger", "rounds", "stop", "freezeout")
-
-
 def _check_format(spec: RunSpec) -> None:
     """The kind's and the format's own fields: each where it belongs, and consistent."""
     n, k = spec.table_size, len(spec.bots)
-    if not spec.traits.ranked:
-        if spec.format != "round_robin":
-            raise SpecError(f"format: a tournament setting, not for a {spec.kind}")
-        for name in _TOURNAMENT_ONLY:
-            if getattr(spec, name) is not None:
-                raise SpecError(f"{name}: a tournament setting, not for a {spec.kind}")
-        if not spec.traits.compares_games and (spec.mixes is not None or
-                                               spec.study is not None):
-            raise SpecError(f"mixes, study: study settings, not for a {spec.kind}")
+    if not spec.traits.ranked:   # which fields a kind has: its model (_check_kind_fields)
         if spec.traits.compares_games:
             _check_study(spec)
         elif spec.seats is not None and spec.seats != k:
             raise SpecError(f"seats: a {spec.kind} seats every bot listed ({k}), "
                             f"not {spec.seats}")
         return
-    if spec.mixes is not None or spec.study is not None:
-        raise SpecError("mixes, study: study settings, not for a tournament")
     if spec.seats is None:
         raise SpecError("seats: a tournament needs the table size")
     if len(set(spec.bots)) != k:
@@ -803,6 +853,7 @@ def parse_spec(data: dict[str, Any]) -> RunSpec:
         spec = RunSpec.model_validate(data)
     except ValidationError as exc:
         raise SpecError(_format(exc)) from None
+    _check_kind_fields(spec)
     _check_semantics(spec)
     return spec
 

@@ -113,3 +113,62 @@ def test_disconnection_protection_is_a_fault_policy() -> None:
     assert spec.limits.on_fault == "protect"
     with pytest.raises(SpecError, match="^limits.on_fault:"):
         parse_spec(spec_with(limits={"on_fault": "ignore"}))
+
+
+@pytest.mark.parametrize(("changes", "field", "words"), [
+    ({"kind": "match", "format": "gauntlet"}, "format", "a tournament setting, not for a match"),
+    ({"kind": "simulation", "rounds": 3}, "rounds", "a tournament setting, not for a "
+     "simulation"),
+    ({"kind": "study", "stop": {"h0": 0, "h1": 50}}, "stop", "a tournament setting"),
+    ({"mixes": [["random", "call"]]}, "mixes", "a study setting, not for a tournament"),
+    ({"kind": "match", "study": {}}, "study", "a study setting, not for a match"),
+    ({"kind": "simulation", "common_deals": False}, "common_deals",
+     "a tournament and study setting, not for a simulation"),
+])
+def test_a_field_of_another_kind_is_refused_by_the_kinds_model(changes, field, words):
+    """Which fields a kind has is stated by its pydantic model (``KIND_SPECS``), each
+    field owned by the trait of the kinds that use it (run_kinds.py)."""
+    data = spec_with(**changes)
+    if data["kind"] != "tournament":
+        data.pop("seats")
+    with pytest.raises(SpecError) as info:
+        parse_spec(data)
+    assert str(info.value).startswith(f"{field}: {words}"), str(info.value)
+
+
+def test_a_kinds_model_holds_exactly_the_fields_its_traits_give():
+    from pokerarena.platform.run_kinds import RunKind, traits
+    from pokerarena.platform.spec import KIND_FIELDS, KIND_SPECS, RunSpec, spec_json_schema
+
+    for kind in RunKind:
+        fields = set(KIND_SPECS[kind].model_fields)
+        for name in RunSpec.model_fields:
+            owner = KIND_FIELDS.get(name)
+            assert (name in fields) == (owner is None or getattr(traits(kind), owner)), name
+    schema = spec_json_schema()
+    assert schema["discriminator"]["propertyName"] == "kind"
+    assert set(schema["discriminator"]["mapping"]) == {k.value for k in RunKind}
+    match = schema["$defs"]["MatchSpec"]["properties"]
+    assert "format" not in match and match["kind"]["const"] == "match"
+    assert "format" in schema["$defs"]["TournamentSpec"]["properties"]
+
+
+@pytest.mark.parametrize("path", sorted(Path(__file__).parents[2].glob("examples/*.toml")),
+                         ids=lambda p: p.name)
+def test_a_stored_spec_with_every_default_written_parses_again(path: Path) -> None:
+    """A run keeps its spec with every field written, defaults included (its canonical
+    JSON, the digest a resume checks): the kind's model must read it back as it was."""
+    spec = load_spec(path)
+    again = parse_spec(json.loads(spec.canonical()))
+    assert again.digest() == spec.digest()
+
+
+def test_run_schema_prints_the_union_of_the_kinds(pokerarena_cli) -> None:
+    from pokerarena.platform.spec import spec_json_schema
+
+    r = subprocess.run([*pokerarena_cli, "run", "--schema"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and json.loads(r.stdout) == spec_json_schema()
+    r = subprocess.run([*pokerarena_cli, "run", "--schema", "spec.toml"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and "give no SPEC" in r.stderr and "Traceback" not in r.stderr
