@@ -510,6 +510,10 @@ def compact_after_run(store: RunStore) -> dict[str, Any] | None:
     began = time.time()
     try:
         out["summaries"] = write_all(store.data_location, store.run_id)
+        from pokerarena.platform.family_standings import remember_sheet_index
+
+        if remember_sheet_index(store.data_location, store.run_id):
+            out["summaries"].append("sheet-index")
     except Exception as exc:  # noqa: BLE001 - the pages compute them on first request
         out["summaries"] = f"{type(exc).__name__}: {exc}"
     out["summaries_s"] = round(time.time() - began, 2)

@@ -166,8 +166,8 @@ def sheet_data(data: str | Path, run_id: str, unit: str | None = None,
     columns = list(SHEET_COLUMNS) if painted else [c[0] for c in rec.columns]
     con = connect(data, run_id)
     try:
-        first = con.execute(f"SELECT unit, game FROM {rec.name} ORDER BY unit, game "
-                            "LIMIT 1").fetchone()
+        index = sheet_index(store, con, rec.name)
+        first = index["first"]
         if first is None:
             raise NoSheet(f"run {run_id!r} has no finished games yet")
         if unit is None and game is not None:  # the first unit that played that game
@@ -182,15 +182,58 @@ def sheet_data(data: str | Path, run_id: str, unit: str | None = None,
         bots = [r[0] for r in con.execute(
             "SELECT bot FROM seats WHERE unit = ? AND hand = ? ORDER BY seat",
             [unit, game]).fetchall()]
-        games = con.execute(f"SELECT count(DISTINCT (unit, game)) FROM {rec.name}"
-                            ).fetchone()
     finally:
         con.close()
     if not rows:
         raise NoSheet(f"run {run_id!r}: no game {game} in unit {unit!r}")
     return {"run_id": run_id, "family": fam, "unit": unit, "game": int(game),
-            "games": int(games[0]) if games else 0, "bots": bots, "painted": painted,
+            "games": index["games"], "bots": bots, "painted": painted,
             "columns": columns, "rows": [list(r) for r in rows]}
+
+
+def remember_sheet_index(data: str | Path, run_id: str) -> bool:
+    """Keep a finished family run's :func:`sheet_index` (when its run ends, beside the
+    other page summaries); False for a run without a score sheet."""
+    from pokerarena.games import family
+    from pokerarena.platform.query import connect
+    from pokerarena.platform.spec import parse_spec, run_family
+    from pokerarena.platform.storage import RunStore
+
+    store = RunStore(data, run_id)
+    fam = run_family(parse_spec(store.spec_doc()["spec"]))
+    rec = None if fam is None else family(fam).record
+    if rec is None:
+        return False
+    con = connect(data, run_id)
+    try:
+        sheet_index(store, con, rec.name)
+    finally:
+        con.close()
+    return True
+
+
+SHEET_INDEX = "sheet-index"
+"""The page summary of a family run's sheets: its first game and how many it has."""
+
+
+def sheet_index(store: Any, con: Any, record: str) -> dict[str, Any]:
+    """The run's first game (``[unit, game]``, None before any) and its number of
+    games: two scans of the whole record, kept as a page summary of the rows they read
+    (:mod:`~pokerarena.platform.page_summaries`), so a sheet of a run of millions of
+    games reads one game's rows."""
+    from pokerarena.platform import page_summaries
+
+    key = page_summaries.rows_key(store)
+    kept = page_summaries.read(store, SHEET_INDEX, key)
+    if kept is not None:
+        return dict(kept)
+    first = con.execute(f"SELECT unit, game FROM {record} ORDER BY unit, game LIMIT 1"
+                        ).fetchone()
+    games = con.execute(f"SELECT count(DISTINCT (unit, game)) FROM {record}").fetchone()
+    index = {"first": None if first is None else [str(first[0]), int(first[1])],
+             "games": int(games[0]) if games else 0}
+    page_summaries.write(store, SHEET_INDEX, key, index)
+    return index
 
 
 def score_sheet(data: str | Path, run_id: str, unit: str | None = None,

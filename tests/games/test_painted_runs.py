@@ -316,3 +316,33 @@ def test_a_painted_run_submitted_over_http(ray_cluster: str, tmp_path: Path) -> 
         assert run["status"] == "finished"
         body = client.get(f"/api/runs/{run_id}/standings").json()
     assert body["unit"] == "points/game" and len(body["points_per_game"]["bots"]) == 2
+
+
+def test_the_sheets_index_is_a_page_summary_of_the_rows_it_read(
+        ray_run: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two scans of the whole record a sheet needs (the run's first game and its
+    count) are kept when the run ends, keyed by the rows they read, so the sheet of a
+    run of millions of games reads one game (issue 31: "the pages stay fast for a run of
+    10^7 hands, because they read summaries")."""
+    from pokerarena.platform import page_summaries
+    from pokerarena.platform.family_standings import SHEET_INDEX, sheet_data
+    from pokerarena.platform.storage import RunStore
+
+    data, run_id = ray_run
+    store = RunStore(data, run_id)
+    key = page_summaries.rows_key(store)
+    kept = page_summaries.read(store, SHEET_INDEX, key)
+    _, ((unit, game, games),) = query(data, """
+        SELECT arg_min(unit, (unit, game)), arg_min(game, (unit, game)),
+               count(DISTINCT (unit, game)) FROM painted_deals""", run_id)
+    assert kept == {"first": [unit, game], "games": games}   # written when the run ended
+    monkeypatch.setenv(page_summaries.SWITCH, "off")
+    from_rows = sheet_data(data, run_id)
+    monkeypatch.delenv(page_summaries.SWITCH)
+    assert sheet_data(data, run_id) == from_rows and from_rows["games"] == games
+    # the sheet reads the kept index: a kept count it did not compute shows through
+    page_summaries.write(store, SHEET_INDEX, key, {**kept, "games": games + 7})
+    try:
+        assert sheet_data(data, run_id)["games"] == games + 7
+    finally:
+        page_summaries.write(store, SHEET_INDEX, key, kept)
