@@ -132,7 +132,8 @@ def painted(console: Console, data: Any) -> str:
     points per game and the first game's score sheet; returns the run's id."""
     from pokerarena.platform.driver import RunDriver
     from pokerarena.platform.executors import LocalExecutor
-    from pokerarena.platform.family_standings import score_sheet, standings_text
+    from pokerarena.platform.family_standings import standings_text
+    from pokerarena.platform.score_sheets import score_sheet
     from pokerarena.platform.spec import parse_spec
     from pokerarena.platform.standings import run_standings
 

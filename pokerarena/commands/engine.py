@@ -435,9 +435,9 @@ def _play_family(args: argparse.Namespace) -> int:
         raise UserError(f"--bots: {fam.id} is for {lo} to {hi} players, not {len(bots)}")
     if args.hands < 1:
         raise UserError("--hands: the number of games, 1 or more")
-    if fam.play is None:
-        raise UserError(f"--variant: {fam.id} has no built-in play loop yet")
-    results = fam.play(game_options(args.option), bots, args.hands, args.seed)
+    from pokerarena.games.play import play_games
+
+    results = play_games(fam, game_options(args.option), bots, args.hands, args.seed)
     seats = []
     for s, name in enumerate(bots):
         points = [r[s] for r in results]

@@ -1,5 +1,5 @@
 """``pokerarena sheet``: a game family's score sheet (painted poker's deals) from a run's
-Parquet, one game at a time (:func:`pokerarena.platform.family_standings.score_sheet`)."""
+Parquet, one game at a time (:func:`pokerarena.platform.score_sheets.score_sheet`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _sheet(args: argparse.Namespace) -> int:
-    from pokerarena.platform.family_standings import score_sheet
+    from pokerarena.platform.score_sheets import score_sheet
 
     print(score_sheet(args.data, args.run_id, args.unit, args.game))
     return 0

@@ -77,10 +77,11 @@ def trick_table(name: str, doc: str, **docs: str) -> RecordTable:
 class Family:
     """A registered family: its id, a name, the table sizes, and its game factory.
 
-    ``make(options)`` → the game; ``play(options, bots, games, seed)`` → each game's
-    points per seat, the built-in bots named in ``bots`` (what ``pokerarena play``
-    plays); ``bots``: the built-in bots' names, ``new_bot(name, seed)`` makes one (an
-    object with ``start_game(view)``, ``act(view) -> action`` and ``end_game(view)``);
+    ``make(options)`` → the game; ``play(options, bots, games, seed)``: the family's own
+    loop of games where the shared one does not fit (:func:`pokerarena.games.play.play_games`
+    is what ``pokerarena play`` plays); ``bots``: the built-in bots' names, ``new_bot(name,
+    seed)`` makes one (an object with ``start_game(view)``, ``act(view) -> action`` and
+    ``end_game(view)``);
     ``view_json(view)`` and ``action_json(action)`` / ``parse_action(obj, view)`` are the
     JSON forms of the HTTP protocol; ``record``/``record_rows(hand)``: the score record
     of one finished game, rows in ``record.columns`` order. What a game is (its

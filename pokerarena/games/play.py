@@ -69,7 +69,10 @@ def play_games(fam: Family, options: dict[str, Any] | None, bots: Sequence[str],
                games: int, seed: int = 0) -> list[tuple[float, ...]]:
     """``games`` whole games of the named built-in bots (seat ``i``: ``bots[i]``), game
     ``g`` from seed ``seed + g`` with the first dealer turning round the table; each
-    game's points per seat (``result().deltas``)."""
+    game's points per seat (``result().deltas``). A family with its own loop
+    (``Family.play``: durak's series, painted poker's seeding) plays that instead."""
+    if fam.play is not None:
+        return fam.play(options, list(bots), games, seed)
     game = fam.make(options)
     return [tuple(play_game(game, _bots(fam, bots, seed + g), seed + g,
                             g % len(bots)).result().deltas) for g in range(games)]

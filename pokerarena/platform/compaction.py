@@ -510,7 +510,7 @@ def compact_after_run(store: RunStore) -> dict[str, Any] | None:
     began = time.time()
     try:
         out["summaries"] = write_all(store.data_location, store.run_id)
-        from pokerarena.platform.family_standings import remember_sheet_index
+        from pokerarena.platform.score_sheets import remember_sheet_index
 
         if remember_sheet_index(store.data_location, store.run_id):
             out["summaries"].append("sheet-index")

@@ -3,8 +3,9 @@ hand (issue 31, "Live, and light"; issue 23).
 
 Each answer a page asks for a run (its leaderboard and cross table, charts, games, the
 hands finder's first pages; a family run's sheet index, kept by
-:func:`~pokerarena.platform.family_standings.sheet_index`) is the JSON the route computed from every hand once, stored
-as ``<run>/page_summaries/<name>.json`` with the *key* of the rows it was computed from
+:func:`~pokerarena.platform.score_sheets.sheet_index`) is the JSON the route
+computed from every hand once, stored as ``<run>/page_summaries/<name>.json`` with the
+*key* of the rows it was computed from
 (:func:`~pokerarena.platform.standings.rows_key`: the run's landed units, sound
 generations included, and its damaged ones). A request whose key is the stored one reads
 the file; any other (a unit landed later, a resumed run, damage found) computes the

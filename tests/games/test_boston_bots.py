@@ -21,7 +21,7 @@ from pokerarena.games.boston import BostonGame, accept, bid, pass_, play
 from pokerarena.games.boston.league import BOTS, make_bot
 from pokerarena.games.boston.rules import BOSTON, MISERE, PROPOSALS
 from pokerarena.games.boston.simulation import SimBot, playout
-from pokerarena.games.play import duplicate, play_game
+from pokerarena.games.play import duplicate, play_game, play_games
 
 SHORT = {"simple_tours": 1, "double_tours": 1}
 OPTION_SETS = [SHORT, {**SHORT, "labet": False, "pass_doubles": False},
@@ -111,7 +111,7 @@ def test_the_family_fills_every_field():
     fam = family("boston")
     assert fam.id == "boston" and fam.players == (4, 4) and fam.deck == "52"
     assert set(fam.bots) == {"random", "rule", "count", "sim"}
-    for name in ("play", "new_bot", "view_json", "action_json", "parse_action", "record",
+    for name in ("new_bot", "view_json", "action_json", "parse_action", "record",
                  "record_rows"):
         assert getattr(fam, name) is not None, name
     game = fam.make({"simple_tours": 1, "double_tours": 0})
@@ -128,14 +128,14 @@ def test_the_family_fills_every_field():
             assert isinstance(value, kinds[kind]), (name, value)
     per_seat = [sum(r[16] for r in rows if r[11] == s) for s in range(4)]
     assert per_seat == [pytest.approx(x) for x in hand.result().deltas]
-    assert fam.play({"simple_tours": 1, "double_tours": 0}, ["rule"] * 4, 2, 5) == \
-        fam.play({"simple_tours": 1, "double_tours": 0}, ["rule"] * 4, 2, 5)
+    assert play_games(fam, {"simple_tours": 1, "double_tours": 0}, ["rule"] * 4, 2, 5) == \
+        play_games(fam, {"simple_tours": 1, "double_tours": 0}, ["rule"] * 4, 2, 5)
     assert fam.parse_action("bid solo h", view) == bid("solo", "h")
     # remote workers receive the family pickled; scores are whole steps of its scale
     assert pickle.loads(pickle.dumps(fam)).make(None).options == game.options.__class__()
     scale = fam.extra["score_scale"]
     for options in ({}, {"labet": False}):
-        for game_points in fam.play({**SHORT, **options}, ["random", "rule", "count",
+        for game_points in play_games(fam, {**SHORT, **options}, ["random", "rule", "count",
                                                           "random"], 6, 2):
             assert all(abs(x * scale - round(x * scale)) < 1e-6 for x in game_points)
 

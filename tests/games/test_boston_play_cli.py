@@ -11,6 +11,7 @@ import json
 import subprocess
 
 from pokerarena.games import family
+from pokerarena.games.play import play_games
 
 
 def _play(cli: list[str], *args: str) -> subprocess.CompletedProcess:
@@ -24,7 +25,7 @@ def test_play_prints_each_seats_chips_as_the_library_plays_them(pokerarena_cli) 
     p = _play(pokerarena_cli, *args)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    games = family("boston").play({"simple_tours": 2, "double_tours": 1},
+    games = play_games(family("boston"), {"simple_tours": 2, "double_tours": 1},
                                   ["count", "rule", "random", "rule"], 2, 5)
     assert [s["total"] for s in out["seats"]] == [sum(g[i] for g in games) for i in range(4)]
     assert abs(sum(s["total"] for s in out["seats"])) < 1e-6 * max(

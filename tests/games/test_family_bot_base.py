@@ -31,7 +31,7 @@ from pokerarena.games.family_bot import (
     make_family_bot,
 )
 from pokerarena.games.painted import bots as painted_bots
-from pokerarena.games.play import play_game
+from pokerarena.games.play import play_game, play_games
 from pokerarena.games.red_black import bots as red_black_bots
 from pokerarena.games.variety import bots as variety_bots
 
@@ -131,10 +131,8 @@ def test_the_public_play_and_bots_made_from_their_classes_agree(fam: str) -> Non
     ``play`` (bots by name, through the shared ``make_family_bot``) and the same games
     played here with bots made from their classes give the same points, every built-in
     bot seated (the simulation bots' ``random.Random`` included)."""
-    f = family(fam)
-    assert f.play is not None
     bots = _seats(fam)
-    public = [tuple(p) for p in f.play(SMALL[fam], bots, 2, 3)]
+    public = [tuple(p) for p in play_games(family(fam), SMALL[fam], bots, 2, 3)]
     assert public == _direct(fam, bots, 2, 3)
 
 

@@ -325,7 +325,7 @@ def test_the_sheets_index_is_a_page_summary_of_the_rows_it_read(
     run of millions of games reads one game (issue 31: "the pages stay fast for a run of
     10^7 hands, because they read summaries")."""
     from pokerarena.platform import page_summaries
-    from pokerarena.platform.family_standings import SHEET_INDEX, sheet_data
+    from pokerarena.platform.score_sheets import SHEET_INDEX, sheet_data
     from pokerarena.platform.storage import RunStore
 
     data, run_id = ray_run

@@ -325,7 +325,7 @@ def test_the_family_is_registered_with_every_field():
     fam = family("variety")
     assert "variety" in family_ids() and fam.players == (4, 4) and fam.deck == "52"
     assert {"random", "rule", "sim"} <= set(fam.bots)
-    for name in ("make", "play", "new_bot", "view_json", "action_json", "parse_action",
+    for name in ("make", "new_bot", "view_json", "action_json", "parse_action",
                  "record", "record_rows"):
         assert getattr(fam, name) is not None, name
     assert fam.make({"deals": 2}).options.deals == 2

@@ -12,8 +12,8 @@ import pytest
 
 from pokerarena.games import entrant_bot, family
 from pokerarena.platform.api.testing import played
-from pokerarena.platform.family_standings import score_sheet
 from pokerarena.platform.query import query
+from pokerarena.platform.score_sheets import score_sheet
 from pokerarena.platform.spec import SpecError, parse_spec
 
 VARIETY = {"kind": "tournament", "name": "variety-entrants", "seed": 3,

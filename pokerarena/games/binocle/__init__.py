@@ -21,4 +21,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["RECORD", "BinocleError", "BinocleGame", "BinocleHand", "BinocleOptions",
-           "BinocleResult", "BinocleView", "Move", "family", "parse_action", "play", "record_rows"]
+           "BinocleResult", "BinocleView", "Move", "family", "parse_action", "record_rows"]

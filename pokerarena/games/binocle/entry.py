@@ -3,8 +3,6 @@ on first use: its ``__init__`` imports none of the game (see :mod:`pokerarena.ga
 
 from __future__ import annotations
 
-from typing import Any
-
 from pokerarena.games import Family
 from pokerarena.games.binocle.actions import Move, action_from_json, parse_action
 from pokerarena.games.binocle.game import BinocleGame, BinocleHand, BinocleResult
@@ -13,25 +11,16 @@ from pokerarena.games.binocle.sheet import RECORD, record_rows
 from pokerarena.games.binocle.view import BinocleView
 
 
-def play(options: dict[str, Any] | None, bots: list[str], games: int,
-         seed: int = 0) -> list[tuple[float, ...]]:
-    """``games`` games of the named built-in bots (:func:`pokerarena.games.play.play_games`);
-    a module function, so the family pickles for remote workers."""
-    from pokerarena.games.play import play_games
-
-    return play_games(family(), options, bots, games, seed)
-
-
 def family() -> Family:
     """Binocle's catalogue entry (see :mod:`pokerarena.games`)."""
     from pokerarena.games.binocle.bots import BOTS, make_bot
 
     return Family(
         id="binocle", name=BinocleGame.name, players=BinocleGame.players, deck="52",
-        make=BinocleGame, play=play, bots=tuple(BOTS), new_bot=make_bot,
+        make=BinocleGame, bots=tuple(BOTS), new_bot=make_bot,
         view_json=BinocleView.as_json, action_json=Move.as_json,
         parse_action=action_from_json, record=RECORD, record_rows=record_rows)
 
 
 __all__ = ["RECORD", "BinocleError", "BinocleGame", "BinocleHand", "BinocleOptions",
-           "BinocleResult", "BinocleView", "Move", "family", "parse_action", "play", "record_rows"]
+           "BinocleResult", "BinocleView", "Move", "family", "parse_action", "record_rows"]

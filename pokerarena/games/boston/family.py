@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pokerarena.games import Family
@@ -11,14 +10,6 @@ from pokerarena.games.boston.game import BostonGame, BostonHand
 from pokerarena.games.boston.league import BOTS, make_bot
 from pokerarena.games.boston.sheet import RECORD, TRICKS, record_rows
 from pokerarena.games.boston.view import BostonView
-
-
-def play(options: dict[str, Any] | None, bots: Sequence[str], games: int,
-         seed: int = 0) -> list[tuple[float, ...]]:
-    """``games`` whole games of the named built-in bots; each game's chips per seat."""
-    from pokerarena.games.play import play_games
-
-    return play_games(boston_family(), options, bots, games, seed)
 
 
 def _view_json(view: BostonView) -> dict[str, Any]:
@@ -50,6 +41,6 @@ def boston_family() -> Family:
     (:data:`.sheet.TRICKS`). Every field is a module
     function, so the family pickles for remote workers."""
     return Family(id="boston", name=BostonGame.name, players=BostonGame.players, deck="52",
-                  make=BostonGame, play=play, bots=tuple(BOTS), new_bot=_new_bot,
+                  make=BostonGame, bots=tuple(BOTS), new_bot=_new_bot,
                   view_json=_view_json, action_json=_action_json, parse_action=_parse,
                   record=RECORD, record_rows=_rows, extra={"score_scale": 3, "tricks": TRICKS})

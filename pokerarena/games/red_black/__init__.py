@@ -21,5 +21,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
-           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action", "play",
+           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action",
            "record_rows"]

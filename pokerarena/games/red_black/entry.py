@@ -3,8 +3,6 @@ on first use: its ``__init__`` imports none of the game (see :mod:`pokerarena.ga
 
 from __future__ import annotations
 
-from typing import Any
-
 from pokerarena.games import Family
 from pokerarena.games.red_black.actions import Bet, action_from_json, parse_action
 from pokerarena.games.red_black.game import RedBlackGame, RedBlackHand, RedBlackResult
@@ -13,26 +11,17 @@ from pokerarena.games.red_black.sheet import RECORD, record_rows
 from pokerarena.games.red_black.view import BetRecord, RedBlackView
 
 
-def play(options: dict[str, Any] | None, bots: list[str], games: int,
-         seed: int = 0) -> list[tuple[float, ...]]:
-    """``games`` games of the named built-in bots (:func:`pokerarena.games.play.play_games`);
-    a module function, so the family pickles for remote workers."""
-    from pokerarena.games.play import play_games
-
-    return play_games(family(), options, bots, games, seed)
-
-
 def family() -> Family:
     """Red and black's catalogue entry (see :mod:`pokerarena.games`)."""
     from pokerarena.games.red_black.bots import BOTS, make_bot
 
     return Family(
         id="red_black", name=RedBlackGame.name, players=RedBlackGame.players, deck="52|36",
-        make=RedBlackGame, play=play, bots=tuple(BOTS), new_bot=make_bot,
+        make=RedBlackGame, bots=tuple(BOTS), new_bot=make_bot,
         view_json=RedBlackView.as_json, action_json=Bet.as_json,
         parse_action=action_from_json, record=RECORD, record_rows=record_rows)
 
 
 __all__ = ["RECORD", "Bet", "BetRecord", "RedBlackError", "RedBlackGame", "RedBlackHand",
-           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action", "play",
+           "RedBlackOptions", "RedBlackResult", "RedBlackView", "family", "parse_action",
            "record_rows"]

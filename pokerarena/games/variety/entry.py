@@ -3,7 +3,6 @@ on first use: its ``__init__`` imports none of the game (see :mod:`pokerarena.ga
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -27,15 +26,6 @@ from pokerarena.games.variety.sheet import (
 from pokerarena.games.variety.view import VarietyView
 
 
-def _play(options: dict[str, Any] | None, bots: Sequence[str], games: int,
-          seed: int = 0) -> list[tuple[float, ...]]:
-    """``games`` tours of the named built-in bots (what ``pokerarena play`` plays). The
-    family's fields are module-level functions, so it pickles for remote workers."""
-    from pokerarena.games.play import play_games
-
-    return play_games(family(), options, bots, games, seed)
-
-
 def _new_bot(name: str, seed: int | None = None) -> Any:
     from pokerarena.games.variety.bots import make_bot
 
@@ -52,7 +42,7 @@ def family() -> Family:
     the record of every trick played (:data:`.sheet.TRICKS`)."""
     return Family(
         id="variety", name=VarietyGame.name, players=VarietyGame.players, deck="52",
-        make=VarietyGame, play=_play, bots=("random", "rule", "sim"), new_bot=_new_bot,
+        make=VarietyGame, bots=("random", "rule", "sim"), new_bot=_new_bot,
         view_json=VarietyView.as_json, action_json=VarietyAction.as_json,
         parse_action=action_from_json, record=RECORD, record_rows=_rows,
         extra={"tricks": TRICKS})

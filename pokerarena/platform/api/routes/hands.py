@@ -175,7 +175,7 @@ def _family_game(ctx: ApiContext, run_id: str, hand_row: dict[str, Any],
     """A game family's game for the viewer: its score sheet (the record the family
     keeps: painted poker's deals), a step per deal, each seat's result, and for a
     trick-taking family every deal's tricks (``tricks``: :func:`_family_tricks`)."""
-    from pokerarena.platform.family_standings import NoSheet, sheet_data
+    from pokerarena.platform.score_sheets import NoSheet, sheet_data
 
     try:
         sheet = sheet_data(ctx.data_dir, run_id, str(hand_row["unit"]), int(hand_row["hand"]))
@@ -267,7 +267,7 @@ async def sheet(run_id: RunId, ctx: Context,
     and ``rows`` of the family's record (painted poker: a row per deal and seat, bid,
     tricks, points and running total), the seats' ``bots``, how many ``games`` the run
     has. 404 for a run, unit or game without one."""
-    from pokerarena.platform.family_standings import NoSheet, sheet_data
+    from pokerarena.platform.score_sheets import NoSheet, sheet_data
 
     await _store(ctx, run_id)
     try:
