@@ -1,4 +1,4 @@
-"""Record every ``fastmc._mc_kernel`` call of a few seeded units (arguments and results),
+"""Record every ``fastmc.mc_kernel`` call of a few seeded units (arguments and results),
 and time the recorded calls per mode: the corpus that ``tests/bots/test_fastmc_identity.py``
 replays (the kernel's results must never change), and the kernel's figures.
 
@@ -85,13 +85,13 @@ def plans(variants: Any) -> dict[str, tuple[np.ndarray, ...]]:
 
 
 class Recorder:
-    """Wraps ``fastmc._mc_kernel``: each call's arguments (copied: a bot reuses its
+    """Wraps ``fastmc.mc_kernel``: each call's arguments (copied: a bot reuses its
     ``frac``) and results."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, ...]] = []
         self.keys: dict[int, str] = {}
-        self.inner = fastmc._mc_kernel
+        self.inner = fastmc.mc_kernel
 
     def __call__(self, *a: Any) -> Any:
         out = self.inner(*a)
@@ -115,8 +115,8 @@ def record(scale: float = 1.0, inner: Any = None) -> list[tuple[Any, ...]]:
     rec = Recorder()
     if inner is not None:  # another copy's kernel answers (see main)
         rec.inner = inner
-    saved = fastmc._mc_kernel
-    fastmc._mc_kernel = rec  # type: ignore[assignment]
+    saved = fastmc.mc_kernel
+    fastmc.mc_kernel = rec  # type: ignore[assignment]
     try:
         for variant, betting, bots, hands in UNITS:
             out = play_unit(unit(variant, betting, bots, max(1, int(hands * scale))), cache,
@@ -125,7 +125,7 @@ def record(scale: float = 1.0, inner: Any = None) -> list[tuple[Any, ...]]:
             if out.tables["faults"].num_rows:
                 raise RuntimeError(f"{variant}: the bots faulted while recording")
     finally:
-        fastmc._mc_kernel = saved
+        fastmc.mc_kernel = saved
     return rec.calls
 
 
@@ -236,7 +236,7 @@ def synthetic_calls(n: int = 60, seed: int = 11) -> list[tuple[Any, ...]]:
 
 def replay(calls: list[tuple[Any, ...]]) -> list[tuple[float, int, int]]:
     """Each call rerun on the kernel (the module's workspace)."""
-    k: Any = fastmc._mc_kernel
+    k: Any = fastmc.mc_kernel
     ws = fastmc._WS
     return [k(*c, ws) for c in calls]
 
@@ -277,7 +277,7 @@ def timing(calls: list[tuple[Any, ...]], kernels: dict[str, Any],
 
 
 def kernel_of(path: str) -> Any:
-    """The ``_mc_kernel`` of another copy of fastmc.py (an older version, to compare)."""
+    """The ``mc_kernel`` of another copy of fastmc.py (an older version, to compare)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("fastmc_other", path)
@@ -285,7 +285,7 @@ def kernel_of(path: str) -> Any:
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # (numba's cache finds its functions' module by name)
     spec.loader.exec_module(mod)
-    return mod._mc_kernel
+    return mod.mc_kernel
 
 
 def main(argv: list[str]) -> None:
@@ -310,7 +310,7 @@ def main(argv: list[str]) -> None:
     print(len(calls), "calls; results identical:", same, "digest",
           results_digest(total, counts))
     if what == "time":
-        kernels = {"now": fastmc._mc_kernel}
+        kernels = {"now": fastmc.mc_kernel}
         if len(argv) > 3:  # another fastmc.py to compare with
             kernels = {"other": kernel_of(argv[3]), **kernels}
         groups = Counter(mode_of(c) for c in calls)

@@ -4,7 +4,7 @@ decision on the very same views, and print JSON.
     .venv/bin/python benchmarks/fastpolicy_decide.py [HANDS]
 
 A 6-max no-limit match (``tag``, ``lag``, ``rock``, ``equity`` x2, ``call``) is played by
-the Python bots; each ``act`` is timed, and so is every ``fastmc._mc_kernel`` call it
+the Python bots; each ``act`` is timed, and so is every ``fastmc.mc_kernel`` call it
 makes (the Monte-Carlo share). The compiled policy (:mod:`pokerarena.bots.strength.
 fastpolicy`, from identically seeded bots) then replays the recorded views, timed call
 by call after one warm-up decision; its actions are checked against the Python ones.
@@ -27,7 +27,7 @@ from pokerarena.engine import Game
 from pokerarena.engine.fastholdem import layout
 from pokerarena.workers.bots import new_bot
 
-CALLS: list[Any] = []  # every _mc_kernel call's arguments, in order
+CALLS: list[Any] = []  # every mc_kernel call's arguments, in order
 ORDER: list[Any] = []  # every decision in the order played: (hand, seat, V, action)
 NAMES = ["tag", "lag", "rock", "equity", "call", "equity"]
 KIND = {"f": layout.L_FOLD, "cc": layout.L_CALL, "cbr": layout.L_RAISE}
@@ -42,7 +42,7 @@ def _play(game: Game, hands: int) -> tuple[list[list[Any]], list[Any], float, fl
     order = ORDER
     spent = [0.0, 0.0, 0]
     order.clear()
-    kernel = fastmc._mc_kernel
+    kernel = fastmc.mc_kernel
 
     def timed_kernel(*args: Any) -> Any:
         t = time.perf_counter()
@@ -63,12 +63,12 @@ def _play(game: Game, hands: int) -> tuple[list[list[Any]], list[Any], float, fl
             order.append((len(logs), s, v, action))
             return action
         bot.act = act
-    fastmc._mc_kernel = timed_kernel  # type: ignore[assignment]  # looked up per call
+    fastmc.mc_kernel = timed_kernel  # type: ignore[assignment]  # looked up per call
     try:
         play_match(game, bots, hands, 11, on_hand=lambda _no, hand, _s: logs.append(
             [(a, act.kind) for a, act in hand.log]))
     finally:
-        fastmc._mc_kernel = kernel
+        fastmc.mc_kernel = kernel
     return rec, logs, spent[0], spent[1], int(spent[2])
 
 
@@ -113,7 +113,7 @@ def _kernel_loop(flat, flen, ints, floats, frac, fsize, deck, T, A, om,
     for i in range(flat.shape[0]):
         g = ints[i]
         f = floats[i]
-        got, _, _ = fastmc._mc_kernel(flat[i, :flen[i]], g[0], g[1], g[2], g[3], g[4], g[5],
+        got, _, _ = fastmc.mc_kernel(flat[i, :flen[i]], g[0], g[1], g[2], g[3], g[4], g[5],
                                       g[6], f[0], g[7], f[1], f[2], f[3], f[4],
                                       frac[i, :fsize[i]], g[8], g[9], deck, T, A, om, ws)
         total += got

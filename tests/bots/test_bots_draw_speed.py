@@ -123,7 +123,7 @@ def test_fast_kernel_matches_best_discard_dead(variant):
         got = drawmc.best_discard_fast(tables, h, gone, masks, penalty, samples, seed, expo)
         assert got[0] == want[0]
         assert got[1] == pytest.approx(want[1], rel=0, abs=1e-12)
-        small = drawmc._best_discard_fast(bytes(hole), plan.deck, gone, masks, penalty,
+        small = drawmc.fast_discard_kernel(bytes(hole), plan.deck, gone, masks, penalty,
                                           samples, seed, tables.scores(expo),
                                           *tables.tail[:-1], np.zeros(1, dtype=np.uint8))
         assert small == got  # a workspace too small: the kernel allocates its own

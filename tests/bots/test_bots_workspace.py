@@ -19,7 +19,7 @@ from pokerarena.evaluator import kernels
 
 def _run(plan, cards, players, hole_final, board_final, seed, ws):
     t = (0.4, 0.6, 0.0, 0.0)
-    return fastmc._mc_kernel(cards, players, hole_final, board_final, seed, 150, 32, 16,
+    return fastmc.mc_kernel(cards, players, hole_final, board_final, seed, 150, 32, 16,
                              2.0, 2, *t, fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
                              plan.deck, *plan.packed, ws)
 
@@ -95,7 +95,7 @@ def test_packed_tables_match_the_plain_arguments(variant):
             want = fastmc._mc_core(*args, plan.hi_mode, plan.lo_mode, fastmc._NO_NARROW,
                                    fastmc.SCORE_NONE, 0, plan.deck, plan.tables,
                                    *plan.extra, np.zeros(4096, dtype=np.uint8))
-            got = fastmc._mc_kernel(*args, fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
+            got = fastmc.mc_kernel(*args, fastmc._NO_NARROW, fastmc.SCORE_NONE, 0,
                                     plan.deck, *plan.packed, fastmc._WS)
             assert got == want
     else:

@@ -1,5 +1,5 @@
 """The strength bots' Monte-Carlo kernel gives exactly the results it gave when its calls
-were recorded: every ``fastmc._mc_kernel`` call of a few seeded units (hold'em at 2, 3,
+were recorded: every ``fastmc.mc_kernel`` call of a few seeded units (hold'em at 2, 3,
 6 and 9 seats under no, pot and fixed limit with the equity bot's narrowed ranges,
 Omaha, Omaha hi-lo, seven-card stud, stud hi-lo, razz, short deck, Cincinnati, Lame
 Brain Pete, criss-cross, three-card, wild-card stud), replayed from
@@ -108,7 +108,7 @@ def test_flat_as_uint8_array_same_as_bytes(recorded):
     for i in range(0, len(calls), 37):
         c = calls[i]
         flat = np.frombuffer(c[0], dtype=np.uint8).copy()
-        got = fastmc._mc_kernel(flat, *c[1:], fastmc._WS)
+        got = fastmc.mc_kernel(flat, *c[1:], fastmc._WS)
         assert got == (total[i], counts[i][0], counts[i][1])
 
 
@@ -121,7 +121,7 @@ def test_sample_calls_give_their_recorded_results(call):
     plan = Profile(Game(game)).plan
     frac = np.ones(16, dtype=np.float64)
     frac[1:args[1]] = fr
-    got = fastmc._mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.packed,
+    got = fastmc.mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.packed,
                             fastmc._WS)
     assert got == (float.fromhex(total), used, dealt)
 

@@ -1,7 +1,7 @@
 """The draw games' kernels: every discard of a hand scored on common replacement cards,
 and the percentile of a hand among random hands of its ranking.
 
-:func:`_best_discard_fast` (through :class:`DrawTables`) is the one the bots call;
+:func:`fast_discard_kernel` (through :class:`DrawTables`) is the one the bots call;
 :func:`_discard_core` is the first, plainer version of the same scoring, kept as the
 reference the fast one is tested against (the same rows, the same answers). Both rank
 hands with :mod:`pokerarena.bots.strength.fastmc`'s plans and
@@ -431,7 +431,7 @@ class DrawTables:
 
 
 class DrawWork(NamedTuple):
-    """:func:`_best_discard_fast`'s scratch, carved from one byte workspace; per
+    """:func:`fast_discard_kernel`'s scratch, carved from one byte workspace; per
     candidate, then per prefix of the drawn cards (``kmax + 1``)."""
 
     scores: np.ndarray  # float64: sum of the candidate's scores
@@ -452,7 +452,7 @@ class DrawWork(NamedTuple):
 
 
 class DrawShape(NamedTuple):
-    """How :func:`_best_discard_fast` values the hands of one call."""
+    """How :func:`fast_discard_kernel` values the hands of one call."""
 
     n: int  # hole cards
     nc: int  # candidates
@@ -565,7 +565,7 @@ def _six_best(means, scores, rows, active, nc):  # pragma: no cover - jit
 
 
 @njit(cache=True)
-def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, ref, counts,
+def fast_discard_kernel(hole, deck, dead, cand, penalty, samples, seed, table, ref, counts,
                        flushes, mode, T, A, om, ws):  # pragma: no cover - jit
     """:func:`_best_discard_kernel` (the same candidates, rows and scores) with its
     scratch carved from ``ws`` (:class:`DrawWork`) and a score ``table`` indexed by how
@@ -670,7 +670,7 @@ def _best_discard_fast(hole, deck, dead, cand, penalty, samples, seed, table, re
 def best_discard_fast(tables: DrawTables, hole: np.ndarray, dead: int, cand: np.ndarray,
                       penalty: np.ndarray, samples: int, seed: int,
                       expo: float) -> tuple[int, float]:
-    """:func:`best_discard_dead` (the same answer) by :func:`_best_discard_fast`, the
+    """:func:`best_discard_dead` (the same answer) by :func:`fast_discard_kernel`, the
     reference and its tables prepared once in ``tables``."""
-    return _best_discard_fast(hole, tables.plan.deck, dead, cand, penalty, samples, seed,
+    return fast_discard_kernel(hole, tables.plan.deck, dead, cand, penalty, samples, seed,
                               tables.scores(expo), *tables.tail)

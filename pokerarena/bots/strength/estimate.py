@@ -595,7 +595,7 @@ class Profile:
             if score_mode != fastmc.SCORE_NONE and fractions is not None:
                 frac = self._frac2
                 frac[1] = fractions[0]
-                got, used, dealt = fastmc._mc_kernel(
+                got, used, dealt = fastmc.mc_kernel(
                     flat, 2, self.hole_final, self.board_final, seed, samples, lo,
                     CHECK_EVERY, CLEAR_Z, n, t[0], t[1], t[2], t[3], frac, score_mode,
                     fastmc.PILOT, *self._kernel_consts)
@@ -604,7 +604,7 @@ class Profile:
                 if not dealt:  # the deck is too short to deal
                     return 1.0, 1 << 31
                 # the range kept too few deals: not narrowed after all (as run_packed)
-            got, used, _ = fastmc._mc_kernel(
+            got, used, _ = fastmc.mc_kernel(
                 flat, 2, self.hole_final, self.board_final, seed, samples, lo,
                 CHECK_EVERY, CLEAR_Z, n, t[0], t[1], t[2], t[3], *self._kernel_tail)
             return (got / used, used) if used else (1.0, 1 << 31)
@@ -934,7 +934,7 @@ class Profile:
             if not picks:
                 return tuple(hole[:dmin]), 0.0
             seed = rng.getrandbits(31) if type(rng) is random.Random else _seed(rng)
-            i, score = drawmc._best_discard_fast(bytes(hole), deck, gone, masks, penalty,
+            i, score = drawmc.fast_discard_kernel(bytes(hole), deck, gone, masks, penalty,
                                                  samples, seed, *tail)
             return picks[i](hole), score
         hole = list(hole)

@@ -587,7 +587,7 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
     High hands are ranked from summed card keys: each player's known cards and the
     board are summed once (the board once per deal), so a deal only adds the cards it
     dealt; an Omaha board is classified once per deal for every player. Inlined into
-    :func:`_mc_kernel` (and its setup helpers into it): passing the tables' and the
+    :func:`mc_kernel` (and its setup helpers into it): passing the tables' and the
     workspace's tuples across a call cost 2 us a call, 0.6 us inlined.
 
     A long kernel, on purpose: the setup is in :func:`_carve`, :func:`_setup`,
@@ -896,7 +896,7 @@ def _unpack(T, A, om):  # pragma: no cover - jit
 
 
 @njit(cache=True)
-def _mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
+def mc_kernel(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
                z, nth, t0, t1, t2, t3, frac, score_mode, pilot, deck, T, A, om,
                ws):  # pragma: no cover - jit
     """:func:`_mc_core` with the plan's tables packed (:attr:`Plan.packed`) and its
@@ -966,13 +966,13 @@ def run_packed(plan: Plan, cards: bytes, players: int, hole_final: int,
     args = (cards, players, hole_final, board_final, seed, max_total, min_total, batch, z,
             nth, t[0], t[1], t[2], t[3])
     if frac is None:
-        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
+        total, used, _ = mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
                                     *plan.packed, _WS)
         return total, used
-    total, used, dealt = _mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.packed,
+    total, used, dealt = mc_kernel(*args, frac, score_mode, pilot, plan.deck, *plan.packed,
                                     _WS)
     if used < 8 and dealt:
-        total, used, _ = _mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
+        total, used, _ = mc_kernel(*args, _NO_NARROW, SCORE_NONE, 0, plan.deck,
                                     *plan.packed, _WS)
     return total, used
 

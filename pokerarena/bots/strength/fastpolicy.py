@@ -4,7 +4,7 @@
 ``call``'s) on a decision view ``V`` (:mod:`pokerarena.engine.fastholdem.layout`)
 exactly: the same bluff draws and Monte-Carlo seeds from the same ``random.Random``
 states (:mod:`.mtrandom`), the same per-hand equity memo, the same pre-flop tables and
-``fastmc._mc_kernel`` calls with the same arguments, the same float operations in the
+``fastmc.mc_kernel`` calls with the same arguments, the same float operations in the
 same order, so every comparison goes the same way and the fast table's rows are the
 reference's. The policy's state ``BS`` (:func:`policy_state`) is a tuple of arrays, one
 row per seat (entrant ``j`` sits in seat ``j``); :func:`write_back` hands the RNG states
@@ -548,10 +548,10 @@ def _pack(V, flat, players):  # pragma: no cover - jit
 @njit(cache=True, inline="always")
 def _kernel(K, hole_final, board_final, flat, players, seed, samples, lo, ths, nth, frac,
             mode, pilot):  # pragma: no cover - jit
-    """One ``fastmc._mc_kernel`` call as the Python profile makes it (``K``: ``BS``'s
+    """One ``fastmc.mc_kernel`` call as the Python profile makes it (``K``: ``BS``'s
     kernel constants, BS[10:15], taken once by the caller, not ``BS`` itself, whose
     every array numba would count a reference to per call)."""
-    return fastmc._mc_kernel(flat, players, hole_final, board_final, seed, samples, lo,
+    return fastmc.mc_kernel(flat, players, hole_final, board_final, seed, samples, lo,
                              CHECK_EVERY, CLEAR_Z, nth, ths[0], ths[1], ths[2], ths[3], frac,
                              mode, pilot, K[0], K[1], K[2], K[3], K[4])
 
