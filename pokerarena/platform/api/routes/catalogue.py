@@ -1,12 +1,54 @@
-"""What a spec may name: the shipped variants and the registered bots."""
+"""What a spec may name: the shipped variants, the game families and the registered bots;
+and what each game is (its ``GameInfo``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
+from fastapi import Path as PathParam
+
+from pokerarena.platform.api.context import ApiError
 
 router = APIRouter(tags=["catalogue"])
+GAME_ID = r"^[a-z0-9_]{1,64}$"
+BETTING = r"^[a-z0-9_]{1,64}$"
+
+
+@router.get("/api/games/{game_id}")
+def game_info(game_id: Annotated[str, PathParam(pattern=GAME_ID,
+                                                description="a variant or family id")],
+              betting: Annotated[str | None, Query(pattern=BETTING,
+                                                   description="a variant's betting "
+                                                   "system (default: its first)")] = None
+              ) -> dict[str, Any]:
+    """What one game is (``pokerarena variants --info``): players, information, utility
+    and one seat's result range, the most decisions of a hand, whether chance can be
+    played as moves, and its parameters with types and defaults. 404 for an unknown
+    game, 422 for a betting system it does not offer."""
+    from pokerarena.errors import UserError
+    from pokerarena.games import any_game, family_ids
+    from pokerarena.rules import variant_ids
+
+    if game_id not in variant_ids() and game_id not in family_ids():
+        raise ApiError(404, f"no game {game_id!r}: a shipped variant (GET /api/variants) or "
+                       f"a game family ({', '.join(family_ids())})")
+    if betting is not None and game_id in family_ids():
+        raise ApiError(422, f"betting: {game_id} is a game family, played without betting")
+    try:
+        info = any_game(game_id, {"betting": betting} if betting else None).info
+    except UserError as exc:
+        raise ApiError(422, str(exc).splitlines()[0]) from None
+    out: dict[str, Any] = info.as_dict()
+    out["parameters"] = [{**p, "default": _json_default(p["default"])}
+                         for p in out["parameters"]]
+    return out
+
+
+def _json_default(value: Any) -> Any:
+    """A parameter's default as JSON (a fraction as its text)."""
+    return value if value is None or isinstance(value, bool | int | float | str | list) \
+        else str(value)
 
 
 @router.get("/api/variants")
