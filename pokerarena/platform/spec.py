@@ -384,9 +384,11 @@ SpecOfKind: Any = Annotated[Union[tuple(KIND_SPECS.values())],  # noqa: UP007
 _KIND_ADAPTER: TypeAdapter[Any] = TypeAdapter(SpecOfKind)
 
 
-def spec_json_schema() -> dict[str, Any]:
-    """The JSON Schema of a run spec: one branch per kind, chosen by ``kind``."""
-    return _KIND_ADAPTER.json_schema()
+def spec_json_schema(ref_template: str = "#/$defs/{model}") -> dict[str, Any]:
+    """The JSON Schema of a run spec: one branch per kind, chosen by ``kind``
+    (``ref_template``: where its models are referred to, ``#/components/schemas/{model}``
+    in an OpenAPI document)."""
+    return _KIND_ADAPTER.json_schema(ref_template=ref_template)
 
 
 def _owners(field: str) -> str:

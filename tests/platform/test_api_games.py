@@ -1,6 +1,7 @@
 """``GET /api/games/{id}``: what a game is, over real HTTP (uvicorn on loopback) — the
 same :class:`~pokerarena.protocols.GameInfo` that ``pokerarena variants --info`` prints,
-for any variant or game family; bad ids and betting systems get one-line 4xx answers."""
+for any variant or game family; bad ids and betting systems get one-line 4xx answers.
+And the OpenAPI document states ``POST /api/runs``'s body as a run spec per kind."""
 
 from __future__ import annotations
 
@@ -53,3 +54,32 @@ def test_bad_ids_get_one_clear_answer(client, path, params, status, words):
     assert r.status_code == status, r.text
     body = r.json()
     assert body["status"] == status and words in body["error"] and "\n" not in body["error"]
+
+
+def _refs(node):
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            yield node["$ref"]
+        for v in node.values():
+            yield from _refs(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _refs(v)
+
+
+def test_the_openapi_document_states_a_run_spec_per_kind(client):
+    from pokerarena.platform.run_kinds import RunKind
+
+    doc = client.get("/openapi.json").json()
+    body = doc["paths"]["/api/runs"]["post"]["requestBody"]["content"]["application/json"]
+    schema = body["schema"]
+    assert schema["discriminator"]["propertyName"] == "kind"
+    assert set(schema["discriminator"]["mapping"]) == {k.value for k in RunKind}
+    assert schema.get("examples"), "the route's example spec is kept"
+    models = doc["components"]["schemas"]
+    assert "format" in models["TournamentSpec"]["properties"]
+    assert "format" not in models["MatchSpec"]["properties"]
+    for ref in set(_refs(doc)):   # every reference resolves inside the document
+        node = doc
+        for part in ref.removeprefix("#/").split("/"):
+            node = node[part]

@@ -137,4 +137,27 @@ def create_app(data_dir: str | Path, *, token: str | None = None,
     app.add_middleware(MetricsMiddleware, metrics=ctx.metrics)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
     app.add_middleware(HostCheckMiddleware, allowed=hosts_for(bind_host, allowed_hosts))
+    app.openapi = lambda: _openapi_with_specs(app)  # type: ignore[method-assign]
     return app
+
+
+def _openapi_with_specs(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI document, with ``POST /api/runs``'s body stated as what it is: a run
+    spec, one model per kind chosen by ``kind`` (the route reads the body itself, so
+    that a bad spec is one line naming its field, and FastAPI sees only an object)."""
+    if app.openapi_schema is None:
+        from fastapi.openapi.utils import get_openapi
+
+        from pokerarena.platform.spec import spec_json_schema
+
+        doc = get_openapi(title=app.title, version=app.version, description=app.description,
+                          routes=app.routes)
+        spec = spec_json_schema("#/components/schemas/{model}")
+        doc.setdefault("components", {}).setdefault("schemas", {}).update(
+            spec.pop("$defs", {}))
+        body = doc["paths"]["/api/runs"]["post"]["requestBody"]["content"]["application/json"]
+        kept = body.get("schema", {})   # the route's description and example stay
+        body["schema"] = {**spec, **{k: kept[k] for k in ("description", "examples")
+                                     if k in kept}}
+        app.openapi_schema = doc
+    return app.openapi_schema
