@@ -62,7 +62,7 @@ def cmd_study(args: argparse.Namespace) -> int:
     run_id = new_run_id(spec)
     status = cmd_run(argparse.Namespace(
         spec=args.spec, data=args.data, address=args.address, workers=args.workers,
-        resume=None, local=args.local, run_id=run_id, json=False))
+        resume=None, local=args.local, run_id=run_id, json=False, schema=False))
     if status == 0:
         print(f"next: pokerarena report {run_id}"
               + (f" --data {args.data}" if args.data else ""), file=sys.stderr)
