@@ -79,7 +79,8 @@ class GameInfo:
         out = asdict(self)
         out["players"] = list(self.players)
         out["utility_range"] = None if self.utility_range is None else list(self.utility_range)
-        out["parameters"] = [asdict(p) for p in self.parameters]
+        out["parameters"] = [{**asdict(p), "default": _json_value(p.default)}
+                             for p in self.parameters]
         return out
 
 
@@ -154,6 +155,22 @@ class GameFamily(Protocol):
 
 
 
+def _json_value(value: Any) -> Any:
+    """A parameter's default as JSON: itself where JSON has it, else its text (a
+    ``Fraction``)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    return str(value)
+
+
+def longest(bounds: Sequence[int | None]) -> int | None:
+    """The largest of the bounds on a game's length at each table size; None when one of
+    them is unbounded."""
+    return None if None in bounds else max(b for b in bounds if b is not None)
+
+
 def _type_text(annotation: Any) -> str:
     if isinstance(annotation, type):
         return annotation.__name__
@@ -169,4 +186,4 @@ def params_of(model: Any) -> tuple[Param, ...]:
 
 
 __all__ = ["Bot", "Game", "GameFamily", "GameInfo", "Hand", "Information", "Outcome", "Param",
-           "Seed", "Utility", "params_of"]
+           "Seed", "Utility", "longest", "params_of"]

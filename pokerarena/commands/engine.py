@@ -225,7 +225,7 @@ def _print_info(name: str, betting: str | None, as_json: bool) -> int:
         raise UserError(f"--betting: {name} is a game family, played without betting")
     info = any_game(name, {"betting": betting} if betting else None).info
     if as_json:
-        print(json.dumps(info.as_dict(), indent=2, default=str))
+        print(json.dumps(info.as_dict(), indent=2))
         return 0
     span = info.utility_range
     rows = [("game", f"{info.name}" + (f" ({info.betting})" if info.betting else "")),

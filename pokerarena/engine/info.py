@@ -24,7 +24,7 @@ from pokerarena.engine.steps import (
     ExposeStep,
     FamilyStep,
 )
-from pokerarena.protocols import GameInfo, Utility, params_of
+from pokerarena.protocols import GameInfo, Utility, longest, params_of
 
 
 def _cap(p: Program, players: int) -> int | None:
@@ -38,12 +38,10 @@ def _cap(p: Program, players: int) -> int | None:
     return 1 + cap + (1 if p.freeze_multiple else 0)
 
 
-def _can_run_out(p: Program, players: int, stack: int) -> bool:
-    """Whether a stack of ``stack`` can be all in within the caps: the forced bets and,
-    each round, the cap times the largest bet (the freeze's multiple included)."""
-    cap = _cap(p, players)
-    if cap is None:
-        return True
+def _can_run_out(p: Program, cap: int, stack: int) -> bool:
+    """Whether a stack of ``stack`` can be all in within a cap of ``cap`` bets and
+    raises a round: the forced bets and, each round, the cap times the largest bet (the
+    freeze's multiple included)."""
     most = p.ante + max(p.blinds, default=0) + p.bring_in
     for step in p.steps:
         if isinstance(step, BetStep):
@@ -62,27 +60,17 @@ def _round_raises(p: Program, players: int, stack: int) -> int:
     chips = players * stack // max(1, p.min_bet) + players
     if cap is None:
         return chips
-    return min(cap + players, chips) if _can_run_out(p, players, stack) else cap
+    return min(cap + players, chips) if _can_run_out(p, cap, stack) else cap
 
 
 def max_decisions(p: Program, players: int, stack: int) -> int | None:
     """The most player decisions of one hand (None: the rules bound none)."""
-    total = 0
-    for step in p.steps:
-        if isinstance(step, BetStep):
-            total += players + _round_raises(p, players, stack) * (players - 1)
-        elif isinstance(step, DrawStep | ExposeStep | DeclareStep | ChooseStep):
-            total += players
-        elif isinstance(step, FamilyStep):
-            return None
-    return total
-
-
-def _most_decisions(p: Program, lo: int, hi: int, stack: int) -> int | None:
-    """:func:`max_decisions` at the table size where it is largest (a heads-up cap
-    differs from the full table's)."""
-    bounds = [max_decisions(p, n, stack) for n in range(max(2, lo), hi + 1)]
-    return None if None in bounds else max(b for b in bounds if b is not None)
+    if any(isinstance(step, FamilyStep) for step in p.steps):
+        return None
+    per_round = players + _round_raises(p, players, stack) * (players - 1)
+    return sum(per_round if isinstance(step, BetStep) else players
+               for step in p.steps
+               if isinstance(step, BetStep | DrawStep | ExposeStep | DeclareStep | ChooseStep))
 
 
 def utility_of(p: Program) -> Utility:
@@ -104,5 +92,6 @@ def game_info(p: Program) -> GameInfo:
         information="imperfect", utility=utility,
         utility_sum=0.0 if utility == "zero_sum" else None,
         utility_range=(-float(stack), float((hi - 1) * stack)),
-        max_length=_most_decisions(p, lo, hi, stack), explicit_chance=True,
+        max_length=longest([max_decisions(p, n, stack) for n in range(max(2, lo), hi + 1)]),
+        explicit_chance=True,
         parameters=params_of(GameOptions))

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerarena.protocols import GameInfo, Hand, Seed, Utility, params_of
+from pokerarena.protocols import GameInfo, Hand, Seed, Utility, longest, params_of
 
 
 class FamilyGame:
@@ -38,12 +38,11 @@ class FamilyGame:
     def info(self) -> GameInfo:
         """What the game is, at its fullest table (the protocol's :class:`GameInfo`)."""
         lo, hi = self.players
-        lengths = [self.max_length(n) for n in range(lo, hi + 1)]
         return GameInfo(
             name=self.family, family=self.family, betting="", players=(lo, hi),
             information="imperfect", utility=self.utility, utility_sum=self.utility_sum,
             utility_range=self.score_range(hi),
-            max_length=None if None in lengths else max(n for n in lengths if n is not None),
+            max_length=longest([self.max_length(n) for n in range(lo, hi + 1)]),
             explicit_chance=False, parameters=params_of(type(self.options)))
 
     def new_hand(self, seed: Seed, seats: int, dealer: int | None = None) -> Hand:

@@ -40,15 +40,7 @@ def game_info(game_id: Annotated[str, PathParam(pattern=GAME_ID,
     except UserError as exc:
         raise ApiError(422, str(exc).splitlines()[0]) from None
     out: dict[str, Any] = info.as_dict()
-    out["parameters"] = [{**p, "default": _json_default(p["default"])}
-                         for p in out["parameters"]]
     return out
-
-
-def _json_default(value: Any) -> Any:
-    """A parameter's default as JSON (a fraction as its text)."""
-    return value if value is None or isinstance(value, bool | int | float | str | list) \
-        else str(value)
 
 
 @router.get("/api/variants")
