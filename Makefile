@@ -16,26 +16,25 @@ INSTALL_CMD := sudo apt-get update && sudo apt-get install -y $(SYSTEM_PKGS)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,peers,native]'
+	tools/venv_install.sh $(VENV) -e '.[test,peers,native]'
 	touch $(STAMP)
 
-# `make demo` needs only the core dependencies (not the test, peers and native extras:
-# a fresh clone's first demo installs in half the time). A .venv that `make test`
-# already filled has them: nothing to install then. numba, pydantic and rich come
+# `make demo` needs only the core dependencies (not the test, peers and native extras),
+# installed with uv where it can be fetched (tools/venv_install.sh). A .venv that `make
+# test` already filled has them: nothing to install then. numba, pydantic and rich come
 # first: with them the kernels every game shares start compiling (tools/prepare.py
 # --shared, its pid in .venv/.shared.pid, its output in .venv/shared.log; the demo waits
-# for it) while the rest, mostly downloads, installs.
+# for it) while the rest installs.
 $(CORE_STAMP): pyproject.toml
 	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
 	  t0=$$(date +%s); \
 	  echo "make demo: installing the core dependencies into $(VENV) (make test adds the rest)"; \
 	  { test -x $(PY) || $(PYTHON) -m venv $(VENV); } && \
-	  $(PY) -m pip install -q numba pydantic rich && \
+	  tools/venv_install.sh $(VENV) numba pydantic rich && \
 	  { $(PY) tools/prepare.py --shared > $(VENV)/shared.log 2>&1 & \
 	    echo $$! > $(VENV)/.shared.pid; } && \
 	  echo "make demo: compiling the shared kernels meanwhile (pid $$(cat $(VENV)/.shared.pid))" && \
-	  $(PY) -m pip install -q -e . && \
+	  tools/venv_install.sh $(VENV) -e . && \
 	  echo "make demo: installed in $$(( $$(date +%s) - t0 )) s"; \
 	fi
 	@touch $(CORE_STAMP)
