@@ -473,8 +473,10 @@ def _quantile(sc, q):  # pragma: no cover - jit
     interpolation between the two closest order statistics), by selection instead of
     its copies and partitions; reorders ``sc``. Finite scores only (every score is)."""
     n = sc.size
-    if n < 2 or not 0.0 <= q <= 1.0:
-        return np.quantile(sc, q)  # (and its error for a bad ``q``)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    if n < 2:  # (numba's np.quantile, whose compile alone took 10 s, gives these)
+        return sc[0] if n else np.nan
     pct = q * 100.0
     if pct == 100.0:
         return sc.max()
@@ -541,10 +543,10 @@ def _pilot_cuts(w, sh, state, frac, score_mode, hi_mode, pilot, t, xtab, fewer, 
             if score_mode == SCORE_PREFLOP:
                 sc[s] = _preflop_score(hand[0], hand[1])
             else:
-                sc[s] = _score(hand, m, board, score_mode, hi_mode, ck, flush, sh5, off5,
-                               val5, sh6, off6, val6, sh7, off7, val7, ranks_only, xtab,
-                               fewer, base, fsuit, tris, ntri, om, om_values, pair_idx,
-                               subkeys, subsm, nsub)
+                sc[s] = _score(hand, np.int64(m), board, score_mode, hi_mode, ck, flush,
+                               sh5, off5, val5, sh6, off6, val6, sh7, off7, val7,
+                               ranks_only, xtab, fewer, base, fsuit, tris, np.int64(ntri),
+                               om, om_values, pair_idx, subkeys, subsm, nsub)
         cut[p] = _quantile(sc, 1.0 - frac[p])
     return state
 
@@ -574,7 +576,7 @@ def _clear(total, used, thresholds, nth, z):  # pragma: no cover - jit
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total, batch,
              z, nth, t0, t1, t2, t3, hi_mode, lo_mode, frac, score_mode, pilot, deck, t,
              xtab, fewer, ws):  # pragma: no cover - jit
@@ -689,10 +691,11 @@ def _mc_core(flat, players, hole_final, board_final, seed, max_total, min_total,
                     if score_mode == SCORE_PREFLOP:
                         sc_p = _preflop_score(hand[0], hand[1])
                     else:
-                        sc_p = _score(hand, h, board, score_mode, hi_mode, ck, flush, sh5,
-                                      off5, val5, sh6, off6, val6, sh7, off7, val7,
-                                      ranks_only, xtab, fewer, base, fsuit, tris, ntri, om,
-                                      om_values, pair_idx, subkeys, subsm, nsub)
+                        sc_p = _score(hand, np.int64(h), board, score_mode, hi_mode, ck,
+                                      flush, sh5, off5, val5, sh6, off6, val6, sh7, off7,
+                                      val7, ranks_only, xtab, fewer, base, fsuit, tris,
+                                      np.int64(ntri), om, om_values, pair_idx, subkeys,
+                                      subsm, nsub)
                 if sc_p < cut[p]:
                     rejected = True
                     break
