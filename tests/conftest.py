@@ -19,8 +19,10 @@ _SESSION_CACHE: list[str] = []
 def pytest_configure(config: pytest.Config) -> None:
     """The evaluator's tables (and the bots' pre-flop tables) are built fresh, once per
     session, in the session's own cache directory: a test never reads tables that an
-    older builder left in the shared cache. Set before any test module is imported, so
-    in-process code and the CLI subprocesses (which inherit it) use the same directory.
+    older builder left in the shared cache. It reads those shipped with the package,
+    which tests/evaluator/test_shipped_tables.py holds to a fresh build. Set before any
+    test module is imported, so in-process code and the CLI subprocesses (which inherit
+    it) use the same directory.
     numba's compiled code stays in its own shared cache (``NUMBA_CACHE_DIR`` or
     ``__pycache__``)."""
     if not _SESSION_CACHE:

@@ -157,10 +157,10 @@ def _layout(keys: np.ndarray, cached: bool = True) -> tuple[int, np.ndarray, int
     found = _LAYOUTS.get(tag) if cached else None
     if found is not None:
         return found
-    path = cache_dir() / f"layout-{builder_digest()}-{tag.hex()[:16]}.npz"
+    name = f"layout-{builder_digest()}-{tag.hex()[:16]}.npz"
     if cached:
         try:
-            with np.load(path) as data:
+            with np.load(cached_path(name)) as data:
                 found = (int(data["shift"][0]), data["offsets"], int(data["size"][0]))
         except (OSError, ValueError, KeyError, IndexError):
             found = None
@@ -173,8 +173,8 @@ def _layout(keys: np.ndarray, cached: bool = True) -> tuple[int, np.ndarray, int
                 best = (cost, shift, offsets, size)
         assert best is not None
         found = (best[1], best[2], int(best[3]))
-        _save(path, shift=np.array([found[0]], dtype=np.int64), offsets=found[1],
-              size=np.array([found[2]], dtype=np.int64))
+        _save(cache_dir() / name, shift=np.array([found[0]], dtype=np.int64),
+              offsets=found[1], size=np.array([found[2]], dtype=np.int64))
     _LAYOUTS[tag] = found
     return found
 
@@ -260,6 +260,23 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+SHIPPED = Path(__file__).resolve().parent / "shipped"
+"""The standard high ranking's tables and the hash layouts, shipped with the package
+(``tools/ship_tables.py`` writes them): read when the disk cache has none, so that a
+fresh machine's first game loads them instead of compiling their builders (about 40 s
+here). Their names carry the builder's digest: tables of an edited builder are never
+read, and ``tests/evaluator/test_shipped_tables.py`` says when to write them again."""
+
+
+def cached_path(name: str) -> Path:
+    """Where to read the cache file ``name``: the disk cache's copy, else the one shipped
+    with the package, else the disk cache's path (none exists yet)."""
+    path = cache_dir() / name
+    if not path.exists() and (SHIPPED / name).exists():
+        return SHIPPED / name
+    return path
+
+
 _DIGEST: list[str] = []
 
 
@@ -317,7 +334,8 @@ def build(params: np.ndarray) -> dict[str, np.ndarray]:
 
 def load(params: np.ndarray) -> dict[str, np.ndarray]:
     """Tables for ``params`` from the disk cache, building and saving them if missing."""
-    path = cache_dir() / f"high-{cache_key(params)}.npz"
+    name = f"high-{cache_key(params)}.npz"
+    path = cached_path(name)
     if path.exists():
         try:
             with np.load(path) as data:
@@ -325,5 +343,5 @@ def load(params: np.ndarray) -> dict[str, np.ndarray]:
         except (OSError, ValueError):
             pass  # a damaged cache file is rebuilt below
     tables = build(params)
-    _save(path, **tables)
+    _save(cache_dir() / name, **tables)
     return tables
