@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from pokerarena import demo_study, demo_tournament
+from pokerarena.demo_aside import Aside
 from pokerarena.workers.unit import Unit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -482,11 +483,6 @@ def _study(bots: list[str]) -> Path:
 
 def main() -> int:
     """Run the demo; returns the exit status."""
-    from pokerarena.commands.runs import _drive_with_progress
-    from pokerarena.platform.driver import RunDriver
-    from pokerarena.platform.executors import RayExecutor, init_ray
-    from pokerarena.platform.query import connect
-
     t_start = time.perf_counter()
     bots = _bots()
     spec = _spec(bots)
@@ -501,7 +497,28 @@ def main() -> int:
         "on Ray actors, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
     console.print(_native_line())
-    console.print(f"Warm-up done in {_warm_up(spec):.1f} s.")
+    # Painted poker plays aside while the shared kernels compile on one core; AIVAT's
+    # match beside Ray's start and the round robin (both forked before Ray starts).
+    painted = Aside(console, demo_tournament.painted, DATA)
+    aivat: Aside | None = None
+    try:
+        console.print(f"Warm-up done in {_warm_up(spec):.1f} s.")
+        aivat = Aside(console, demo_tournament.three_ways, hands=AIVAT_HANDS)
+        return _main_line(spec, bots, t_start, painted, aivat)
+    finally:
+        painted.close()
+        if aivat is not None:
+            aivat.close()
+
+
+def _main_line(spec: Any, bots: list[str], t_start: float, painted: Aside,
+               aivat: Aside) -> int:
+    """The round robin on Ray, its tables, then the parts played aside, shown in turn."""
+    from pokerarena.commands.runs import _drive_with_progress
+    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.executors import RayExecutor, init_ray
+    from pokerarena.platform.query import connect
+
     cpus = os.cpu_count() or 1
     t0 = time.perf_counter()
     owns = init_ray(None, num_cpus=cpus)
@@ -541,9 +558,9 @@ def main() -> int:
                   "see docs/scaling.md).")
     _census_line()
     demo_tournament.live_sprt(console, *_sprt_pair(bots))
-    demo_tournament.three_ways(console, hands=AIVAT_HANDS)
+    aivat.show(console)
     report = _study(bots)
-    demo_tournament.painted(console, DATA)
+    painted.show(console)
     console.print(f"\nDemo done in {time.perf_counter() - t_start:.0f} s. Explore the data:\n"
                   f"  pokerarena runs --data {DATA}\n"
                   f"  pokerarena show {driver.run_id} --data {DATA}\n"

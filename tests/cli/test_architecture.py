@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tournaments", "studies", "solvers", "interop", "env"),
     ("workers",),
     ("platform",),
-    ("commands", "cli", "bench", "demo", "demo_tournament", "demo_study"),
+    ("commands", "cli", "bench", "demo", "demo_tournament", "demo_study", "demo_aside"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 
