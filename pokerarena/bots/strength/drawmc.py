@@ -262,8 +262,10 @@ def _hand_percentile(hand, ref, mode, T, A, om):  # pragma: no cover - jit
 
 def hand_percentile(plan: Plan, hand: Any, ref: np.ndarray, mode: int | None = None) -> float:
     """The percentile of one hand among the sorted reference values ``ref`` (as
-    ``np.searchsorted(ref, value) / ref.size``), valued in ``mode`` (the plan's)."""
-    return _hand_percentile(np.frombuffer(bytes(hand), dtype=np.uint8), ref,
+    ``np.searchsorted(ref, value) / ref.size``), valued in ``mode`` (the plan's). The
+    hand goes in writable, as every other kernel passes one: a read-only array would
+    compile the valuation a second time (4 s here)."""
+    return _hand_percentile(np.frombuffer(bytearray(hand), dtype=np.uint8), ref,
                             plan.hi_mode if mode is None else mode, *plan.packed)
 
 
