@@ -4,7 +4,9 @@ body limits, each tried with a hostile request over real HTTP."""
 from __future__ import annotations
 
 import os
+import socket
 import stat
+import time
 
 import httpx
 import pytest
@@ -163,6 +165,53 @@ def test_body_size_limit(service):
     r = client.post("/api/query", content=chunks(), headers={"Content-Type":
                                                              "application/json"})
     assert r.status_code == 413
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_oversized_body_gets_its_413_not_a_reset(service, streamed):
+    """A refused body is read (up to DRAIN_BYTES) before the 413 goes out: a server
+    that closes with unread bytes makes the kernel reset the connection, and the client
+    loses the answer (httpx.ReadError, seen under load). 900 kB is more than the socket
+    buffers hold, so a client still sending when the server closes is likely."""
+    client, _data, _run = service
+    body = b" " * 900_000
+
+    def chunks():
+        for i in range(0, len(body), 10_000):
+            yield body[i:i + 10_000]
+
+    for _ in range(15):
+        r = client.post("/api/query", content=chunks() if streamed else body,
+                        headers={"Content-Type": "application/json"})
+        assert r.status_code == 413
+
+
+def _raw_post(client: httpx.Client, declared: int, timeout: float) -> tuple[bytes, float]:
+    """POST /api/query declaring ``declared`` bytes and sending none of them: (the
+    status line, the seconds until it came)."""
+    url = httpx.URL(str(client.base_url))
+    with socket.create_connection((url.host, url.port), timeout=timeout) as sock:
+        t0 = time.perf_counter()
+        sock.sendall(b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\n"
+                     + f"Content-Length: {declared}\r\n\r\n".encode())
+        first = sock.recv(4096).split(b"\r\n", 1)[0]
+        return first, time.perf_counter() - t0
+
+
+def test_a_refused_body_is_read_within_bounds(service):
+    """The rest of a refused body is read within bounds: a declared body past
+    DRAIN_BYTES is refused at once, unread; one that never comes holds the answer
+    DRAIN_SECONDS at most, not forever."""
+    from pokerarena.platform.api.middleware import DRAIN_BYTES, DRAIN_SECONDS
+
+    client, _data, _run = service
+    status, seconds = _raw_post(client, 50 * DRAIN_BYTES, timeout=10)
+    assert status.startswith(b"HTTP/1.1 413") and seconds < DRAIN_SECONDS
+    status, seconds = _raw_post(client, DRAIN_BYTES // 2, timeout=10)
+    assert status.startswith(b"HTTP/1.1 413")
+    assert DRAIN_SECONDS * 0.9 <= seconds < DRAIN_SECONDS + 3
+    assert client.get("/api/runs").status_code == 200  # the service still serves
 
 
 def test_token_generated_once_then_reused(tmp_path, monkeypatch):

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,9 +14,32 @@ from typing import Any
 from pokerarena.platform.api.context import error_response
 from pokerarena.platform.metrics import ServiceMetrics
 
+DRAIN_BYTES = 1 << 20
+DRAIN_SECONDS = 2.0
+
+
+async def _drain(receive: Callable, budget: int) -> None:
+    """Read and drop what is left of a refused body, ``budget`` bytes and
+    :data:`DRAIN_SECONDS` at most. A server that closes the connection with unread bytes
+    makes the kernel reset it, and the client may then lose the 413 it was sent; past
+    these bounds (a hostile client) it may."""
+    async def read() -> None:
+        left = budget
+        while left > 0:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            left -= len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(read(), DRAIN_SECONDS)
+
 
 class BodyLimitMiddleware:
-    """Answers 413 to request bodies over ``max_bytes`` (declared or streamed)."""
+    """Answers 413 to request bodies over ``max_bytes`` (declared or streamed), after
+    reading the rest of a body of at most :data:`DRAIN_BYTES`."""
 
     def __init__(self, app: Any, max_bytes: int) -> None:
         self.app = app
@@ -33,6 +58,8 @@ class BodyLimitMiddleware:
                 await error_response(400, "bad Content-Length")(scope, receive, send)
                 return
             if n > self.max_bytes:
+                if n <= DRAIN_BYTES:
+                    await _drain(receive, n)
                 await too_large(scope, receive, send)
                 return
         seen = 0
@@ -49,6 +76,8 @@ class BodyLimitMiddleware:
                 if seen > self.max_bytes and not started:
                     # Answer now; the app sees a client that went away.
                     answered = True
+                    if message.get("more_body", False):
+                        await _drain(receive, DRAIN_BYTES - seen)
                     await too_large(scope, receive, send)
                     return {"type": "http.disconnect"}
             return message
