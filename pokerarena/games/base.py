@@ -34,9 +34,17 @@ class FamilyGame:
         """The most decisions one game can take (None: the rules bound none stated)."""
         return None
 
+    _info: GameInfo | None = None
+
     @property
     def info(self) -> GameInfo:
-        """What the game is, at its fullest table (the protocol's :class:`GameInfo`)."""
+        """What the game is, at its fullest table (the protocol's :class:`GameInfo`),
+        computed once per game (its bound walks every table size)."""
+        if self._info is None:
+            self._info = self._game_info()
+        return self._info
+
+    def _game_info(self) -> GameInfo:
         lo, hi = self.players
         return GameInfo(
             name=self.family, family=self.family, betting="", players=(lo, hi),

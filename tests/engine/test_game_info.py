@@ -34,6 +34,7 @@ def test_variant_and_family_ids_do_not_overlap():
 def test_every_game_deals_with_the_protocols_defaults_and_says_what_it_is(name):
     game = any_game(name)
     info = game.info
+    assert game.info is info  # computed once per game
     if name in family_ids():
         fam = family(name)
         assert (info.family, info.players, info.betting) == (name, fam.players, "")
