@@ -66,8 +66,8 @@ def _spec(bots: list[str]) -> Any:
 
 
 def _warm_up(spec: Any) -> float:
-    """Prepare every game before the round robin, with a progress display: numba compiles
-    the kernels the bots use and the tables are built, all cached on disk, so that the Ray
+    """Prepare every game before Ray starts, with a progress display: numba compiles the
+    kernels the bots use and the tables are built, all cached on disk, so that the Ray
     workers load them instead of each compiling them again (this matters on a fresh
     machine). Only the chosen games are prepared, one variant per process, as many at
     once as there are cores; the evaluator's census kernel (for the closing line) too.
@@ -104,7 +104,8 @@ def _warm_up(spec: Any) -> float:
         jobs[variant] = (_warm_variant, (variant, units, list(spec.bots)),
                          n_games * len(WARM_UP_STEPS) + len(units))
     jobs["evaluator"] = (_warm_census, ("evaluator",), 1)
-    ctx = mp.get_context("spawn")  # (Ray's threads run in this process: no fork)
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
     queue = ctx.Queue()
     cores = max(1, min(len(jobs), os.cpu_count() or 1))
     console.print(f"Warm-up: compiling the kernels and building the tables of "
@@ -187,7 +188,7 @@ def _warm_shared(config: dict[str, Any], out: Console) -> float:
     first), in this process, with a progress line; returns the seconds it took. Done
     before the games' processes start: from an empty cache each would compile the
     evaluator's and the Monte Carlo kernels itself (numba's disk cache serves a process
-    only once another has finished), and started after it they load them from disk.
+    only once another has finished), and forked after it they inherit them compiled.
     Never raises."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -496,30 +497,27 @@ def main() -> int:
         "on Ray actors, stored as Parquet, queried with DuckDB.", border_style="cyan"))
 
     console.print(_native_line())
-    # Painted poker and Ray's start go beside the shared kernels' compile (one core), and
-    # AIVAT's match beside the round robin.
+    # Painted poker plays aside while the shared kernels compile on one core; AIVAT's
+    # match beside Ray's start and the round robin (both forked before Ray starts).
     painted = Aside(console, demo_tournament.painted, DATA)
     aivat: Aside | None = None
-    owns = False
     try:
-        owns = _start_ray()  # (beside the shared kernels' compile, which uses one core)
         console.print(f"Warm-up done in {_warm_up(spec):.1f} s.")
         aivat = Aside(console, demo_tournament.three_ways, hands=AIVAT_HANDS)
-        return _main_line(spec, bots, t_start, painted, aivat, owns)
+        return _main_line(spec, bots, t_start, painted, aivat)
     finally:
         painted.close()
         if aivat is not None:
             aivat.close()
-        if owns:
-            import ray
-
-            ray.shutdown()  # (a no-op when the main line shut it down)
 
 
-def _start_ray() -> bool:
-    """Start a local Ray cluster (or join the one ``RAY_ADDRESS`` names), saying how long
-    it took; True when this process started it."""
-    from pokerarena.platform.executors import init_ray
+def _main_line(spec: Any, bots: list[str], t_start: float, painted: Aside,
+               aivat: Aside) -> int:
+    """The round robin on Ray, its tables, then the parts played aside, shown in turn."""
+    from pokerarena.commands.runs import _drive_with_progress
+    from pokerarena.platform.driver import RunDriver
+    from pokerarena.platform.executors import RayExecutor, init_ray
+    from pokerarena.platform.query import connect
 
     cpus = os.cpu_count() or 1
     t0 = time.perf_counter()
@@ -529,18 +527,6 @@ def _start_ray() -> bool:
     console.print(f"Ray: {'started a local cluster' if owns else 'joined a cluster'} with "
                   f"{int(ray.cluster_resources().get('CPU', cpus))} CPUs in "
                   f"{time.perf_counter() - t0:.1f} s")
-    return owns
-
-
-def _main_line(spec: Any, bots: list[str], t_start: float, painted: Aside,
-               aivat: Aside, owns: bool) -> int:
-    """The round robin on Ray, its tables, then the parts played aside, shown in turn."""
-    from pokerarena.commands.runs import _drive_with_progress
-    from pokerarena.platform.driver import RunDriver
-    from pokerarena.platform.executors import RayExecutor
-    from pokerarena.platform.query import connect
-
-    cpus = os.cpu_count() or 1
     executor = RayExecutor(workers=cpus)
     driver = RunDriver.create(spec, DATA, executor)
     console.print(f"Run [bold]{driver.run_id}[/bold]: {len(driver.plan.units)} units, "
@@ -550,8 +536,6 @@ def _main_line(spec: Any, bots: list[str], t_start: float, painted: Aside,
         final = _drive_with_progress(driver)
     finally:
         if owns:
-            import ray
-
             ray.shutdown()
     console.print(f"Played [bold]{final.hands_done:,}[/bold] hands in {final.elapsed_s:.1f} s "
                   f"({final.hands_per_s:,.0f} hands/s on {final.workers} workers), wrote "

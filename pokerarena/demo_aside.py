@@ -1,8 +1,7 @@
-"""Parts of ``make demo`` played aside, in another process, while the main line waits or
-keeps both cores busy only in part: painted poker while the shared kernels compile (one
-core), AIVAT's match beside the round robin. Each prints into its own buffer, shown when
-the main line reaches its place, so the output reads in order. The process is spawned,
-not forked: Ray's threads may run in the main one.
+"""Parts of ``make demo`` played aside, in a forked process, while the main line waits
+or keeps both cores busy only in part: painted poker while the shared kernels compile
+(one core), AIVAT's match beside Ray's start and the round robin. Each prints into its
+own buffer, shown when the main line reaches its place, so the output reads in order.
 """
 
 from __future__ import annotations
@@ -27,21 +26,25 @@ def _captured(fn: Callable[..., Any], width: int, terminal: bool, args: tuple[An
 
 
 class Aside:
-    """``fn(console, *args, **kwargs)`` started now in a spawned process (``fn`` and its
-    arguments picklable: a module's function)."""
+    """``fn(console, *args, **kwargs)`` started now in a forked process (in this one, at
+    :meth:`show`, where fork is not available). Start it before Ray starts: a fork of a
+    process with Ray's threads running is not safe."""
 
     def __init__(self, console: Console, fn: Callable[..., Any], *args: Any,
                  **kwargs: Any) -> None:
         self._call = (fn, console.width, console.is_terminal, args, kwargs)
-        self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            1, mp_context=mp.get_context("spawn"))
-        self._future: Future[tuple[str, Any]] = self._pool.submit(_captured, *self._call)
+        self._pool: ProcessPoolExecutor | None = None
+        self._future: Future[tuple[str, Any]] | None = None
+        if "fork" in mp.get_all_start_methods():
+            self._pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+            self._future = self._pool.submit(_captured, *self._call)
 
     def show(self, console: Console) -> Any:
         """Wait for it, print what it printed, and return what it returned (its error,
         raised here, if it failed)."""
         try:
-            text, value = self._future.result()
+            text, value = (self._future.result() if self._future is not None
+                           else _captured(*self._call))
         finally:
             self.close()
         console.file.write(text)
