@@ -49,7 +49,10 @@ def test_the_cache_key_follows_the_builders_source(tmp_path, monkeypatch):
 
 
 def test_a_damaged_cached_layout_is_searched_again(tmp_path, monkeypatch):
+    """A layout in the disk cache that no longer hashes is searched afresh (the layouts
+    shipped with the package left out: tests/evaluator/test_shipped_tables.py)."""
     monkeypatch.setenv("POKERARENA_CACHE", str(tmp_path))
+    monkeypatch.setattr(tables, "SHIPPED", tmp_path / "nothing-shipped")
     monkeypatch.setattr(tables, "_LAYOUTS", {})
     ms = tables.rank_multisets(5)
     keys, values = tables._multiset_values(ms, ranking("high").params, 5)
