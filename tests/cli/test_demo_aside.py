@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import time
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -14,11 +15,24 @@ from rich.console import Console
 from pokerarena.demo_aside import Aside
 
 
-def _part(console: Console, label: str, pause: float = 0.0) -> tuple[int, float]:
-    t0 = time.perf_counter()
-    time.sleep(pause)
+def _wait_for(path: Path, tries: int = 600) -> bool:
+    """Whether ``path`` appears, looked for ``tries`` times 0.05 s apart (a bound on a
+    test that would otherwise hang, not a measure of speed)."""
+    for _ in range(tries):
+        if path.exists():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _part(console: Console, label: str, mine: str, other: str | None = None
+          ) -> tuple[int, bool]:
+    """Leave the file ``mine``; with ``other``, wait for that part's file (only two
+    parts running at once both see the other's); (this process, whether it did)."""
+    Path(mine).touch()
+    met = _wait_for(Path(other)) if other else True
     console.print(f"[bold]{label}[/bold] played")
-    return os.getpid(), t0
+    return os.getpid(), met
 
 
 def _failing(console: Console) -> None:
@@ -31,30 +45,25 @@ def _console() -> tuple[Console, io.StringIO]:
     return Console(file=buf, width=60, highlight=False), buf
 
 
-def test_a_part_plays_in_another_process_and_shows_in_place():
+def test_a_part_plays_in_another_process_and_shows_in_place(tmp_path):
     console, buf = _console()
-    started = time.perf_counter()
-    aside = Aside(console, _part, "painted", pause=0.2)
-    console.print("main line")  # goes on at once: the part runs elsewhere
-    assert time.perf_counter() - started < 0.2
-    time.sleep(3.0)  # the main line's own work
-    before_show = time.perf_counter()
-    pid, t0 = aside.show(console)
+    mark = tmp_path / "painted"
+    aside = Aside(console, _part, "painted", str(mark))
+    console.print("main line")  # goes on: the part runs elsewhere
+    assert _wait_for(mark)  # it started when made, before anything showed it
+    pid, _ = aside.show(console)
     assert pid != os.getpid()
-    assert t0 < before_show  # it started when made, not when shown
     assert buf.getvalue() == "main line\npainted played\n"
 
 
-def test_two_parts_overlap():
-    """Two parts of 2 s each take less than 4 s together (their processes' start
-    included)."""
+def test_two_parts_play_at_once(tmp_path):
+    """Each part waits for the other's file: both see it only when they run at the
+    same time, not one after the other."""
     console, buf = _console()
-    t0 = time.perf_counter()
-    first = Aside(console, _part, "a", pause=2.0)
-    second = Aside(console, _part, "b", pause=2.0)
-    first.show(console)
-    second.show(console)
-    assert time.perf_counter() - t0 < 3.9
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    first = Aside(console, _part, "a", a, b)
+    second = Aside(console, _part, "b", b, a)
+    assert first.show(console)[1] and second.show(console)[1]
     assert buf.getvalue() == "a played\nb played\n"
 
 
